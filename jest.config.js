@@ -1,0 +1,14 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials'],
+	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+	},
+	testTimeout: 60000,
+	// n8n-core leaves internal timers running after WorkflowExecute; the suites close their own servers.
+	forceExit: true,
+};
