@@ -1,0 +1,110 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { obtainAccessToken } from './common/accessToken';
+
+/**
+ * AI metadata GraphQL API (Hasura behind a gateway). Token: POST {Token URL}/token with HTTP Basic
+ * e-mail:password and form `grant_type=client_credentials&expires_in=N`.
+ */
+export class ArchiveAiMetadataApi implements ICredentialType {
+	name = 'archiveAiMetadataApi';
+
+	displayName = 'Archive AI Metadata API';
+
+	icon: Icon = {
+		light: 'file:../nodes/ArchiveAiMetadata/archiveAiMetadata.svg',
+		dark: 'file:../nodes/ArchiveAiMetadata/archiveAiMetadata.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/archive-services/n8n-nodes-archive-services#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Token URL',
+			name: 'authUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://auth.example.org',
+			description: 'Base URL of the token service; the token is requested from this URL plus /token',
+		},
+		{
+			displayName: 'GraphQL Endpoint URL',
+			name: 'graphqlUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.org/ai-results/v1/graphql',
+			description: 'Full URL of the AI metadata GraphQL endpoint',
+		},
+		{
+			displayName: 'E-Mail',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			required: true,
+			description: 'E-mail address of your account',
+		},
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Token Lifetime (Seconds)',
+			name: 'lifetimeSeconds',
+			type: 'number',
+			typeOptions: { minValue: 60 },
+			default: 3600,
+			description: 'Lifetime requested for each access token. A new token is fetched only when the current one is rejected.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const token = await obtainAccessToken(this.helpers, {
+			service: 'AI Metadata API',
+			method: 'POST',
+			authUrl: String(credentials.authUrl ?? ''),
+			username: String(credentials.email ?? ''),
+			password: String(credentials.password ?? ''),
+			lifetimeSeconds: Number(credentials.lifetimeSeconds ?? 3600),
+			rejectedToken: String(credentials.accessToken ?? ''),
+		});
+		return { accessToken: token.accessToken };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.accessToken}}' },
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			method: 'POST',
+			url: '={{$credentials.graphqlUrl}}',
+			headers: { 'content-type': 'application/json' },
+			body: { query: 'query CredentialTest { __typename }' },
+		},
+	};
+}

@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import { WorkflowOperationError } from 'n8n-workflow';
+
+import { describeNetworkCode } from '../../nodes/shared/networkErrors';
+import type { IHttpRequestHelper, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
+
+/** What a client-credentials token endpoint needs; both archive APIs use HTTP Basic on `{authUrl}/token`. */
+export interface TokenRequest {
+	/** Shown in error messages, e.g. "AI Metadata API". */
+	service: string;
+	method: IHttpRequestMethods;
+	authUrl: string;
+	username: string;
+	password: string;
+	lifetimeSeconds: number;
+	/** The token n8n holds now; when n8n asks again because it was rejected, it must not be handed back. */
+	rejectedToken?: string;
+}
+
+/**
+ * Errors of the token flow. n8n wraps whatever preAuthentication throws into a NodeApiError and keeps only the
+ * message and, for n8n's own error classes, the `context`; the context marks the error as ours and says whether
+ * trying again may help, so the node transport can show the message as is and retry only where it makes sense.
+ */
+export const TOKEN_ERROR_CONTEXT_KEY = 'archiveTokenError';
+
+function tokenError(message: string, retryable: boolean): WorkflowOperationError {
+	const error = new WorkflowOperationError(message);
+	error.context = { [TOKEN_ERROR_CONTEXT_KEY]: true, retryable };
+	return error;
+}
+
+export interface AccessToken {
+	accessToken: string;
+	expiresInSeconds: number;
+}
+
+interface CachedToken extends AccessToken {
+	validUntil: number;
+}
+
+/** Tokens are reused this long before their stated expiry runs out, so a token is never used at its edge. */
+const EXPIRY_MARGIN_MS = 30_000;
+
+/**
+ * n8n calls `preAuthentication` for every request that finds no token and again after every 401, so concurrent
+ * page requests of one execution (or parallel executions in one process) would each fetch a token. The cache
+ * makes that one request per credential and token lifetime per process; n8n still persists the token itself.
+ */
+const tokens = new Map<string, CachedToken>();
+const inFlight = new Map<string, Promise<CachedToken>>();
+
+export function clearAccessTokenCache(): void {
+	tokens.clear();
+	inFlight.clear();
+}
+
+function cacheKey(request: TokenRequest): string {
+	return createHash('sha256')
+		.update(
+			JSON.stringify([request.method, request.authUrl, request.username, request.password, request.lifetimeSeconds]),
+		)
+		.digest('hex');
+}
+
+export function tokenEndpoint(authUrl: string): string {
+	return `${authUrl.replace(/\/+$/, '')}/token`;
+}
+
+/** Returns a valid token for the account, fetching one only when no usable token is known in this process. */
+export async function obtainAccessToken(
+	helpers: IHttpRequestHelper['helpers'],
+	request: TokenRequest,
+): Promise<AccessToken> {
+	validateTokenRequest(request);
+	const key = cacheKey(request);
+	const cached = tokens.get(key);
+	if (cached && cached.accessToken !== request.rejectedToken && cached.validUntil > Date.now()) {
+		return cached;
+	}
+	if (cached) tokens.delete(key);
+
+	let pending = inFlight.get(key);
+	if (!pending) {
+		pending = fetchAccessToken(helpers, request).then(
+			(token) => {
+				tokens.set(key, token);
+				inFlight.delete(key);
+				return token;
+			},
+			(error: unknown) => {
+				inFlight.delete(key);
+				throw error;
+			},
+		);
+		inFlight.set(key, pending);
+	}
+	const token = await pending;
+	return { accessToken: token.accessToken, expiresInSeconds: token.expiresInSeconds };
+}
+
+function validateTokenRequest(request: TokenRequest): void {
+	const where = `${request.service} credential`;
+	if (!/^https?:\/\/[^\s/]+/i.test(request.authUrl)) {
+		throw tokenError(`${where}: "Token URL" must be an http(s) URL, got "${request.authUrl}"`, false);
+	}
+	if (!request.username) throw tokenError(`${where}: the user name / e-mail is empty`, false);
+	if (!request.password) throw tokenError(`${where}: the password is empty`, false);
+	if (!Number.isInteger(request.lifetimeSeconds) || request.lifetimeSeconds < 1) {
+		throw tokenError(`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`, false);
+	}
+}
+
+async function fetchAccessToken(
+	helpers: IHttpRequestHelper['helpers'],
+	request: TokenRequest,
+): Promise<CachedToken> {
+	const url = tokenEndpoint(request.authUrl);
+	const form = new URLSearchParams({
+		grant_type: 'client_credentials',
+		expires_in: String(request.lifetimeSeconds),
+	}).toString();
+	const startedAt = Date.now();
+	let response: IN8nHttpFullResponse | undefined;
+	let transportFailure: string | undefined;
+	try {
+		response = (await helpers.httpRequest({
+			method: request.method,
+			url: request.method === 'GET' ? `${url}?${form}` : url,
+			auth: { username: request.username, password: request.password },
+			headers:
+				request.method === 'GET'
+					? { accept: 'application/json' }
+					: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+			body: request.method === 'GET' ? undefined : form,
+			encoding: 'text',
+			json: false,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: 30_000,
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		// Transport failures carry the request (and its Basic header) inside; only the error code is safe to show.
+		const failure = error as { code?: string; cause?: { code?: string } };
+		transportFailure = describeNetworkCode(failure.code ?? failure.cause?.code);
+	}
+	if (response === undefined) {
+		throw tokenError(
+			`${request.service}: could not reach the token endpoint ${url} (${transportFailure}). Check the "Token URL".`,
+			true,
+		);
+	}
+	return parseTokenResponse(request, url, response, startedAt);
+}
+
+function parseTokenResponse(
+	request: TokenRequest,
+	url: string,
+	response: IN8nHttpFullResponse,
+	startedAt: number,
+): CachedToken {
+	const status = response.statusCode;
+	const text = typeof response.body === 'string' ? response.body : Buffer.isBuffer(response.body) ? response.body.toString('utf8') : JSON.stringify(response.body ?? '');
+	if (status === 401 || status === 403) {
+		throw tokenError(
+			`${request.service}: the token endpoint refused the credentials (HTTP ${status}). Check the user name / e-mail and password.`,
+			false,
+		);
+	}
+	if (status < 200 || status >= 300) {
+		throw tokenError(
+			`${request.service}: the token endpoint ${url} answered HTTP ${status}${serverMessage(text)}`,
+			status === 429 || status >= 500,
+		);
+	}
+	const body = parseJson(text);
+	if (body === undefined) {
+		const looksLikeHtml = /^\s*</.test(text);
+		throw tokenError(
+			`${request.service}: the token endpoint ${url} did not answer JSON${looksLikeHtml ? ' (it sent an HTML page: is the "Token URL" the token service and not a web page?)' : ''}`,
+			false,
+		);
+	}
+	const token = (body as { access_token?: unknown }).access_token;
+	if (typeof token !== 'string' || token === '') {
+		throw tokenError(`${request.service}: the token endpoint's answer has no "access_token"`, false);
+	}
+	const stated = Number((body as { expires_in?: unknown }).expires_in);
+	const expiresInSeconds = Number.isFinite(stated) && stated > 0 ? stated : request.lifetimeSeconds;
+	const margin = Math.min(EXPIRY_MARGIN_MS, (expiresInSeconds * 1000) / 10);
+	return { accessToken: token, expiresInSeconds, validUntil: startedAt + expiresInSeconds * 1000 - margin };
+}
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A short server message for the error text, never the request (which holds the credentials). */
+function serverMessage(text: string): string {
+	const body = parseJson(text) as Record<string, unknown> | undefined;
+	const message = body?.error_description ?? body?.message ?? body?.error;
+	return typeof message === 'string' ? `: ${message.slice(0, 300)}` : '';
+}

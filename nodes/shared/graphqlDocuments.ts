@@ -1,0 +1,103 @@
+import { Kind, OperationTypeNode, assertName, parseType } from 'graphql';
+import type {
+	ArgumentNode,
+	DocumentNode,
+	FieldNode,
+	SelectionSetNode,
+	VariableDefinitionNode,
+} from 'graphql';
+
+/**
+ * Builders for the GraphQL documents our nodes send. Every name that comes from a user or a schema goes
+ * through `assertName`, and values only ever travel as variables, so user input can never change a query's shape.
+ */
+
+export interface QueryArgument {
+	/** Argument name on the root field, e.g. `where`. */
+	name: string;
+	/** GraphQL type of the variable, e.g. `face_tasks_bool_exp` or `[String!]`. */
+	type: string;
+}
+
+export interface RootFieldQuery {
+	operationName: string;
+	rootField: string;
+	arguments: QueryArgument[];
+	/** Dotted paths of the fields to select, e.g. `account_manager.given_name`. */
+	fields: string[];
+}
+
+export function name(value: string) {
+	return { kind: Kind.NAME, value: assertName(value) } as const;
+}
+
+/** Turns dotted field paths into a nested selection set (`a.b`, `a.c` -> `a { b c }`). */
+export function selectionFromPaths(paths: string[]): SelectionSetNode {
+	if (paths.length === 0) throw new Error('At least one field must be selected');
+	type Tree = Map<string, Tree>;
+	const tree: Tree = new Map();
+	for (const path of paths) {
+		let level = tree;
+		for (const part of path.split('.')) {
+			assertName(part);
+			if (!level.has(part)) level.set(part, new Map());
+			level = level.get(part) as Tree;
+		}
+	}
+	const toSelectionSet = (level: Tree): SelectionSetNode => ({
+		kind: Kind.SELECTION_SET,
+		selections: [...level.entries()].map(
+			([fieldName, children]): FieldNode => ({
+				kind: Kind.FIELD,
+				name: name(fieldName),
+				selectionSet: children.size > 0 ? toSelectionSet(children) : undefined,
+			}),
+		),
+	});
+	return toSelectionSet(tree);
+}
+
+function variableDefinition(argument: QueryArgument): VariableDefinitionNode {
+	return {
+		kind: Kind.VARIABLE_DEFINITION,
+		variable: { kind: Kind.VARIABLE, name: name(argument.name) },
+		type: parseType(argument.type),
+	};
+}
+
+function argumentFromVariable(argument: QueryArgument): ArgumentNode {
+	return {
+		kind: Kind.ARGUMENT,
+		name: name(argument.name),
+		value: { kind: Kind.VARIABLE, name: name(argument.name) },
+	};
+}
+
+/**
+ * `query <operationName>($a: T, ...) { <rootField>(a: $a, ...) { <selection> } }`, with one variable per
+ * argument, named like the argument.
+ */
+export function buildRootFieldQuery(query: RootFieldQuery, selectionSet?: SelectionSetNode): DocumentNode {
+	return {
+		kind: Kind.DOCUMENT,
+		definitions: [
+			{
+				kind: Kind.OPERATION_DEFINITION,
+				operation: OperationTypeNode.QUERY,
+				name: name(query.operationName),
+				variableDefinitions: query.arguments.map(variableDefinition),
+				selectionSet: {
+					kind: Kind.SELECTION_SET,
+					selections: [
+						{
+							kind: Kind.FIELD,
+							name: name(query.rootField),
+							arguments: query.arguments.map(argumentFromVariable),
+							selectionSet: selectionSet ?? selectionFromPaths(query.fields),
+						},
+					],
+				},
+			},
+		],
+	};
+}

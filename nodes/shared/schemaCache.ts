@@ -1,0 +1,44 @@
+import { buildClientSchema, getIntrospectionQuery, parse } from 'graphql';
+import type { GraphQLSchema, IntrospectionQuery } from 'graphql';
+
+import type { GraphqlClient, RequestContext } from './transport';
+
+/** Schemas change rarely; ten minutes keeps the editor's option lists fresh without an introspection per run. */
+const SCHEMA_TTL_MS = 10 * 60_000;
+
+interface CachedSchema {
+	schema: Promise<GraphQLSchema>;
+	loadedAt: number;
+}
+
+const schemas = new Map<string, CachedSchema>();
+
+const INTROSPECTION = parse(getIntrospectionQuery({ descriptions: true }));
+
+export function clearSchemaCache(): void {
+	schemas.clear();
+}
+
+/**
+ * The live schema of the client's endpoint, read by introspection once per credential and endpoint (and again
+ * after the TTL). View, field and enum names are taken from it, so differences between service versions need no
+ * code change.
+ */
+export async function loadSchema(
+	ctx: RequestContext,
+	client: GraphqlClient,
+	credentialType: string,
+): Promise<GraphQLSchema> {
+	const credentialId = ctx.getNode().credentials?.[credentialType]?.id ?? 'unsaved';
+	const key = `${credentialType}|${credentialId}|${client.endpoint}`;
+	const cached = schemas.get(key);
+	if (cached && Date.now() - cached.loadedAt < SCHEMA_TTL_MS) return await cached.schema;
+
+	const schema = client
+		.request<IntrospectionQuery>({ document: INTROSPECTION, operationName: 'IntrospectionQuery' })
+		.then((result) => buildClientSchema(result));
+	schemas.set(key, { schema, loadedAt: Date.now() });
+	// A failed introspection must not be cached: the next call tries again.
+	schema.catch(() => schemas.delete(key));
+	return await schema;
+}

@@ -1,0 +1,398 @@
+import { print } from 'graphql';
+import type { DocumentNode } from 'graphql';
+import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	ILoadOptionsFunctions,
+	INode,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+
+import { describeNetworkCode } from './networkErrors';
+
+/** Every n8n context our nodes send GraphQL from. */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+/** One GraphQL API: which credential authenticates it and which credential field holds its endpoint. */
+export interface GraphqlService {
+	credentialType: string;
+	/** Used in messages, e.g. "AI Metadata API". */
+	serviceName: string;
+	/** Name of the credential property that holds the endpoint URL. */
+	endpointProperty: string;
+}
+
+export interface GraphqlRequest {
+	document: DocumentNode;
+	variables?: IDataObject;
+	operationName?: string;
+}
+
+export interface RetryPolicy {
+	/** Retries after the first attempt for 429, 5xx and dropped connections. */
+	maxRetries: number;
+	baseDelayMs: number;
+	/** Upper bound for one wait, also for a server's Retry-After. */
+	maxDelayMs: number;
+}
+
+export interface TransportOptions {
+	method?: 'POST' | 'GET';
+	retry?: Partial<RetryPolicy>;
+	timeoutMs?: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+const RETRYABLE_NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'ECONNREFUSED',
+	'EAI_AGAIN',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+
+/** A GraphQL error as servers send it (Hasura: extensions.code/path; Apollo: extensions.code, path). */
+export interface GraphqlErrorEntry {
+	message?: string;
+	path?: Array<string | number>;
+	extensions?: { code?: string; path?: string; [key: string]: unknown };
+}
+
+/** What went wrong with one HTTP attempt, reduced to what is safe to show (no request, no token). */
+interface AttemptFailure {
+	/** The credential's token flow failed; its message is written to be shown as is. */
+	tokenError?: { message: string; retryable: boolean };
+	status?: number;
+	networkCode?: string;
+	/** A failure that is neither HTTP nor a known socket error; its message is passed on. */
+	unexpectedMessage?: string;
+	retryAfterMs?: number;
+	body?: unknown;
+}
+
+/**
+ * The one way our nodes talk to a GraphQL API: n8n's authenticated request helper (token via the credential's
+ * preAuthentication, one refresh on 401), retries with backoff for 429/5xx/dropped connections honouring
+ * Retry-After, and GraphQL `errors` turned into NodeApiError with the server's message, code and path.
+ */
+export class GraphqlClient {
+	readonly retry: RetryPolicy;
+
+	/** Requests sent and retries made, for the node's own reporting and for tests. */
+	readonly stats = { requests: 0, retries: 0 };
+
+	private constructor(
+		private readonly ctx: RequestContext,
+		private readonly service: GraphqlService,
+		readonly endpoint: string,
+		private readonly method: 'POST' | 'GET',
+		private readonly timeoutMs: number,
+		retry: RetryPolicy,
+	) {
+		this.retry = retry;
+	}
+
+	static async create(
+		ctx: RequestContext,
+		service: GraphqlService,
+		options: TransportOptions = {},
+	): Promise<GraphqlClient> {
+		const credentials = await ctx.getCredentials(service.credentialType);
+		const endpoint = String(credentials[service.endpointProperty] ?? '').trim();
+		if (!/^https?:\/\/\S+$/i.test(endpoint)) {
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ message: 'Invalid endpoint URL' },
+				{
+					message: `${service.serviceName}: the credential's endpoint URL must be an http(s) URL`,
+					description: `Check the "${service.endpointProperty}" field of the credential.`,
+				},
+			);
+		}
+		return new GraphqlClient(
+			ctx,
+			service,
+			endpoint,
+			options.method ?? 'POST',
+			options.timeoutMs ?? 60_000,
+			{ ...DEFAULT_RETRY, ...(options.retry ?? {}) },
+		);
+	}
+
+	/**
+	 * Sends one GraphQL operation and returns its `data`, or throws NodeApiError. `signal` (e.g. a page that is
+	 * no longer needed) stops further retries.
+	 */
+	async request<TData = IDataObject>(request: GraphqlRequest, itemIndex = 0, signal?: AbortSignal): Promise<TData> {
+		const node = this.ctx.getNode();
+		const abortSignal = combineSignals(signal, this.executionSignal());
+		for (let attempt = 0; ; attempt++) {
+			const outcome = await this.attempt(request);
+			if (!('failure' in outcome)) {
+				return unwrapGraphqlResponse<TData>(node, this.service.serviceName, outcome.body, itemIndex);
+			}
+			if (isRetryable(outcome.failure) && attempt < this.retry.maxRetries) {
+				this.stats.retries++;
+				await sleepUnlessAborted(this.delayBeforeRetry(attempt, outcome.failure), abortSignal);
+				if (!abortSignal?.aborted) continue;
+			}
+			throw failureToNodeApiError(node, this.service.serviceName, outcome.failure, itemIndex, attempt);
+		}
+	}
+
+	/**
+	 * One HTTP exchange. Statuses are read from the full response (n8n's error wrapping drops headers such as
+	 * Retry-After). A 401 is sent once more in n8n's strict mode, where n8n itself refreshes the token through the
+	 * credential's preAuthentication and repeats the request.
+	 */
+	private async attempt(request: GraphqlRequest): Promise<{ body: unknown } | { failure: AttemptFailure }> {
+		try {
+			let response = await this.send(request, true);
+			if (response.statusCode === 401) response = await this.send(request, false);
+			if (response.statusCode >= 200 && response.statusCode < 300) return { body: response.body };
+			return {
+				failure: {
+					status: response.statusCode,
+					retryAfterMs: parseRetryAfter(response.headers?.['retry-after']),
+					body: response.body,
+				},
+			};
+		} catch (error) {
+			return { failure: describeThrownFailure(error) };
+		}
+	}
+
+	private async send(request: GraphqlRequest, tolerateStatus: boolean): Promise<IN8nHttpFullResponse> {
+		this.stats.requests++;
+		return (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.service.credentialType, {
+			...this.httpOptions(request),
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: tolerateStatus,
+		})) as IN8nHttpFullResponse;
+	}
+
+	private httpOptions(request: GraphqlRequest): IHttpRequestOptions {
+		const operationName = request.operationName ?? firstOperationName(request.document);
+		const query = print(request.document);
+		const common = { url: this.endpoint, json: true, timeout: this.timeoutMs };
+		if (this.method === 'GET') {
+			const qs: IDataObject = { query };
+			if (request.variables && Object.keys(request.variables).length > 0) {
+				qs.variables = JSON.stringify(request.variables);
+			}
+			if (operationName) qs.operationName = operationName;
+			// Apollo Server refuses "simple" GET requests (CSRF prevention) unless this header is present.
+			return { ...common, method: 'GET', qs, headers: { 'apollo-require-preflight': 'true' } };
+		}
+		const body: IDataObject = { query, variables: request.variables ?? {} };
+		if (operationName) body.operationName = operationName;
+		return { ...common, method: 'POST', body, headers: { 'content-type': 'application/json' } };
+	}
+
+	private delayBeforeRetry(attempt: number, failure: AttemptFailure): number {
+		if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, this.retry.maxDelayMs);
+		const exponential = this.retry.baseDelayMs * 2 ** attempt;
+		// Half fixed, half random: concurrent page requests that failed together do not retry in lockstep.
+		const withJitter = exponential / 2 + Math.random() * (exponential / 2);
+		return Math.min(withJitter, this.retry.maxDelayMs);
+	}
+
+	private executionSignal(): AbortSignal | undefined {
+		const ctx = this.ctx as Partial<IExecuteFunctions>;
+		return typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+	}
+}
+
+/** Waits, returning early (without throwing) when the signal aborts. */
+async function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	if (signal?.aborted) return;
+	try {
+		await sleepWithAbort(ms, signal);
+	} catch {
+		// Aborted: the caller checks the signal and stops.
+	}
+}
+
+function combineSignals(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+	const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+	if (present.length <= 1) return present[0];
+	return AbortSignal.any(present);
+}
+
+function firstOperationName(document: DocumentNode): string | undefined {
+	for (const definition of document.definitions) {
+		if (definition.kind === 'OperationDefinition' && definition.name) return definition.name.value;
+	}
+	return undefined;
+}
+
+function isRetryable(failure: AttemptFailure): boolean {
+	if (failure.tokenError) return failure.tokenError.retryable;
+	if (failure.status !== undefined) return RETRYABLE_STATUS.has(failure.status);
+	return failure.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(failure.networkCode);
+}
+
+/** Same key as TOKEN_ERROR_CONTEXT_KEY in credentials/common/accessToken.ts (credentials and nodes are separate bundles). */
+const TOKEN_ERROR_CONTEXT_KEY = 'archiveTokenError';
+
+/**
+ * What n8n's request helper threw: the token flow failed, the connection failed, or (strict mode after a 401) the
+ * API refused again. n8n keeps only message, httpCode, description and context of the original error.
+ */
+function describeThrownFailure(error: unknown): AttemptFailure {
+	const tokenFailure = findTokenError(error);
+	if (tokenFailure) return { tokenError: tokenFailure };
+	const thrown = error as { httpCode?: string | null; message?: string; messages?: string[]; context?: { data?: unknown } };
+	const status = thrown.httpCode ? Number(thrown.httpCode) : undefined;
+	if (status !== undefined && Number.isFinite(status)) return { status, body: thrown.context?.data };
+	const texts = [thrown.message ?? '', ...(thrown.messages ?? [])].join(' ');
+	const networkCode = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(texts)?.[1] ?? (/socket hang up/i.test(texts) ? 'ECONNRESET' : undefined);
+	return { networkCode: networkCode ?? 'UNKNOWN', unexpectedMessage: networkCode ? undefined : thrown.message };
+}
+
+function findTokenError(error: unknown): { message: string; retryable: boolean } | undefined {
+	const { message, context } = error as { message?: string; context?: Record<string, unknown> };
+	if (context?.[TOKEN_ERROR_CONTEXT_KEY] !== true) return undefined;
+	return { message: String(message), retryable: context.retryable === true };
+}
+
+/** Retry-After is either delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const text = String(value).trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function graphqlErrorsOf(body: unknown): GraphqlErrorEntry[] | undefined {
+	if (typeof body !== 'object' || body === null) return undefined;
+	const errors = (body as { errors?: unknown }).errors;
+	return Array.isArray(errors) && errors.length > 0 ? (errors as GraphqlErrorEntry[]) : undefined;
+}
+
+/** One line per GraphQL error: message, code and path, as the server gave them. */
+export function describeGraphqlErrors(errors: GraphqlErrorEntry[]): string {
+	return errors
+		.map((entry) => {
+			const code = entry.extensions?.code;
+			const path = entry.path?.join('.') ?? entry.extensions?.path;
+			const details = [code ? `code ${code}` : '', path ? `path ${path}` : ''].filter(Boolean).join(', ');
+			return `${entry.message ?? 'Unknown error'}${details ? ` (${details})` : ''}`;
+		})
+		.join('\n');
+}
+
+function graphqlErrorToNodeApiError(
+	node: INode,
+	serviceName: string,
+	errors: GraphqlErrorEntry[],
+	itemIndex: number,
+	httpCode?: number,
+): NodeApiError {
+	const first = errors[0];
+	return new NodeApiError(
+		node,
+		{ message: first.message ?? 'GraphQL error', errors: errors as unknown as JsonObject[] } as JsonObject,
+		{
+			message: `${serviceName}: ${first.message ?? 'GraphQL error'}`,
+			description: describeGraphqlErrors(errors),
+			httpCode: httpCode ? String(httpCode) : first.extensions?.code,
+			itemIndex,
+		},
+	);
+}
+
+/** A response is only data when it has no `errors`: partial data with errors is still an error (nothing silently dropped). */
+export function unwrapGraphqlResponse<TData>(
+	node: INode,
+	serviceName: string,
+	body: unknown,
+	itemIndex: number,
+): TData {
+	const errors = graphqlErrorsOf(body);
+	if (errors) throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex);
+	const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+	if (typeof data !== 'object' || data === null) {
+		throw new NodeApiError(
+			node,
+			{ message: 'No data in GraphQL response' },
+			{
+				message: `${serviceName}: the response holds no GraphQL "data"`,
+				description: 'The endpoint answered without data or errors; check the endpoint URL of the credential.',
+				itemIndex,
+			},
+		);
+	}
+	return data as TData;
+}
+
+function failureToNodeApiError(
+	node: INode,
+	serviceName: string,
+	failure: AttemptFailure,
+	itemIndex: number,
+	retries: number,
+): NodeApiError {
+	const afterRetries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+	if (failure.tokenError) {
+		return new NodeApiError(
+			node,
+			{ message: failure.tokenError.message },
+			{ message: `${failure.tokenError.message}${afterRetries}`, description: 'Check the credential.', itemIndex },
+		);
+	}
+	const errors = graphqlErrorsOf(failure.body);
+	if (errors) return graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, failure.status);
+	if (failure.unexpectedMessage !== undefined) {
+		return new NodeApiError(
+			node,
+			{ message: failure.unexpectedMessage },
+			{ message: `${serviceName}: ${failure.unexpectedMessage}`, itemIndex },
+		);
+	}
+	if (failure.status === undefined) {
+		return new NodeApiError(
+			node,
+			{ message: 'Connection failed', code: failure.networkCode ?? null },
+			{
+				message: `${serviceName}: the request failed${afterRetries} (${describeNetworkCode(failure.networkCode)})`,
+				description: 'The server could not be reached or dropped the connection.',
+				itemIndex,
+			},
+		);
+	}
+	return new NodeApiError(
+		node,
+		{ message: `HTTP ${failure.status}`, httpCode: String(failure.status) },
+		{
+			message: `${serviceName}: ${statusMessage(failure.status)}${afterRetries}`,
+			description: serverText(failure.body),
+			httpCode: String(failure.status),
+			itemIndex,
+		},
+	);
+}
+
+function statusMessage(status: number): string {
+	if (status === 401) return 'authentication failed (HTTP 401) even with a fresh token; check the credential';
+	if (status === 403) return 'access denied (HTTP 403); the account may lack permission for this query';
+	if (status === 429) return 'too many requests (HTTP 429)';
+	if (status >= 500) return `the server failed (HTTP ${status})`;
+	return `the request was refused (HTTP ${status})`;
+}
+
+function serverText(body: unknown): string | undefined {
+	if (body === undefined || body === null || body === '') return undefined;
+	if (typeof body === 'string') return body.slice(0, 500);
+	const message = (body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error;
+	return typeof message === 'string' ? message.slice(0, 500) : JSON.stringify(body).slice(0, 500);
+}

@@ -1,0 +1,163 @@
+import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { Container } from '@n8n/di';
+import { NodeConnectionTypes, Workflow, createRunExecutionData } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IWorkflowExecuteAdditionalData,
+	NodeParameterValueType,
+} from 'n8n-workflow';
+
+import { TestCredentialsHelper } from './credentialsHelper';
+
+/** A node type that emits the items given in its `items` parameter: the input of the node under test. */
+class ItemSource implements INodeType {
+	description = {
+		displayName: 'Item Source',
+		name: 'itemSource',
+		group: ['input'],
+		version: 1,
+		description: 'Emits test items',
+		defaults: { name: 'Item Source' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json' as const, default: '[]' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = JSON.parse(this.getNodeParameter('items', 0) as string) as IDataObject[];
+		return [items.map((json, index) => ({ json, pairedItem: { item: index } }))];
+	}
+}
+
+let binaryDataReady: Promise<void> | undefined;
+
+/** n8n-core keeps binary data through a service from its DI container; tests use the in-memory mode. */
+async function ensureBinaryDataService(): Promise<void> {
+	binaryDataReady ??= Container.get(BinaryDataService).init({
+		mode: 'default',
+		availableModes: ['default'],
+		localStoragePath: '',
+	} as never);
+	await binaryDataReady;
+}
+
+export interface RunNodeOptions {
+	nodeType: INodeType;
+	parameters: INodeParameters;
+	/** Input items of the node under test; default one empty item. */
+	input?: IDataObject[];
+	credentials?: TestCredentialsHelper;
+	/** Node settings such as `continueOnFail: true` / `onError: 'continueRegularOutput'`. */
+	settings?: Partial<INode>;
+	typeVersion?: number;
+}
+
+export interface NodeRunResult {
+	/** Items per output index of the node under test. */
+	outputs: INodeExecutionData[][];
+	/** The error that stopped the run, if any (as n8n records it). */
+	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject };
+	run: IRun;
+}
+
+export function credentialsFor(types: ICredentialType[]): TestCredentialsHelper {
+	return new TestCredentialsHelper(Object.fromEntries(types.map((type) => [type.name, type])));
+}
+
+/**
+ * Runs one node inside a real n8n-core WorkflowExecute: Item Source -> node under test, with n8n's own
+ * parameter resolution, request helpers (axios), error handling, continueOnFail and pairedItem checks.
+ */
+export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
+	await ensureBinaryDataService();
+	const nodeType = options.nodeType;
+	const typeName = `test.${nodeType.description.name}`;
+	const nodeTypes: INodeTypes = {
+		getByName: (name) => (name === typeName ? nodeType : new ItemSource()),
+		getByNameAndVersion: (name) => (name === typeName ? nodeType : new ItemSource()),
+		getKnownTypes: () => ({}),
+	};
+	const credentialsHelper = options.credentials ?? credentialsFor([]);
+	const credentialRefs = Object.fromEntries(
+		(nodeType.description.credentials ?? []).map((credential) => [
+			credential.name,
+			{ id: `${credential.name}-id`, name: `${credential.name} test` },
+		]),
+	);
+	const underTest: INode = {
+		id: 'node-under-test',
+		name: 'Node Under Test',
+		type: typeName,
+		typeVersion: options.typeVersion ?? (Array.isArray(nodeType.description.version) ? Math.max(...nodeType.description.version) : nodeType.description.version),
+		position: [200, 0],
+		parameters: options.parameters,
+		credentials: credentialRefs,
+		...options.settings,
+	};
+	const source: INode = {
+		id: 'item-source',
+		name: 'Item Source',
+		type: 'test.itemSource',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(options.input ?? [{}]) as NodeParameterValueType },
+	};
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'Test Workflow',
+		nodes: [source, underTest],
+		connections: { [source.name]: { main: [[{ node: underTest.name, type: 'main', index: 0 }]] } },
+		active: false,
+		nodeTypes,
+		staticData: {},
+		settings: {},
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: 'test-workflow',
+		name: 'Test Workflow',
+		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
+		connections: workflow.connectionsBySourceNode,
+		active: false,
+		settings: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	const additionalData = {
+		credentialsHelper,
+		hooks,
+		executionId: 'test-execution',
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		variables: {},
+		setExecutionStatus: () => undefined,
+		sendDataToUI: () => undefined,
+		logAiEvent: () => undefined,
+		executeWorkflow: async () => {
+			throw new Error('not supported in tests');
+		},
+		getRunExecutionData: async () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('not supported in tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const execute = new WorkflowExecute(additionalData, 'manual', createRunExecutionData());
+	const run = await execute.run(workflow, source);
+	const runData = run.data.resultData.runData[underTest.name];
+	const outputs = (runData?.[0]?.data?.main ?? []).map((items) => items ?? []);
+	return { outputs, error: run.data.resultData.error as NodeRunResult['error'], run };
+}
