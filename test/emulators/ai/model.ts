@@ -1,0 +1,197 @@
+/** Views and columns of the AI metadata API (seed 001), in both published namings. */
+
+export type ColumnType = 'String' | 'Int' | 'Float' | 'timestamptz' | 'uuid' | 'jsonb';
+
+/** Raw output columns: content inline, or an object path served through presignS3. */
+export type RawFile =
+	| 'transcript.json'
+	| 'transcript.srt'
+	| 'transcript.txt'
+	| 'transcript.vtt'
+	| 'audio_classification.json'
+	| 'processed.json'
+	| 'vendor.json';
+
+export interface ColumnDef {
+	name: string;
+	type: ColumnType;
+	/** Generated on demand from the row's seed instead of being kept in memory. */
+	heavy?: boolean;
+	/** Raw output column and the file it becomes in 'paths' storage. */
+	raw?: RawFile;
+}
+
+export type ViewKind = 'tasks' | 'matches' | 'refset' | 'speech' | 'ner';
+
+/** Canonical (seed) view names; the 'live' naming renames two of them. */
+export type CanonicalView =
+	| 'face_tasks'
+	| 'image_tasks'
+	| 'face_matches'
+	| 'image_matches'
+	| 'refset_persons'
+	| 'speech_tasks'
+	| 'ner_tasks';
+
+export const CANONICAL_VIEWS: readonly CanonicalView[] = [
+	'face_tasks',
+	'image_tasks',
+	'face_matches',
+	'image_matches',
+	'refset_persons',
+	'speech_tasks',
+	'ner_tasks',
+];
+
+export type AiNaming = 'seed' | 'live';
+
+export interface ViewDef {
+	name: string;
+	canonical: CanonicalView;
+	kind: ViewKind;
+	columns: ColumnDef[];
+	/** Column that `touch()` moves forward (the "processed at" moment). */
+	timeColumn: string;
+}
+
+const col = (name: string, type: ColumnType, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, type, ...extra });
+
+function taskColumns(): ColumnDef[] {
+	return [
+		col('cluster_uuids', 'jsonb', { heavy: true }),
+		col('cp', 'String'),
+		col('error', 'String'),
+		col('external_id', 'String'),
+		col('main_local_id', 'String'),
+		col('media_object_id', 'String'),
+		col('n_faces', 'Int'),
+		col('n_faces_per_frame', 'jsonb', { heavy: true }),
+		col('n_persons', 'Int'),
+		col('n_persons_per_frame', 'jsonb', { heavy: true }),
+		col('n_scenes', 'Int'),
+		col('perc_frames_with_faces', 'Float'),
+		col('pid', 'String'),
+		col('processed_time', 'timestamptz'),
+		col('status', 'String'),
+		col('task_id', 'uuid'),
+		col('title', 'String'),
+	];
+}
+
+function matchColumns(): ColumnDef[] {
+	return [
+		col('cluster_uuid', 'uuid'),
+		col('cp', 'String'),
+		col('match_score', 'Float'),
+		col('matched_time', 'timestamptz'),
+		col('refset_person_id', 'uuid'),
+		col('refset_person_name', 'String'),
+		col('refset_person_wiki_id', 'String'),
+		col('time_intervals', 'jsonb', { heavy: true }),
+	];
+}
+
+function refsetColumns(): ColumnDef[] {
+	return [
+		col('created_at', 'timestamptz'),
+		col('description', 'String'),
+		col('id', 'uuid'),
+		col('label', 'String'),
+		col('modified_at', 'timestamptz'),
+		col('public_links', 'jsonb', { heavy: true }),
+		col('status', 'String'),
+	];
+}
+
+function speechColumns(): ColumnDef[] {
+	return [
+		col('audio_classification_json', 'String', { heavy: true, raw: 'audio_classification.json' }),
+		col('cp', 'String'),
+		col('error', 'String'),
+		col('external_id', 'String'),
+		col('fragment_id', 'String'),
+		col('main_local_id', 'String'),
+		col('media_object_id', 'String'),
+		col('pid', 'String'),
+		col('processed_time', 'timestamptz'),
+		col('statistics', 'String', { heavy: true }),
+		col('status', 'String'),
+		col('task_id', 'uuid'),
+		col('title', 'String'),
+		col('transcript_json', 'String', { heavy: true, raw: 'transcript.json' }),
+		col('transcript_srt', 'String', { heavy: true, raw: 'transcript.srt' }),
+		col('transcript_txt', 'String', { heavy: true, raw: 'transcript.txt' }),
+		col('transcript_vtt', 'String', { heavy: true, raw: 'transcript.vtt' }),
+	];
+}
+
+function nerColumns(vendorColumn: string): ColumnDef[] {
+	return [
+		col('cp', 'String'),
+		col('error', 'String'),
+		col(vendorColumn, 'String', { heavy: true, raw: 'vendor.json' }),
+		col('fragment_id', 'String'),
+		col('pid', 'String'),
+		col('processed_json', 'String', { heavy: true, raw: 'processed.json' }),
+		col('processed_time', 'timestamptz'),
+		col('status', 'String'),
+		col('task_id', 'uuid'),
+	];
+}
+
+export interface Naming {
+	views: Record<CanonicalView, string>;
+	/** NER raw column of the entity-extraction vendor: `extractor_json` (seed) or `nerengine_json` (live). */
+	vendorColumn: string;
+	/** The vendor word used in file names and presignS3 fields (`extractor` / `nerengine`). */
+	vendorWord: string;
+}
+
+export function namingFor(naming: AiNaming): Naming {
+	const live = naming === 'live';
+	return {
+		views: {
+			face_tasks: 'face_tasks',
+			image_tasks: live ? 'face_image_tasks' : 'image_tasks',
+			face_matches: 'face_matches',
+			image_matches: live ? 'face_image_matches' : 'image_matches',
+			refset_persons: 'refset_persons',
+			speech_tasks: 'speech_tasks',
+			ner_tasks: 'ner_tasks',
+		},
+		vendorColumn: live ? 'nerengine_json' : 'extractor_json',
+		vendorWord: live ? 'nerengine' : 'extractor',
+	};
+}
+
+export function viewDefinitions(naming: Naming): ViewDef[] {
+	const kindOf: Record<CanonicalView, ViewKind> = {
+		face_tasks: 'tasks',
+		image_tasks: 'tasks',
+		face_matches: 'matches',
+		image_matches: 'matches',
+		refset_persons: 'refset',
+		speech_tasks: 'speech',
+		ner_tasks: 'ner',
+	};
+	return CANONICAL_VIEWS.map((canonical) => {
+		const kind = kindOf[canonical];
+		const columns =
+			kind === 'tasks'
+				? taskColumns()
+				: kind === 'matches'
+					? matchColumns()
+					: kind === 'refset'
+						? refsetColumns()
+						: kind === 'speech'
+							? speechColumns()
+							: nerColumns(naming.vendorColumn);
+		const timeColumn = kind === 'matches' ? 'matched_time' : kind === 'refset' ? 'modified_at' : 'processed_time';
+		return { name: naming.views[canonical], canonical, kind, columns, timeColumn };
+	});
+}
+
+/** File name of a raw column's object (`<task_id>/<file>`). */
+export function rawFileName(raw: RawFile, naming: Naming): string {
+	return raw === 'vendor.json' ? `${naming.vendorWord}.json` : raw;
+}

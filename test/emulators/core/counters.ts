@@ -1,0 +1,63 @@
+import type { ServerResponse } from 'node:http';
+
+/** Request accounting shared by both emulated services; exposed via `sandbox.counters` and `GET /__sandbox/counters`. */
+
+export type ServiceName = 'ai' | 'org';
+
+export interface ServiceCounters {
+	/** Requests per endpoint: `token`, `graphql`, `files`, `other`. */
+	requests: Record<string, number>;
+	/** Tokens successfully issued. */
+	tokensIssued: number;
+	/** Responses by HTTP status code ('200', '401', ...; 'dropped' for destroyed connections). */
+	statuses: Record<string, number>;
+	/** Injected faults by `<endpoint>.<fault>`, e.g. `graphql.status429`, `token.html`. */
+	faults: Record<string, number>;
+}
+
+export type CountersSnapshot = Record<ServiceName, ServiceCounters>;
+
+function emptyCounters(): ServiceCounters {
+	return { requests: {}, tokensIssued: 0, statuses: {}, faults: {} };
+}
+
+function increment(record: Record<string, number>, key: string): void {
+	record[key] = (record[key] ?? 0) + 1;
+}
+
+export class Counters {
+	private state: CountersSnapshot = { ai: emptyCounters(), org: emptyCounters() };
+
+	request(service: ServiceName, endpoint: string): void {
+		increment(this.state[service].requests, endpoint);
+	}
+
+	tokenIssued(service: ServiceName): void {
+		this.state[service].tokensIssued++;
+	}
+
+	response(service: ServiceName, status: number | 'dropped'): void {
+		increment(this.state[service].statuses, String(status));
+	}
+
+	fault(service: ServiceName, endpoint: string, kind: string): void {
+		increment(this.state[service].faults, `${endpoint}.${kind}`);
+	}
+
+	/** A deep copy, so callers can keep it as a "before" picture. */
+	get(): CountersSnapshot {
+		return JSON.parse(JSON.stringify(this.state)) as CountersSnapshot;
+	}
+
+	reset(): void {
+		this.state = { ai: emptyCounters(), org: emptyCounters() };
+	}
+}
+
+/** Records the final status of a response (or `dropped` when the socket closed first). */
+export function countResponses(res: ServerResponse, counters: Counters, service: ServiceName): void {
+	res.on('finish', () => counters.response(service, res.statusCode));
+	res.on('close', () => {
+		if (!res.writableFinished) counters.response(service, 'dropped');
+	});
+}
