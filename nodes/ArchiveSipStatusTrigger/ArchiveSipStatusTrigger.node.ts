@@ -1,0 +1,210 @@
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { testSigningSecrets } from './credentialTest';
+import { handleDelivery } from './delivery';
+import { rateLimiterFor } from './rateLimit';
+import { replayStoreFor, type ReplayStore } from './replayStore';
+import { readRawBody, type RawBodyRequest } from './request';
+import { sendError, sendNoContent, type ResponseWriter } from './response';
+import {
+	DEFAULT_MAX_BODY_KIB,
+	DEFAULT_TOLERANCE_SECONDS,
+	readSettings,
+	TriggerConfigurationError,
+} from './settings';
+import { DEFAULT_EVENT_TYPE_PATTERNS } from './typeFilter';
+
+/** One output, or Success and Failure outputs when "Output" is "perOutcome" (n8n's Switch/If pattern). */
+const OUTPUTS_EXPRESSION =
+	`={{ $parameter.outputMode === "perOutcome"
+		? [{ "type": "main", "displayName": "Success" }, { "type": "main", "displayName": "Failure" }]
+		: [{ "type": "main" }] }}` as const;
+
+/** Replays and rate limits are tracked per trigger node, and apart for test and production URLs. */
+function scopeOf(context: IWebhookFunctions): string {
+	const node = context.getNode();
+	return `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}:${context.getMode()}`;
+}
+
+/**
+ * Our own errors carry messages known to be free of secrets; a foreign error (e.g. from a shared
+ * replay store) might quote a connection string, so only its class name is logged.
+ */
+function describeFailure(error: unknown): string {
+	if (error instanceof TriggerConfigurationError) return error.message;
+	return error instanceof Error ? `unexpected ${error.name}` : 'unexpected failure';
+}
+
+export class ArchiveSipStatusTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Archive SIP Status Trigger',
+		name: 'archiveSipStatusTrigger',
+		icon: { light: 'file:archiveSipStatus.svg', dark: 'file:archiveSipStatus.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ "On " + ($parameter.outcomes === "both" ? "any outcome" : $parameter.outcomes) }}',
+		description: 'Starts the workflow when the archive reports the outcome of a submitted SIP (signed Standard Webhooks event)',
+		documentationUrl: 'https://github.com/archive-services/n8n-nodes-archive-services#archive-sip-status-trigger',
+		defaults: { name: 'Archive SIP Status Trigger' },
+		inputs: [],
+		outputs: OUTPUTS_EXPRESSION,
+		credentials: [{ name: 'archiveSipWebhookApi', required: true, testedBy: 'archiveSipWebhookSecretTest' }],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'sip-status' }],
+		eventTriggerDescription: 'Waiting for the archive to send a SIP status event to the Test URL',
+		activationMessage: 'SIP status events sent to the Production URL now start this workflow.',
+		properties: [
+			{
+				displayName:
+					'Register the webhook URL shown above with the archive as the receiver of SIP status updates: the Test URL while you listen for a test event, the Production URL once the workflow is active. Use the signing secret the archive gives you in the credential.',
+				name: 'registrationNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Start Workflow On',
+				name: 'outcomes',
+				type: 'options',
+				options: [
+					{ name: 'Success and Failure', value: 'both', description: 'Every status event' },
+					{ name: 'Success Only', value: 'success', description: 'Only events with outcome "success"' },
+					{ name: 'Failure Only', value: 'failure', description: 'Only events with outcome "failure"' },
+				],
+				default: 'both',
+				description: 'Which outcomes start the workflow. Other events are still acknowledged to the archive.',
+			},
+			{
+				displayName: 'Output',
+				name: 'outputMode',
+				type: 'options',
+				options: [
+					{ name: 'Single Output', value: 'single', description: 'All events leave through one output' },
+					{
+						name: 'Separate Success and Failure Outputs',
+						value: 'perOutcome',
+						description: 'Successes leave through the first output, failures through the second',
+					},
+				],
+				default: 'single',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Event Types',
+						name: 'eventTypes',
+						type: 'string',
+						default: DEFAULT_EVENT_TYPE_PATTERNS,
+						placeholder: '*.sip.archived',
+						description:
+							'Event types that start the workflow, separated by commas or new lines; * matches any text. Leave empty for every type. Other events are still acknowledged.',
+					},
+					{
+						displayName: 'Include Raw Event',
+						name: 'includeRawEvent',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to add the full parsed event body as the field "event"',
+					},
+					{
+						displayName: 'Max Body Size (KiB)',
+						name: 'maxBodySizeKib',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_MAX_BODY_KIB,
+						description: 'Larger requests are refused with status 400',
+					},
+					{
+						displayName: 'Rate Limit (Events per Minute)',
+						name: 'eventsPerMinute',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description: 'Signed events beyond this rate are answered 429 so the archive retries later. 0 turns the limit off.',
+					},
+					{
+						displayName: 'Timestamp Tolerance (Seconds)',
+						name: 'toleranceSeconds',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_TOLERANCE_SECONDS,
+						description: 'How far the webhook-timestamp header may be from this server\'s clock, in either direction',
+					},
+				],
+			},
+		],
+	};
+
+	// The archive is told the URL by hand (see the notice), so there is nothing to register remotely.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	methods = {
+		credentialTest: {
+			async archiveSipWebhookSecretTest(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return testSigningSecrets(credential.data);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const res = this.getResponseObject() as unknown as ResponseWriter;
+		let replayStore: ReplayStore | undefined;
+		let acceptedId: string | undefined;
+		try {
+			const scope = scopeOf(this);
+			replayStore = replayStoreFor(scope);
+			const { settings, eventsPerMinute, secretProblems } = await readSettings(this);
+			if (secretProblems.length > 0) {
+				this.logger.warn(`Archive SIP Status Trigger ignores unusable secrets: ${secretProblems.join('; ')}`);
+			}
+			const req = this.getRequestObject() as unknown as RawBodyRequest;
+			const rawBody = await readRawBody(req);
+			const result = await handleDelivery(req.headers, rawBody, settings, {
+				replayStore,
+				rateLimiter: eventsPerMinute > 0 ? rateLimiterFor(scope, eventsPerMinute) : undefined,
+				nowMs: Date.now(),
+			});
+			if (result.status !== 204) {
+				sendError(res, result.status, result.error, result.headers);
+				return { noWebhookResponse: true };
+			}
+			acceptedId = result.acceptedId;
+			// Answered before the workflow runs: the sender gives up on an attempt after 15 s.
+			sendNoContent(res);
+			return { noWebhookResponse: true, workflowData: result.workflowData };
+		} catch (error) {
+			// Let the sender's retry through: this delivery did not complete.
+			if (acceptedId !== undefined) await replayStore?.forget(acceptedId).catch(() => undefined);
+			this.logger.error(`Archive SIP Status Trigger could not handle a delivery: ${describeFailure(error)}`);
+			sendError(res, 500, 'internal error');
+			return { noWebhookResponse: true };
+		}
+	}
+}

@@ -1,0 +1,108 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { parseJsonBody, toOutputJson, validateStatusEvent, type Outcome, type StatusEvent } from './event';
+import type { RateLimiter } from './rateLimit';
+import { REPLAY_WINDOW_MS, type ReplayStore } from './replayStore';
+import { typeMatches } from './typeFilter';
+import { verifyDelivery, type HeaderMap } from './verify';
+
+/**
+ * One delivery from verification to the items to emit. Pure of n8n: the node reads the request and
+ * its settings, calls this, and writes the answer.
+ */
+
+export type OutcomeFilter = 'both' | Outcome;
+
+export type OutputMode = 'single' | 'perOutcome';
+
+export interface TriggerSettings {
+	keys: Buffer[];
+	toleranceSeconds: number;
+	maxBodyBytes: number;
+	outcomeFilter: OutcomeFilter;
+	typePatterns: string[];
+	outputMode: OutputMode;
+	includeRawEvent: boolean;
+}
+
+export interface DeliveryContext {
+	replayStore: ReplayStore;
+	/** Absent when the rate limit is off. */
+	rateLimiter?: RateLimiter;
+	nowMs: number;
+}
+
+export type DeliveryResult =
+	| {
+			status: 204;
+			/** Absent for a replay or a filtered event: answered, but the workflow does not start. */
+			workflowData?: INodeExecutionData[][];
+			/** The id recorded as accepted by this delivery, so a later failure can release it. */
+			acceptedId?: string;
+	  }
+	| { status: 400 | 401 | 429; error: string; headers?: Record<string, string> };
+
+function isWanted(event: StatusEvent, settings: TriggerSettings): boolean {
+	const outcomeWanted = settings.outcomeFilter === 'both' || settings.outcomeFilter === event.outcome;
+	return outcomeWanted && typeMatches(event.type, settings.typePatterns);
+}
+
+function workflowDataFor(
+	item: INodeExecutionData,
+	outcome: Outcome,
+	mode: OutputMode,
+): INodeExecutionData[][] {
+	if (mode === 'single') return [[item]];
+	return outcome === 'success' ? [[item], []] : [[], [item]];
+}
+
+export async function handleDelivery(
+	headers: HeaderMap,
+	rawBody: Buffer,
+	settings: TriggerSettings,
+	context: DeliveryContext,
+): Promise<DeliveryResult> {
+	if (rawBody.length > settings.maxBodyBytes) {
+		return { status: 400, error: `body exceeds the maximum size of ${settings.maxBodyBytes} bytes` };
+	}
+	const verified = verifyDelivery(headers, rawBody, {
+		keys: settings.keys,
+		nowMs: context.nowMs,
+		toleranceSeconds: settings.toleranceSeconds,
+	});
+	if (!verified.ok) return { status: 401, error: verified.reason };
+	const webhookId = verified.value.id;
+
+	// A redelivery of an accepted event is answered as a success so the sender stops retrying.
+	if (await context.replayStore.seen(webhookId)) return { status: 204 };
+
+	const allowance = context.rateLimiter?.take();
+	if (allowance && !allowance.allowed) {
+		return {
+			status: 429,
+			error: 'too many events, retry later',
+			headers: { 'retry-after': String(allowance.retryAfterSeconds) },
+		};
+	}
+
+	const body = parseJsonBody(rawBody);
+	if (!body.ok) return { status: 400, error: body.error };
+	const event = validateStatusEvent(body.value);
+	if (!event.ok) return { status: 400, error: event.error };
+
+	// Recorded only now: an unsigned or malformed delivery can never block a later genuine one.
+	const recorded = await context.replayStore.remember(webhookId, context.nowMs + REPLAY_WINDOW_MS);
+	if (!recorded) return { status: 204 };
+
+	if (!isWanted(event.value, settings)) return { status: 204, acceptedId: webhookId };
+	const json = toOutputJson(
+		event.value,
+		{ webhookId, receivedAt: new Date(context.nowMs) },
+		settings.includeRawEvent,
+	);
+	return {
+		status: 204,
+		acceptedId: webhookId,
+		workflowData: workflowDataFor({ json }, event.value.outcome, settings.outputMode),
+	};
+}

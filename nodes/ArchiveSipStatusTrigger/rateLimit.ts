@@ -1,0 +1,47 @@
+/**
+ * Optional limit on accepted events per minute, as a token bucket: up to `perMinute` events at once,
+ * refilled continuously at `perMinute` per 60 s.
+ */
+export class RateLimiter {
+	private tokens: number;
+
+	private updatedAt: number;
+
+	constructor(
+		readonly perMinute: number,
+		private readonly now: () => number = () => Date.now(),
+	) {
+		this.tokens = perMinute;
+		this.updatedAt = now();
+	}
+
+	/** Takes one token; when none is left returns the seconds until one will be. */
+	take(): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+		this.refill();
+		if (this.tokens >= 1) {
+			this.tokens -= 1;
+			return { allowed: true };
+		}
+		const msPerToken = 60_000 / this.perMinute;
+		const waitMs = (1 - this.tokens) * msPerToken;
+		return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+	}
+
+	private refill(): void {
+		const now = this.now();
+		const elapsed = Math.max(0, now - this.updatedAt);
+		this.tokens = Math.min(this.perMinute, this.tokens + (elapsed * this.perMinute) / 60_000);
+		this.updatedAt = now;
+	}
+}
+
+const limiters = new Map<string, RateLimiter>();
+
+/** One limiter per trigger node; a changed limit starts a fresh bucket. */
+export function rateLimiterFor(scope: string, perMinute: number): RateLimiter {
+	const existing = limiters.get(scope);
+	if (existing && existing.perMinute === perMinute) return existing;
+	const limiter = new RateLimiter(perMinute);
+	limiters.set(scope, limiter);
+	return limiter;
+}

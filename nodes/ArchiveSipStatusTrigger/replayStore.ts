@@ -1,0 +1,79 @@
+/**
+ * Remembers accepted `webhook-id`s so a redelivery (same id, fresh timestamp and signature) does not
+ * start the workflow twice. The interface is async so a shared store (e.g. Redis in queue mode) can
+ * replace the in-memory one.
+ */
+export interface ReplayStore {
+	/** True when `id` was accepted before and has not expired. */
+	seen(id: string): Promise<boolean>;
+	/** Records an accepted id; false when it was already recorded (a concurrent duplicate won). */
+	remember(id: string, expiresAtMs: number): Promise<boolean>;
+	/** Drops an id so a retry is processed again, for a delivery that failed after it was recorded. */
+	forget(id: string): Promise<void>;
+}
+
+/** Covers the sender's retry schedule (about 28 h in total) with a wide margin. */
+export const REPLAY_WINDOW_MS = 72 * 60 * 60 * 1000;
+
+export const DEFAULT_REPLAY_CAPACITY = 10_000;
+
+/** Bounded by count (oldest evicted first) and by time (expired ids are dropped). */
+export class InMemoryReplayStore implements ReplayStore {
+	// A Map keeps insertion order, which makes it a ring: the first entry is the oldest.
+	private readonly expiries = new Map<string, number>();
+
+	constructor(
+		private readonly capacity = DEFAULT_REPLAY_CAPACITY,
+		private readonly now: () => number = () => Date.now(),
+	) {}
+
+	get size(): number {
+		return this.expiries.size;
+	}
+
+	async seen(id: string): Promise<boolean> {
+		return this.isLive(id);
+	}
+
+	async remember(id: string, expiresAtMs: number): Promise<boolean> {
+		if (this.isLive(id)) return false;
+		this.expiries.delete(id);
+		this.expiries.set(id, expiresAtMs);
+		this.evict();
+		return true;
+	}
+
+	async forget(id: string): Promise<void> {
+		this.expiries.delete(id);
+	}
+
+	private isLive(id: string): boolean {
+		const expiresAt = this.expiries.get(id);
+		return expiresAt !== undefined && expiresAt > this.now();
+	}
+
+	private evict(): void {
+		const now = this.now();
+		for (const [id, expiresAt] of this.expiries) {
+			if (this.expiries.size <= this.capacity && expiresAt > now) break;
+			this.expiries.delete(id);
+		}
+	}
+}
+
+const stores = new Map<string, ReplayStore>();
+
+/** One store per trigger node (and mode), living as long as the process. */
+export function replayStoreFor(scope: string): ReplayStore {
+	let store = stores.get(scope);
+	if (!store) {
+		store = new InMemoryReplayStore();
+		stores.set(scope, store);
+	}
+	return store;
+}
+
+/** Lets a deployment plug in a shared store (queue mode) for a scope. */
+export function setReplayStore(scope: string, store: ReplayStore): void {
+	stores.set(scope, store);
+}

@@ -1,0 +1,90 @@
+/**
+ * Parses Standard Webhooks signing secrets (`whsec_` + base64 of the key bytes).
+ * Messages name the field that is wrong and why, never the value itself.
+ */
+
+export const SECRET_PREFIX = 'whsec_';
+
+/** Standard Webhooks asks for 24..64 random bytes; shorter keys still verify, so they only warn. */
+export const RECOMMENDED_MIN_KEY_BYTES = 24;
+
+const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
+
+export type ParsedSecret =
+	| { ok: true; key: Buffer; warning?: string }
+	| { ok: false; problem: string };
+
+export interface SigningKeys {
+	keys: Buffer[];
+	errors: string[];
+	warnings: string[];
+}
+
+/** Parses one secret; `label` names it in messages, e.g. "Signing Secret". */
+export function parseSigningSecret(value: unknown, label: string): ParsedSecret {
+	if (typeof value !== 'string' || value.trim() === '') {
+		return { ok: false, problem: `${label} is empty` };
+	}
+	const trimmed = value.trim();
+	if (/^v1[a-z]?,/i.test(trimmed)) {
+		return {
+			ok: false,
+			problem:
+				`${label} looks like a signature (starts with "v1,"): ` +
+				`paste the signing secret, which starts with "${SECRET_PREFIX}"`,
+		};
+	}
+	if (/\s/.test(trimmed)) {
+		return { ok: false, problem: `${label} contains spaces: paste a single secret without spaces` };
+	}
+	if (!trimmed.startsWith(SECRET_PREFIX)) {
+		return { ok: false, problem: `${label} must start with "${SECRET_PREFIX}"` };
+	}
+	return decodeKey(trimmed.slice(SECRET_PREFIX.length), label);
+}
+
+function decodeKey(encoded: string, label: string): ParsedSecret {
+	// A base64 text of length 4n+1 cannot encode whole bytes.
+	if (!BASE64_PATTERN.test(encoded) || encoded.replace(/=+$/, '').length % 4 === 1) {
+		return { ok: false, problem: `${label} is not valid base64 after "${SECRET_PREFIX}"` };
+	}
+	const key = Buffer.from(encoded, 'base64');
+	if (key.length === 0) {
+		return { ok: false, problem: `${label} decodes to an empty key` };
+	}
+	if (key.length < RECOMMENDED_MIN_KEY_BYTES) {
+		return {
+			ok: true,
+			key,
+			warning:
+				`${label} decodes to ${key.length} bytes, fewer than the ` +
+				`${RECOMMENDED_MIN_KEY_BYTES} Standard Webhooks recommends; it is accepted`,
+		};
+	}
+	return { ok: true, key };
+}
+
+/** Splits the rotation field: one secret per line (spaces also separate, since a secret holds none). */
+export function splitAdditionalSecrets(value: unknown): string[] {
+	if (typeof value !== 'string') return [];
+	return value.split(/\s+/).filter((entry) => entry !== '');
+}
+
+/** Parses the main secret plus the rotation list, collecting every key, error and warning. */
+export function parseSigningKeys(signingSecret: unknown, additionalSecrets: unknown): SigningKeys {
+	const result: SigningKeys = { keys: [], errors: [], warnings: [] };
+	const candidates: Array<[unknown, string]> = [[signingSecret, 'Signing Secret']];
+	splitAdditionalSecrets(additionalSecrets).forEach((secret, index) => {
+		candidates.push([secret, `Additional Secret ${index + 1}`]);
+	});
+	for (const [value, label] of candidates) {
+		const parsed = parseSigningSecret(value, label);
+		if (!parsed.ok) {
+			result.errors.push(parsed.problem);
+			continue;
+		}
+		result.keys.push(parsed.key);
+		if (parsed.warning) result.warnings.push(parsed.warning);
+	}
+	return result;
+}

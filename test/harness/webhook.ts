@@ -1,0 +1,274 @@
+/**
+ * Drives a trigger node's real `webhook()` through a real HTTP server on loopback, inside a genuine
+ * n8n-core `WebhookContext` (the same class n8n uses), and records what the node hands to n8n.
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type {
+	ICredentialDataDecryptedObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IWebhookData,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+// n8n-core reads its settings folder on first use; keep it out of the user's home.
+const n8nUserFolder = join(tmpdir(), 'n8n-nodes-archive-services-test-n8n');
+mkdirSync(n8nUserFolder, { recursive: true });
+process.env.N8N_USER_FOLDER ??= n8nUserFolder;
+
+export interface LogEntry {
+	level: 'error' | 'warn' | 'info' | 'debug';
+	message: string;
+	metadata?: unknown;
+}
+
+/** Everything n8n's logger received from the node, so tests can check nothing secret is logged. */
+export const recordedLogs: LogEntry[] = [];
+
+let n8nReady = false;
+
+/** Loaded lazily so N8N_USER_FOLDER is set first; swaps n8n's logger for a recording one. */
+function loadN8n(): { WebhookContext: typeof import('n8n-core').WebhookContext; Workflow: typeof import('n8n-workflow').Workflow } {
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	const core = require('n8n-core') as typeof import('n8n-core');
+	const workflow = require('n8n-workflow') as typeof import('n8n-workflow');
+	if (!n8nReady) {
+		const { Container } = require('@n8n/di') as typeof import('@n8n/di');
+		const { Logger } = require('@n8n/backend-common') as typeof import('@n8n/backend-common');
+		/* eslint-enable @typescript-eslint/no-require-imports */
+		const record = (level: LogEntry['level']) => (message: string, metadata?: unknown) => {
+			recordedLogs.push({ level, message, metadata });
+		};
+		const logger = {
+			error: record('error'),
+			warn: record('warn'),
+			info: record('info'),
+			debug: record('debug'),
+			scoped() {
+				return logger;
+			},
+		};
+		Container.set(Logger, logger as unknown as InstanceType<typeof Logger>);
+		n8nReady = true;
+	}
+	return { WebhookContext: core.WebhookContext, Workflow: workflow.Workflow };
+}
+
+export interface WebhookHarnessOptions {
+	/** Node type name as n8n would know it, e.g. `n8n-nodes-archive-services.archiveSipStatusTrigger`. */
+	nodeTypeName: string;
+	parameters?: INodeParameters;
+	/** Decrypted credential data, keyed by credential type name. */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** `webhook` for the production URL, `manual` for "listen for test event". */
+	mode?: WorkflowExecuteMode;
+	workflowId?: string;
+	nodeId?: string;
+	/**
+	 * `eager` (n8n's usual path: the body is read before the node runs and `rawBody` is set) or
+	 * `lazy` (only `readRawBody()` is offered, as n8n does for bodies it did not pre-read).
+	 */
+	rawBody?: 'eager' | 'lazy';
+}
+
+export interface RecordedCall {
+	result: IWebhookResponseData;
+	/** Set when the node's `webhook()` itself threw (n8n would answer 500 then). */
+	error?: unknown;
+}
+
+export interface WebhookHarness {
+	url: string;
+	calls: RecordedCall[];
+	/** The `workflowData` of every call that started the workflow, in order. */
+	runs(): INodeExecutionData[][][];
+	close(): Promise<void>;
+}
+
+type N8nRequest = IncomingMessage & { rawBody?: Buffer; body?: unknown; readRawBody?: () => Promise<void> };
+
+async function readStream(req: IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
+
+/** Mirrors n8n's raw-body reader: the bytes are kept as they came, JSON is parsed only when it can be. */
+async function prepareRequest(req: N8nRequest, mode: 'eager' | 'lazy'): Promise<void> {
+	req.readRawBody = async () => {
+		if (!req.rawBody) req.rawBody = await readStream(req);
+	};
+	if (mode === 'lazy') return;
+	await req.readRawBody();
+	try {
+		req.body = JSON.parse(req.rawBody!.toString('utf8'));
+	} catch {
+		req.body = {};
+	}
+}
+
+function buildNode(options: WebhookHarnessOptions): INode {
+	const credentialNames = Object.keys(options.credentials ?? {});
+	return {
+		id: options.nodeId ?? 'node-under-test',
+		name: 'Trigger Under Test',
+		type: options.nodeTypeName,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: 'a6c2bb8e-0000-4000-8000-000000000001',
+		parameters: options.parameters ?? {},
+		credentials: Object.fromEntries(credentialNames.map((name) => [name, { id: `cred-${name}`, name }])),
+	};
+}
+
+export async function startWebhookHarness(
+	nodeType: INodeType,
+	options: WebhookHarnessOptions,
+): Promise<WebhookHarness> {
+	const { WebhookContext, Workflow } = loadN8n();
+	const nodeTypes: INodeTypes = {
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
+		getKnownTypes: () => ({}),
+	};
+	const workflow = new Workflow({
+		id: options.workflowId ?? 'workflow-under-test',
+		name: 'Harness',
+		nodes: [buildNode(options)],
+		connections: {},
+		active: options.mode !== 'manual',
+		nodeTypes,
+	});
+	const node = workflow.getNode('Trigger Under Test')!;
+	const webhookDescription = (nodeType.description.webhooks ?? [])[0] as IWebhookDescription;
+	const calls: RecordedCall[] = [];
+
+	const credentialsHelper = {
+		getDecrypted: async (_data: unknown, _nodeCredentials: unknown, type: string) => {
+			const found = options.credentials?.[type];
+			if (!found) throw new Error(`No test credentials of type ${type}`);
+			return { ...found };
+		},
+	};
+
+	async function handle(req: N8nRequest, res: ServerResponse): Promise<void> {
+		await prepareRequest(req, options.rawBody ?? 'eager');
+		const additionalData = {
+			credentialsHelper,
+			httpRequest: req,
+			httpResponse: res,
+			executionId: undefined,
+		} as unknown as IWorkflowExecuteAdditionalData;
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: node.name,
+			path: webhookDescription.path,
+			webhookDescription,
+			workflowId: workflow.id,
+			workflowExecuteAdditionalData: additionalData,
+		};
+		const context = new WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			options.mode ?? 'webhook',
+			webhookData,
+			[],
+			null,
+		);
+		try {
+			const result = await nodeType.webhook!.call(context as unknown as IWebhookFunctions);
+			calls.push({ result });
+			// n8n itself answers when the node did not (responseMode onReceived).
+			if (!result.noWebhookResponse && !res.headersSent) res.writeHead(200).end();
+		} catch (error) {
+			calls.push({ result: {}, error });
+			if (!res.headersSent) res.writeHead(500).end();
+		}
+	}
+
+	const server: Server = createServer((req, res) => {
+		void handle(req as N8nRequest, res);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+
+	return {
+		url: `http://127.0.0.1:${port}/webhook/${webhookDescription.path}`,
+		calls,
+		runs: () => calls.flatMap((call) => (call.result.workflowData ? [call.result.workflowData] : [])),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+		},
+	};
+}
+
+export interface HttpAnswer {
+	status: number;
+	headers: IncomingMessage['headers'];
+	body: string;
+}
+
+/**
+ * POSTs exact bytes. A header given as an array is sent as repeated header lines. No keep-alive,
+ * so nothing stays open after a test.
+ */
+export async function postRaw(
+	url: string,
+	body: string | Buffer,
+	headers: Record<string, string | string[]>,
+): Promise<HttpAnswer> {
+	return await new Promise<HttpAnswer>((resolve, reject) => {
+		const req = request(url, { method: 'POST', agent: false }, (res) => {
+			readStream(res).then(
+				(bytes) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8') }),
+				reject,
+			);
+		});
+		req.on('error', reject);
+		for (const [name, value] of Object.entries(headers)) req.setHeader(name, value);
+		req.end(body);
+	});
+}
+
+/**
+ * Freezes `Date` only: HTTP needs real timers and ticks, while the node reads "now" from `Date.now()`.
+ */
+export function freezeClock(nowMs: number): void {
+	jest.useFakeTimers({
+		now: nowMs,
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'requestAnimationFrame',
+			'cancelAnimationFrame',
+			'requestIdleCallback',
+			'cancelIdleCallback',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+}
+
+export function unfreezeClock(): void {
+	jest.useRealTimers();
+}

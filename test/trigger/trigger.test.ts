@@ -1,0 +1,615 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import { setReplayStore, type ReplayStore } from '../../nodes/ArchiveSipStatusTrigger/replayStore';
+import {
+	freezeClock,
+	postRaw,
+	recordedLogs,
+	startWebhookHarness,
+	unfreezeClock,
+	type HttpAnswer,
+	type WebhookHarness,
+	type WebhookHarnessOptions,
+} from '../harness/webhook';
+import {
+	CREDENTIAL_TYPE,
+	KNOWN_ANSWER_VECTORS,
+	NODE_TYPE_NAME,
+	newSecret,
+	sign,
+	signedHeaders,
+	sipEventBody,
+} from './fixtures';
+
+const NOW_SECONDS = 1_758_548_009;
+const SECRET = newSecret();
+
+let harnesses: WebhookHarness[] = [];
+let workflowCounter = 0;
+
+interface TriggerSetup {
+	parameters?: INodeParameters;
+	credentials?: ICredentialDataDecryptedObject;
+	mode?: WebhookHarnessOptions['mode'];
+	rawBody?: WebhookHarnessOptions['rawBody'];
+	workflowId?: string;
+}
+
+/** Each trigger gets its own workflow id, so replay and rate-limit state never leak between tests. */
+async function startTrigger(setup: TriggerSetup = {}): Promise<WebhookHarness> {
+	workflowCounter += 1;
+	const harness = await startWebhookHarness(new ArchiveSipStatusTrigger(), {
+		nodeTypeName: NODE_TYPE_NAME,
+		workflowId: setup.workflowId ?? `trigger-test-${workflowCounter}`,
+		parameters: setup.parameters,
+		credentials: { [CREDENTIAL_TYPE]: setup.credentials ?? { signingSecret: SECRET } },
+		mode: setup.mode,
+		rawBody: setup.rawBody,
+	});
+	harnesses.push(harness);
+	return harness;
+}
+
+let messageCounter = 0;
+function nextId(): string {
+	messageCounter += 1;
+	return `msg_test_${messageCounter}`;
+}
+
+async function deliver(
+	harness: WebhookHarness,
+	body: string,
+	options: { secret?: string; id?: string; timestamp?: number } = {},
+): Promise<HttpAnswer> {
+	const headers = signedHeaders(
+		options.secret ?? SECRET,
+		options.id ?? nextId(),
+		options.timestamp ?? NOW_SECONDS,
+		body,
+	);
+	return await postRaw(harness.url, body, headers);
+}
+
+function errorOf(answer: HttpAnswer): string {
+	return (JSON.parse(answer.body) as { error: string }).error;
+}
+
+function onlyItem(harness: WebhookHarness): INodeExecutionData {
+	const runs = harness.runs();
+	expect(runs).toHaveLength(1);
+	expect(runs[0]).toHaveLength(1);
+	expect(runs[0][0]).toHaveLength(1);
+	return runs[0][0][0];
+}
+
+beforeEach(() => freezeClock(NOW_SECONDS * 1000));
+
+afterEach(async () => {
+	unfreezeClock();
+	await Promise.all(harnesses.map(async (harness) => await harness.close()));
+	harnesses = [];
+});
+
+describe('a valid delivery', () => {
+	it('is answered 204 with an empty body and emits one flattened item', async () => {
+		const trigger = await startTrigger();
+		const answer = await deliver(trigger, sipEventBody(), { id: 'msg_valid_1' });
+
+		expect(answer.status).toBe(204);
+		expect(answer.body).toBe('');
+		expect(onlyItem(trigger).json).toEqual({
+			type: 'meemoo.sip.archived',
+			timestamp: '2025-09-03T20:26:10.344522Z',
+			correlation_id: '843e9ba457593d0edf69a24baa0babf3',
+			outcome: 'success',
+			pid: 'kdleipkyuj',
+			message: null,
+			webhook_id: 'msg_valid_1',
+			received_at: new Date(NOW_SECONDS * 1000).toISOString(),
+		});
+	});
+
+	it('adds the parsed body as "event" with Include Raw Event', async () => {
+		const trigger = await startTrigger({ parameters: { options: { includeRawEvent: true } } });
+		const body = sipEventBody({ outcome: 'failure' });
+		expect((await deliver(trigger, body)).status).toBe(204);
+
+		const json = onlyItem(trigger).json;
+		expect(json.event).toEqual(JSON.parse(body));
+		expect(json.message).toBe('sipin.sip-2.validate -- bad checksum');
+		expect(json.pid).toBeNull();
+	});
+
+	it('works in test mode ("listen for test event")', async () => {
+		const trigger = await startTrigger({ mode: 'manual' });
+		expect((await deliver(trigger, sipEventBody())).status).toBe(204);
+		expect(onlyItem(trigger).json.outcome).toBe('success');
+	});
+
+	it('reads the body through readRawBody() when n8n has not kept it yet', async () => {
+		const trigger = await startTrigger({ rawBody: 'lazy' });
+		expect((await deliver(trigger, sipEventBody())).status).toBe(204);
+		expect(trigger.runs()).toHaveLength(1);
+	});
+});
+
+describe('known-answer vectors (facts.md), clock frozen at each timestamp', () => {
+	it.each(KNOWN_ANSWER_VECTORS.map((vector, index) => [index + 1, vector] as const))(
+		'vector %i verifies over the exact bytes',
+		async (_index, vector) => {
+			freezeClock(vector.timestamp * 1000);
+			const trigger = await startTrigger({ credentials: { signingSecret: vector.secret } });
+			const answer = await postRaw(trigger.url, vector.body, {
+				'content-type': 'application/json',
+				'webhook-id': vector.id,
+				'webhook-timestamp': String(vector.timestamp),
+				'webhook-signature': vector.signature,
+			});
+			if (vector.body.includes('sip.archived')) {
+				expect(answer.status).toBe(204);
+				expect(onlyItem(trigger).json.webhook_id).toBe(vector.id);
+			} else {
+				// The signature passed (no 401); these bodies are not SIP status events.
+				expect(answer.status).toBe(400);
+				expect(errorOf(answer)).toBe('type must be a non-empty string');
+				expect(trigger.runs()).toHaveLength(0);
+			}
+		},
+	);
+
+	it('rejects vector 1 when one byte of the body changes', async () => {
+		const vector = KNOWN_ANSWER_VECTORS[0];
+		freezeClock(vector.timestamp * 1000);
+		const trigger = await startTrigger({ credentials: { signingSecret: vector.secret } });
+		const answer = await postRaw(trigger.url, vector.body.replace('"pid": ', '"pid":'), {
+			'webhook-id': vector.id,
+			'webhook-timestamp': String(vector.timestamp),
+			'webhook-signature': vector.signature,
+		});
+		expect(answer.status).toBe(401);
+	});
+});
+
+describe('signatures', () => {
+	it('rejects a tampered body with 401 and does not run', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const headers = signedHeaders(SECRET, nextId(), NOW_SECONDS, body);
+		const answer = await postRaw(trigger.url, body.replace('success', 'failure'), headers);
+
+		expect(answer.status).toBe(401);
+		expect(errorOf(answer)).toBe('no valid webhook signature');
+		expect(trigger.runs()).toHaveLength(0);
+	});
+
+	it('rejects a delivery signed with another secret', async () => {
+		const trigger = await startTrigger();
+		expect((await deliver(trigger, sipEventBody(), { secret: newSecret() })).status).toBe(401);
+		expect(trigger.runs()).toHaveLength(0);
+	});
+
+	it('accepts the old and the new secret while rotating', async () => {
+		const [oldSecret, olderSecret, newestSecret] = [newSecret(), newSecret(), newSecret()];
+		const trigger = await startTrigger({
+			credentials: { signingSecret: newestSecret, additionalSecrets: `${oldSecret}\n${olderSecret}\n` },
+		});
+		for (const secret of [newestSecret, oldSecret, olderSecret]) {
+			expect((await deliver(trigger, sipEventBody(), { secret })).status).toBe(204);
+		}
+		expect(trigger.runs()).toHaveLength(3);
+	});
+
+	it('accepts when one of several signatures matches and ignores v1a entries', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const id = nextId();
+		const valid = sign(SECRET, id, NOW_SECONDS, body);
+		const decoy = `v1,${randomBytes(32).toString('base64')}`;
+		const answer = await postRaw(trigger.url, body, {
+			'webhook-id': id,
+			'webhook-timestamp': String(NOW_SECONDS),
+			'webhook-signature': `${decoy} v1a,${randomBytes(32).toString('base64')} v2,abc ${valid} v1,not-base64!`,
+		});
+		expect(answer.status).toBe(204);
+		expect(trigger.runs()).toHaveLength(1);
+	});
+
+	it('does not take a valid signature labelled v1a', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const id = nextId();
+		const valid = sign(SECRET, id, NOW_SECONDS, body);
+		const answer = await postRaw(trigger.url, body, {
+			'webhook-id': id,
+			'webhook-timestamp': String(NOW_SECONDS),
+			'webhook-signature': valid.replace(/^v1,/, 'v1a,'),
+		});
+		expect(answer.status).toBe(401);
+	});
+
+	it('accepts the signature header sent twice (decoy first)', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const id = nextId();
+		const answer = await postRaw(trigger.url, body, {
+			'webhook-id': id,
+			'webhook-timestamp': String(NOW_SECONDS),
+			'webhook-signature': [`v1,${randomBytes(32).toString('base64')}`, sign(SECRET, id, NOW_SECONDS, body)],
+		});
+		expect(answer.status).toBe(204);
+	});
+});
+
+describe('headers', () => {
+	function headersFor(body: string, id = nextId()): Record<string, string | string[]> {
+		return signedHeaders(SECRET, id, NOW_SECONDS, body);
+	}
+
+	it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])('rejects a missing %s with 401', async (name) => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const headers = headersFor(body);
+		delete headers[name];
+		const answer = await postRaw(trigger.url, body, headers);
+		expect(answer.status).toBe(401);
+		expect(errorOf(answer)).toBe(`missing ${name} header`);
+	});
+
+	it('rejects a webhook-id sent twice with different values', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const headers = headersFor(body, 'msg_a');
+		headers['webhook-id'] = ['msg_a', 'msg_b'];
+		const answer = await postRaw(trigger.url, body, headers);
+		expect(answer.status).toBe(401);
+		expect(errorOf(answer)).toMatch(/webhook-id header was sent more than once/);
+	});
+
+	it('rejects a webhook-timestamp sent twice with different values', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const headers = headersFor(body);
+		headers['webhook-timestamp'] = [String(NOW_SECONDS), String(NOW_SECONDS + 1)];
+		expect((await postRaw(trigger.url, body, headers)).status).toBe(401);
+	});
+
+	it('accepts a webhook-id repeated with the same value', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const headers = headersFor(body, 'msg_same');
+		headers['webhook-id'] = ['msg_same', 'msg_same'];
+		expect((await postRaw(trigger.url, body, headers)).status).toBe(204);
+	});
+
+	it.each([
+		['digits followed by letters', `${NOW_SECONDS}abc`],
+		['"123abc"', '123abc'],
+		['milliseconds', String(NOW_SECONDS * 1000)],
+		['a decimal', `${NOW_SECONDS}.5`],
+		['a sign', `+${NOW_SECONDS}`],
+		['a negative number', '-1'],
+	])('rejects a timestamp with %s even when signed', async (_label, timestamp) => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const id = nextId();
+		const signature = sign(SECRET, id, NOW_SECONDS, body).slice(3);
+		const answer = await postRaw(trigger.url, body, {
+			'webhook-id': id,
+			'webhook-timestamp': timestamp,
+			// Signed over the odd text itself, so only the timestamp rule can reject it.
+			'webhook-signature': `v1,${signature} ${signedOver(id, timestamp, body)}`,
+		});
+		expect(answer.status).toBe(401);
+		expect(trigger.runs()).toHaveLength(0);
+	});
+
+	function signedOver(id: string, timestamp: string, body: string): string {
+		// standardwebhooks takes a Date; compute the HMAC for an arbitrary timestamp text ourselves.
+		const key = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
+		return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+	}
+});
+
+describe('timestamp window', () => {
+	it.each([
+		{ label: '301 s old', timestamp: NOW_SECONDS - 301, status: 401 },
+		{ label: '301 s ahead', timestamp: NOW_SECONDS + 301, status: 401 },
+		{ label: '300 s old', timestamp: NOW_SECONDS - 300, status: 204 },
+		{ label: '300 s ahead', timestamp: NOW_SECONDS + 300, status: 204 },
+	])('with the default 300 s tolerance, a delivery $label is answered $status', async ({ timestamp, status }) => {
+		const trigger = await startTrigger();
+		expect((await deliver(trigger, sipEventBody(), { timestamp })).status).toBe(status);
+	});
+
+	it('names stale and future timestamps', async () => {
+		const trigger = await startTrigger();
+		expect(errorOf(await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 3600 }))).toBe(
+			'webhook-timestamp is too old',
+		);
+		expect(errorOf(await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS + 3600 }))).toBe(
+			'webhook-timestamp is too far in the future',
+		);
+	});
+
+	it('honours a configured tolerance', async () => {
+		const trigger = await startTrigger({ parameters: { options: { toleranceSeconds: 600 } } });
+		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 500 })).status).toBe(204);
+		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 601 })).status).toBe(401);
+	});
+});
+
+describe('replays', () => {
+	it('answers a second delivery of the same message 204 without running again', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const headers = signedHeaders(SECRET, 'msg_replayed', NOW_SECONDS, body);
+
+		expect((await postRaw(trigger.url, body, headers)).status).toBe(204);
+		const second = await postRaw(trigger.url, body, headers);
+		expect(second.status).toBe(204);
+		expect(second.body).toBe('');
+		expect(trigger.runs()).toHaveLength(1);
+	});
+
+	it('drops a sender retry with the same id, a fresh timestamp and a new signature', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		expect((await deliver(trigger, body, { id: 'msg_retry' })).status).toBe(204);
+
+		freezeClock((NOW_SECONDS + 5 * 3600) * 1000);
+		const retry = await deliver(trigger, body, { id: 'msg_retry', timestamp: NOW_SECONDS + 5 * 3600 });
+		expect(retry.status).toBe(204);
+		expect(trigger.runs()).toHaveLength(1);
+	});
+
+	it('does not let an unsigned delivery reserve an id', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		expect((await deliver(trigger, body, { id: 'msg_poison', secret: newSecret() })).status).toBe(401);
+		expect((await deliver(trigger, body, { id: 'msg_poison' })).status).toBe(204);
+		expect(trigger.runs()).toHaveLength(1);
+	});
+
+	it('lets a message rejected as malformed be delivered again', async () => {
+		const trigger = await startTrigger();
+		expect((await deliver(trigger, '{"type": ""}', { id: 'msg_fixed' })).status).toBe(400);
+		expect((await deliver(trigger, sipEventBody(), { id: 'msg_fixed' })).status).toBe(204);
+		expect(trigger.runs()).toHaveLength(1);
+	});
+
+	it('keeps test-mode and production deliveries apart', async () => {
+		const body = sipEventBody();
+		const production = await startTrigger({ workflowId: 'shared-workflow' });
+		const testMode = await startTrigger({ workflowId: 'shared-workflow', mode: 'manual' });
+		expect((await deliver(testMode, body, { id: 'msg_both' })).status).toBe(204);
+		expect((await deliver(production, body, { id: 'msg_both' })).status).toBe(204);
+		expect(testMode.runs()).toHaveLength(1);
+		expect(production.runs()).toHaveLength(1);
+	});
+});
+
+describe('event validation', () => {
+	it('1 MiB is the default size limit', async () => {
+		const trigger = await startTrigger();
+		const fits = sipEventBody({ extraData: `, "note": "${'x'.repeat(1024 * 1024 - Buffer.byteLength(sipEventBody()) - 12)}"` });
+		expect(Buffer.byteLength(fits)).toBe(1024 * 1024);
+		expect((await deliver(trigger, fits)).status).toBe(204);
+		const tooLarge = sipEventBody({ extraData: `, "note": "${'x'.repeat(1024 * 1024)}"` });
+		expect((await deliver(trigger, tooLarge)).status).toBe(400);
+	});
+
+	it('answers 400 for a body that is not JSON', async () => {
+		const trigger = await startTrigger();
+		const answer = await deliver(trigger, '{"type": "x.sip.y",');
+		expect(answer.status).toBe(400);
+		expect(answer.headers['content-type']).toMatch(/^application\/json/);
+		expect(errorOf(answer)).toBe('body must be valid JSON');
+		expect(trigger.runs()).toHaveLength(0);
+	});
+
+	const valid = JSON.parse(sipEventBody()) as Record<string, unknown> & { data: Record<string, unknown> };
+	const withData = (data: Record<string, unknown>) => JSON.stringify({ ...valid, data: { ...valid.data, ...data } });
+	const without = (field: string) => JSON.stringify({ ...valid, [field]: undefined });
+	const withoutData = (field: string) => JSON.stringify({ ...valid, data: { ...valid.data, [field]: undefined } });
+
+	it.each([
+		['an array body', '[1, 2]', 'body must be a JSON object'],
+		['null', 'null', 'body must be a JSON object'],
+		['a missing type', without('type'), 'type must be a non-empty string'],
+		['an empty type', JSON.stringify({ ...valid, type: '' }), 'type must be a non-empty string'],
+		['a numeric type', JSON.stringify({ ...valid, type: 5 }), 'type must be a non-empty string'],
+		['a missing timestamp', without('timestamp'), 'timestamp must be an ISO 8601 date-time string'],
+		['a date-only timestamp', JSON.stringify({ ...valid, timestamp: '2025-09-03' }), 'timestamp must be an ISO 8601 date-time string'],
+		['an impossible date', JSON.stringify({ ...valid, timestamp: '2025-02-30T10:00:00Z' }), 'timestamp must be an ISO 8601 date-time string'],
+		['a timestamp without zone', JSON.stringify({ ...valid, timestamp: '2025-09-03T20:26:10' }), 'timestamp must be an ISO 8601 date-time string'],
+		['a numeric timestamp', JSON.stringify({ ...valid, timestamp: 1756931170 }), 'timestamp must be an ISO 8601 date-time string'],
+		['a missing data', without('data'), 'data must be an object'],
+		['a string data', JSON.stringify({ ...valid, data: 'x' }), 'data must be an object'],
+		['a missing correlation_id', withoutData('correlation_id'), 'data.correlation_id must be a non-empty string'],
+		['an empty correlation_id', withData({ correlation_id: '' }), 'data.correlation_id must be a non-empty string'],
+		['a missing outcome', withoutData('outcome'), 'data.outcome must be one of success, failure'],
+		['an unknown outcome', withData({ outcome: 'archived' }), 'data.outcome must be one of success, failure'],
+		['a numeric pid', withData({ pid: 12 }), 'data.pid must be a string'],
+		['an object message', withData({ message: { text: 'x' } }), 'data.message must be a string'],
+	])('answers 400 naming the problem for %s', async (_label, body, error) => {
+		const trigger = await startTrigger();
+		const answer = await deliver(trigger, body);
+		expect(answer.status).toBe(400);
+		expect(JSON.parse(answer.body)).toEqual({ error });
+		expect(trigger.runs()).toHaveLength(0);
+	});
+
+	it('accepts offsets and missing optional fields', async () => {
+		const trigger = await startTrigger();
+		const body = JSON.stringify({
+			type: 'service.sip.archived',
+			timestamp: '2025-09-03T22:26:10+02:00',
+			data: { correlation_id: 'c-1', outcome: 'failure' },
+		});
+		expect((await deliver(trigger, body)).status).toBe(204);
+		expect(onlyItem(trigger).json).toMatchObject({ pid: null, message: null, outcome: 'failure' });
+	});
+
+	it('answers 400 (never 413) for a body over the size limit, signed or not', async () => {
+		const trigger = await startTrigger({ parameters: { options: { maxBodySizeKib: 1 } } });
+		const padding = 'x'.repeat(1024);
+		const body = sipEventBody({ extraData: `, "note": "${padding}"` });
+		const answer = await deliver(trigger, body);
+		expect(answer.status).toBe(400);
+		expect(errorOf(answer)).toBe('body exceeds the maximum size of 1024 bytes');
+		const unsigned = await postRaw(trigger.url, body, { 'content-type': 'application/json' });
+		expect(unsigned.status).toBe(400);
+		expect(trigger.runs()).toHaveLength(0);
+
+		const justFits = sipEventBody({ extraData: `, "note": "${'x'.repeat(1024 - Buffer.byteLength(sipEventBody()) - 12)}"` });
+		expect(Buffer.byteLength(justFits)).toBe(1024);
+		expect((await deliver(trigger, justFits)).status).toBe(204);
+	});
+});
+
+describe('filters and outputs', () => {
+	it('acknowledges but does not run for an outcome that is filtered out', async () => {
+		const trigger = await startTrigger({ parameters: { outcomes: 'success' } });
+		expect((await deliver(trigger, sipEventBody({ outcome: 'failure' }))).status).toBe(204);
+		expect(trigger.runs()).toHaveLength(0);
+		expect((await deliver(trigger, sipEventBody({ outcome: 'success' }))).status).toBe(204);
+		expect(onlyItem(trigger).json.outcome).toBe('success');
+	});
+
+	it('can start only on failures', async () => {
+		const trigger = await startTrigger({ parameters: { outcomes: 'failure' } });
+		await deliver(trigger, sipEventBody({ outcome: 'success' }));
+		await deliver(trigger, sipEventBody({ outcome: 'failure' }));
+		expect(onlyItem(trigger).json.outcome).toBe('failure');
+	});
+
+	it('routes success to output 1 and failure to output 2 with separate outputs', async () => {
+		const trigger = await startTrigger({ parameters: { outputMode: 'perOutcome' } });
+		await deliver(trigger, sipEventBody({ outcome: 'success' }));
+		await deliver(trigger, sipEventBody({ outcome: 'failure' }));
+		const [successRun, failureRun] = trigger.runs();
+		expect(successRun.map((items) => items.map((item) => item.json.outcome))).toEqual([['success'], []]);
+		expect(failureRun.map((items) => items.map((item) => item.json.outcome))).toEqual([[], ['failure']]);
+	});
+
+	it('by default only starts for *.sip.* types', async () => {
+		const trigger = await startTrigger();
+		expect((await deliver(trigger, sipEventBody({ type: 'meemoo.ie.created' }))).status).toBe(204);
+		expect(trigger.runs()).toHaveLength(0);
+		await deliver(trigger, sipEventBody({ type: 'service.sip.archived' }));
+		expect(onlyItem(trigger).json.type).toBe('service.sip.archived');
+	});
+
+	it('uses a configured list of type patterns', async () => {
+		const trigger = await startTrigger({ parameters: { options: { eventTypes: 'service.sip.archived,\n*.ie.*' } } });
+		await deliver(trigger, sipEventBody({ type: 'meemoo.sip.archived' }));
+		await deliver(trigger, sipEventBody({ type: 'meemoo.ie.created' }));
+		await deliver(trigger, sipEventBody({ type: 'service.sip.archived' }));
+		expect(trigger.runs().map((run) => run[0][0].json.type)).toEqual(['meemoo.ie.created', 'service.sip.archived']);
+	});
+
+	it('starts for every type when the pattern list is empty', async () => {
+		const trigger = await startTrigger({ parameters: { options: { eventTypes: '' } } });
+		await deliver(trigger, sipEventBody({ type: 'anything' }));
+		expect(trigger.runs()).toHaveLength(1);
+	});
+});
+
+describe('rate limit', () => {
+	it('answers 429 beyond the configured events per minute, and the event can be retried later', async () => {
+		const trigger = await startTrigger({ parameters: { options: { eventsPerMinute: 2 } } });
+		expect((await deliver(trigger, sipEventBody())).status).toBe(204);
+		expect((await deliver(trigger, sipEventBody())).status).toBe(204);
+		const limited = await deliver(trigger, sipEventBody(), { id: 'msg_limited' });
+		expect(limited.status).toBe(429);
+		expect(limited.headers['retry-after']).toBe('30');
+		expect(trigger.runs()).toHaveLength(2);
+
+		freezeClock((NOW_SECONDS + 30) * 1000);
+		const retried = await deliver(trigger, sipEventBody(), { id: 'msg_limited', timestamp: NOW_SECONDS + 30 });
+		expect(retried.status).toBe(204);
+		expect(trigger.runs()).toHaveLength(3);
+	});
+
+	it('is off by default', async () => {
+		const trigger = await startTrigger();
+		for (let index = 0; index < 30; index += 1) {
+			expect((await deliver(trigger, sipEventBody())).status).toBe(204);
+		}
+		expect(trigger.runs()).toHaveLength(30);
+	});
+
+	it('does not count unsigned deliveries', async () => {
+		const trigger = await startTrigger({ parameters: { options: { eventsPerMinute: 1 } } });
+		for (let index = 0; index < 3; index += 1) {
+			expect((await deliver(trigger, sipEventBody(), { secret: newSecret() })).status).toBe(401);
+		}
+		expect((await deliver(trigger, sipEventBody())).status).toBe(204);
+	});
+});
+
+describe('secrets and internal errors', () => {
+	it('answers 500 with a generic body when no secret is usable, and never echoes it', async () => {
+		const badSecret = 'v1,c2VjcmV0LXRoYXQtaXMtYS1zaWduYXR1cmU=';
+		const trigger = await startTrigger({ credentials: { signingSecret: badSecret } });
+		const answer = await deliver(trigger, sipEventBody());
+		expect(answer.status).toBe(500);
+		expect(JSON.parse(answer.body)).toEqual({ error: 'internal error' });
+		expect(JSON.stringify(recordedLogs)).not.toContain('c2VjcmV0LXRoYXQtaXMtYS1zaWduYXR1cmU');
+		expect(recordedLogs.some((entry) => entry.level === 'error' && entry.message.includes('Signing Secret'))).toBe(true);
+	});
+
+	it('never puts a secret or a signature in any answer or log', async () => {
+		const rotated = newSecret();
+		const trigger = await startTrigger({
+			credentials: { signingSecret: SECRET, additionalSecrets: `${rotated}\nnot-a-secret` },
+			parameters: { options: { eventsPerMinute: 3 } },
+		});
+		const body = sipEventBody();
+		const signatures: string[] = [];
+		const answers: HttpAnswer[] = [];
+		const send = async (headers: Record<string, string>, payload = body) => {
+			signatures.push(headers['webhook-signature']);
+			answers.push(await postRaw(trigger.url, payload, headers));
+		};
+		await send(signedHeaders(SECRET, 'msg_s1', NOW_SECONDS, body));
+		await send(signedHeaders(rotated, 'msg_s2', NOW_SECONDS - 900, body));
+		await send(signedHeaders(newSecret(), 'msg_s3', NOW_SECONDS, body));
+		await send(signedHeaders(SECRET, 'msg_s4', NOW_SECONDS, '{"type": 1}'), '{"type": 1}');
+		await send(signedHeaders(SECRET, 'msg_s5', NOW_SECONDS, body));
+		await send(signedHeaders(SECRET, 'msg_s6', NOW_SECONDS, body));
+
+		expect(answers.map((answer) => answer.status)).toEqual([204, 401, 401, 400, 204, 429]);
+		const everything = JSON.stringify([answers, recordedLogs, trigger.calls]);
+		for (const secret of [SECRET, rotated]) {
+			expect(everything).not.toContain(secret.slice('whsec_'.length));
+		}
+		expect(everything).not.toContain('not-a-secret');
+		for (const signature of signatures) expect(everything).not.toContain(signature.slice(3));
+		expect(answers.every((answer) => answer.status !== 410)).toBe(true);
+	});
+});
+
+describe('a failing replay store (e.g. a shared store that is down)', () => {
+	it('answers 500 with a generic body, logs no detail of the foreign error and starts nothing', async () => {
+		const failingStore: ReplayStore = {
+			seen: async () => {
+				throw new Error('connect ECONNREFUSED redis://:hunter2@127.0.0.1:6379');
+			},
+			remember: async () => true,
+			forget: async () => undefined,
+		};
+		setReplayStore('failing-store-workflow:node-under-test:webhook', failingStore);
+		const trigger = await startTrigger({ workflowId: 'failing-store-workflow' });
+		const answer = await deliver(trigger, sipEventBody());
+
+		expect(answer.status).toBe(500);
+		expect(JSON.parse(answer.body)).toEqual({ error: 'internal error' });
+		expect(trigger.runs()).toHaveLength(0);
+		expect(JSON.stringify(recordedLogs)).not.toContain('hunter2');
+		expect(recordedLogs.at(-1)).toMatchObject({ level: 'error', message: expect.stringContaining('unexpected Error') });
+	});
+});

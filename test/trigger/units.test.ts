@@ -1,0 +1,85 @@
+import { isIsoDateTime } from '../../nodes/ArchiveSipStatusTrigger/event';
+import { RateLimiter } from '../../nodes/ArchiveSipStatusTrigger/rateLimit';
+import { InMemoryReplayStore, REPLAY_WINDOW_MS } from '../../nodes/ArchiveSipStatusTrigger/replayStore';
+import { splitPatterns, typeMatches } from '../../nodes/ArchiveSipStatusTrigger/typeFilter';
+
+describe('isIsoDateTime', () => {
+	it.each(['2025-09-03T20:26:10.344522Z', '2025-09-03T20:26:10Z', '2024-02-29T00:00:00+01:00', '2025-09-03t20:26:10z'])(
+		'accepts %s',
+		(value) => expect(isIsoDateTime(value)).toBe(true),
+	);
+	it.each([
+		'2025-09-03',
+		'2025-09-03T20:26Z',
+		'2025-02-29T00:00:00Z',
+		'2025-13-01T00:00:00Z',
+		'2025-09-03T24:00:00Z',
+		'2025-09-03T20:26:10.Z',
+		'2025-09-03T20:26:10+0200',
+		' 2025-09-03T20:26:10Z',
+	])('refuses %s', (value) => expect(isIsoDateTime(value)).toBe(false));
+});
+
+describe('type filter', () => {
+	it('matches glob-like patterns', () => {
+		const patterns = splitPatterns('*.sip.*');
+		expect(typeMatches('meemoo.sip.archived', patterns)).toBe(true);
+		expect(typeMatches('service.sip.archived', patterns)).toBe(true);
+		expect(typeMatches('sip.archived', patterns)).toBe(false);
+		expect(typeMatches('service.sipx.archived', patterns)).toBe(false);
+	});
+
+	it('treats regular-expression characters literally', () => {
+		expect(typeMatches('a+b', splitPatterns('a+b'))).toBe(true);
+		expect(typeMatches('aab', splitPatterns('a+b'))).toBe(false);
+	});
+});
+
+describe('InMemoryReplayStore', () => {
+	it('remembers ids until they expire', async () => {
+		let now = 1_000;
+		const store = new InMemoryReplayStore(10, () => now);
+		expect(await store.remember('a', now + REPLAY_WINDOW_MS)).toBe(true);
+		expect(await store.seen('a')).toBe(true);
+		expect(await store.remember('a', now + REPLAY_WINDOW_MS)).toBe(false);
+		now += REPLAY_WINDOW_MS;
+		expect(await store.seen('a')).toBe(false);
+		expect(await store.remember('a', now + REPLAY_WINDOW_MS)).toBe(true);
+	});
+
+	it('is bounded by count, evicting the oldest first', async () => {
+		const store = new InMemoryReplayStore(3, () => 0);
+		for (const id of ['a', 'b', 'c', 'd']) await store.remember(id, 1_000);
+		expect(store.size).toBe(3);
+		expect(await store.seen('a')).toBe(false);
+		expect(await store.seen('d')).toBe(true);
+	});
+
+	it('drops expired ids when new ones arrive', async () => {
+		let now = 0;
+		const store = new InMemoryReplayStore(100, () => now);
+		await store.remember('old', 10);
+		now = 20;
+		await store.remember('new', 100);
+		expect(store.size).toBe(1);
+	});
+
+	it('forgets an id on request', async () => {
+		const store = new InMemoryReplayStore();
+		await store.remember('a', Date.now() + 1_000);
+		await store.forget('a');
+		expect(await store.seen('a')).toBe(false);
+	});
+});
+
+describe('RateLimiter', () => {
+	it('allows a burst of the limit, then refills over the minute', () => {
+		let now = 0;
+		const limiter = new RateLimiter(6, () => now);
+		for (let index = 0; index < 6; index += 1) expect(limiter.take().allowed).toBe(true);
+		expect(limiter.take()).toEqual({ allowed: false, retryAfterSeconds: 10 });
+		now = 10_000;
+		expect(limiter.take().allowed).toBe(true);
+		expect(limiter.take().allowed).toBe(false);
+	});
+});
