@@ -1,0 +1,19 @@
+// End-to-end tests against real n8n installs (scripts/install-n8n.sh); slow, so kept apart from
+// the unit suite. Run: npx jest -c test/e2e/jest.config.js   (E2E_N8N_VERSIONS=1.123.81 to narrow)
+const path = require('node:path');
+
+/** @type {import('jest').Config} */
+module.exports = {
+	rootDir: path.resolve(__dirname, '..', '..'),
+	roots: ['<rootDir>/test/e2e'],
+	testMatch: ['**/*.test.ts'],
+	testEnvironment: 'node',
+	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }],
+	},
+	// Every test boots n8n processes; in parallel they would only fight over 2 cores.
+	maxWorkers: 1,
+	// A cold n8n install alone takes minutes; a test boots n8n several times.
+	testTimeout: 600000,
+};

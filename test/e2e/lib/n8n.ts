@@ -1,0 +1,448 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { ensureN8nInstall, REPO_ROOT, type N8nInstall } from './install';
+import { runGroup, spawnGroup, type GroupProcess, type RunResult } from './processes';
+import { parseRawOutput, type CliRun, type RunExecutionData } from './run-data';
+import { PACKAGE_NAME, type WorkflowJson } from './workflows';
+
+/** Fixed so that credentials encrypted by one CLI call can be read by the next and by the server. */
+const ENCRYPTION_KEY = 'e2e-archive-services-encryption-key';
+const CLI_TIMEOUT_MS = 180_000;
+const START_TIMEOUT_MS = 180_000;
+const PUBLICATION_FAILURES = new Set(['failed', 'partial_success']);
+
+export interface CredentialImport {
+	id: string;
+	name: string;
+	type: string;
+	/** Plain values; n8n encrypts them on import. */
+	data: Record<string, unknown>;
+}
+
+/**
+ * How the package gets into the user folder: `symlink` (to the repo root, so `dist` resolves
+ * its dev dependencies from the repo), `copy` (package.json, index.js and dist only: what an npm
+ * install of the package would hold), or `none` (built-in nodes only).
+ */
+export type PackageMode = 'symlink' | 'copy' | 'none';
+
+export interface N8nInstanceOptions {
+	version: string;
+	packageMode?: PackageMode;
+	/** Directory holding package.json and dist; defaults to the repo root. */
+	packageRoot?: string;
+	/** Extra environment for every n8n process (after the harness defaults). */
+	env?: Record<string, string>;
+}
+
+export interface ExecutionRecord {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	finished: boolean;
+	/** Decoded from n8n's flatted format; absent when n8n saved no data for it. */
+	data?: RunExecutionData;
+}
+
+export interface ExecuteOptions {
+	/** Return the run of a failed execution instead of throwing. */
+	allowFailure?: boolean;
+}
+
+export interface ExecuteResult {
+	run: CliRun;
+	/** false when the workflow failed (only returned with `allowFailure`). */
+	succeeded: boolean;
+	output: string;
+}
+
+/** One real n8n (a cached install) with its own user folder, database and ports. */
+export class N8nInstance {
+	private server: GroupProcess | undefined;
+	private serverOutput: string[] = [];
+	private readonly activated = new Map<string, string>();
+	private readonly secrets = new Set<string>();
+
+	private constructor(
+		readonly install: N8nInstall,
+		readonly userFolder: string,
+		readonly port: number,
+		private readonly runnerBrokerPort: number,
+		private readonly extraEnv: Record<string, string>,
+	) {}
+
+	static async create(options: N8nInstanceOptions): Promise<N8nInstance> {
+		const install = ensureN8nInstall(options.version);
+		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-n8n-${options.version}-`));
+		try {
+			const mode = options.packageMode ?? 'symlink';
+			if (mode !== 'none') placePackage(userFolder, options.packageRoot ?? REPO_ROOT, mode);
+			const [port, runnerBrokerPort] = await Promise.all([freePort(), freePort()]);
+			return new N8nInstance(install, userFolder, port, runnerBrokerPort, options.env ?? {});
+		} catch (error) {
+			fs.rmSync(userFolder, { recursive: true, force: true });
+			throw error;
+		}
+	}
+
+	get version(): string {
+		return this.install.version;
+	}
+
+	get majorVersion(): number {
+		return Number(this.install.version.split('.')[0]);
+	}
+
+	get baseUrl(): string {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	get databaseFile(): string {
+		return path.join(this.userFolder, '.n8n', 'database.sqlite');
+	}
+
+	/** The environment every n8n process of this instance runs with. */
+	env(): NodeJS.ProcessEnv {
+		const inherited = pick(process.env, ['HOME', 'LANG', 'TZ', 'TMPDIR']);
+		return {
+			...inherited,
+			// Task runners and anything else n8n forks must find Node 24 first.
+			PATH: `${path.dirname(this.install.nodeBin)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+			DB_TYPE: 'sqlite',
+			N8N_PORT: String(this.port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PROTOCOL: 'http',
+			// Base of the production webhook URLs triggers register (renamed in 2.x).
+			[this.majorVersion < 2 ? 'WEBHOOK_URL' : 'N8N_WEBHOOK_URL']: `${this.baseUrl}/`,
+			N8N_SECURE_COOKIE: 'false',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+			N8N_LOG_LEVEL: 'info',
+			N8N_LOG_OUTPUT: 'console',
+			// Each instance brokers its own task runners; the default port would collide.
+			N8N_RUNNERS_BROKER_PORT: String(this.runnerBrokerPort),
+			// 1.x runs the Code node in-process unless told otherwise; 2.x always uses runners.
+			...(this.majorVersion < 2 ? { N8N_RUNNERS_ENABLED: 'true' } : {}),
+			...this.extraEnv,
+		};
+	}
+
+	/** Runs `n8n <args>` to completion (the server need not be running). Throws on failure. */
+	async cli(args: string[], timeoutMs = CLI_TIMEOUT_MS): Promise<RunResult> {
+		const result = await this.runCli(args, timeoutMs);
+		if (result.code !== 0) {
+			throw new Error(
+				this.redact(`n8n ${args[0]} exited with ${result.code}:\n${result.stdout}${result.stderr}`),
+			);
+		}
+		return result;
+	}
+
+	/** Imports credentials; n8n encrypts plain `data` with this instance's key. */
+	async importCredentials(credentials: CredentialImport[]): Promise<void> {
+		for (const credential of credentials) this.rememberSecrets(credential.data);
+		await this.withImportFile(credentials, (file) => this.cli(['import:credentials', `--input=${file}`]));
+	}
+
+	/** Imports a workflow (inactive); its `id` is kept, so tests can execute or activate it. */
+	async importWorkflow(workflow: WorkflowJson): Promise<string> {
+		await this.withImportFile(workflow, (file) => this.cli(['import:workflow', `--input=${file}`]));
+		return workflow.id;
+	}
+
+	/** Runs an imported workflow once with `n8n execute` (its manual trigger) and returns the run. */
+	async execute(workflowId: string, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+		const result = await this.runCli(['execute', `--id=${workflowId}`, '--rawOutput'], CLI_TIMEOUT_MS);
+		const output = this.redact(result.stdout + result.stderr);
+		const run = parseRawOutput(result.stdout) ?? parseRawOutput(output);
+		const succeeded = result.code === 0 && run !== undefined && !run.data.resultData.error;
+		if (run && (succeeded || options.allowFailure)) return { run, succeeded, output };
+		throw new Error(`n8n execute --id=${workflowId} failed (exit ${result.code}):\n${output}`);
+	}
+
+	/**
+	 * Marks an imported workflow active so that `start()` registers its triggers. Must be called
+	 * while the server is stopped (the CLI writes the database directly).
+	 */
+	async activate(workflowId: string, workflowName: string): Promise<void> {
+		if (this.server) throw new Error('activate() needs the server stopped; call it before start()');
+		await this.cli(this.activationArgs(workflowId));
+		this.activated.set(workflowId, workflowName);
+	}
+
+	/**
+	 * Starts `n8n start` and waits until the editor is up and every workflow activated with
+	 * `activate()` has its triggers registered (or fails with n8n's activation error).
+	 */
+	async start(timeoutMs = START_TIMEOUT_MS): Promise<void> {
+		if (this.server) throw new Error('n8n is already running');
+		this.serverOutput = [];
+		this.server = spawnGroup(this.install.nodeBin, [this.install.n8nBin, 'start'], {
+			cwd: this.userFolder,
+			env: this.env(),
+			onOutput: (chunk) => this.serverOutput.push(chunk),
+		});
+		const deadline = Date.now() + timeoutMs;
+		try {
+			await this.waitForServerLog([/Editor is now accessible via/], timeoutMs);
+			for (const [workflowId, name] of this.activated) {
+				await this.waitForActivation(workflowId, name, deadline);
+			}
+		} catch (error) {
+			await this.stop();
+			throw error;
+		}
+	}
+
+	/**
+	 * n8n 1.x (and 2.x with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false) logs `Activated workflow
+	 * "<name>"` at info level. 2.x's default publication service logs only at debug level, but
+	 * records the outcome in workflow_publication_outbox; either signal means the triggers are live.
+	 */
+	private async waitForActivation(workflowId: string, name: string, deadline: number): Promise<void> {
+		const activatedLine = new RegExp(`Activated workflow "${escapeRegExp(name)}"`);
+		const failedLine = new RegExp(`Issue on initial workflow activation try of "${escapeRegExp(name)}"`);
+		const hasOutbox = await this.hasTable('workflow_publication_outbox');
+		for (;;) {
+			const log = this.serverOutput.join('');
+			if (activatedLine.test(log)) return;
+			if (failedLine.test(log)) throw new Error(`n8n could not activate "${name}":\n${this.serverLog()}`);
+			if (hasOutbox) {
+				const outcome = await this.publicationOutcome(workflowId);
+				if (outcome?.status === 'completed') return;
+				if (outcome && PUBLICATION_FAILURES.has(outcome.status)) {
+					throw new Error(this.redact(`n8n could not publish "${name}" (${outcome.status}): ${outcome.errorMessage ?? ''}`));
+				}
+			}
+			if (!this.server) throw new Error(`n8n stopped while activating "${name}"`);
+			if (Date.now() > deadline) {
+				throw new Error(`workflow "${name}" not active in time:\n${this.serverLog()}`);
+			}
+			await sleep(250);
+		}
+	}
+
+	private async publicationOutcome(
+		workflowId: string,
+	): Promise<{ status: string; errorMessage: string | null } | undefined> {
+		const [latest] = await this.query<{ status: string; errorMessage: string | null }>(
+			`SELECT status, errorMessage FROM workflow_publication_outbox WHERE workflowId = '${sqlString(workflowId)}' ORDER BY id DESC LIMIT 1`,
+		);
+		return latest;
+	}
+
+	private async hasTable(table: string): Promise<boolean> {
+		const rows = await this.query<{ name: string }>(
+			`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '${sqlString(table)}'`,
+		);
+		return rows.length > 0;
+	}
+
+	/** Stops the server (SIGTERM, then SIGKILL after a grace period). Safe to call twice. */
+	async stop(): Promise<void> {
+		const server = this.server;
+		this.server = undefined;
+		if (server) await server.stop(15_000);
+	}
+
+	get running(): boolean {
+		return this.server !== undefined;
+	}
+
+	/** Everything the server printed since the last `start()` (secrets redacted). */
+	serverLog(): string {
+		return this.redact(this.serverOutput.join(''));
+	}
+
+	/** Waits until the server log matches every pattern; fails early if the server exits. */
+	async waitForServerLog(patterns: RegExp[], timeoutMs = START_TIMEOUT_MS): Promise<void> {
+		const server = this.server;
+		if (!server) throw new Error('n8n is not running');
+		const deadline = Date.now() + timeoutMs;
+		let exitCode: number | null | undefined;
+		void server.exited.then((code) => {
+			exitCode = code;
+		});
+		while (!patterns.every((pattern) => pattern.test(this.serverOutput.join('')))) {
+			if (exitCode !== undefined) {
+				throw new Error(`n8n exited with ${exitCode} before it was ready:\n${this.serverLog()}`);
+			}
+			if (Date.now() > deadline) {
+				throw new Error(`n8n not ready after ${timeoutMs} ms (waiting for ${patterns.join(', ')}):\n${this.serverLog()}`);
+			}
+			await sleep(200);
+		}
+	}
+
+	/** Executions recorded in the database, oldest first, with decoded run data. */
+	async executions(workflowId?: string): Promise<ExecutionRecord[]> {
+		const where = workflowId === undefined ? '' : ` WHERE e.workflowId = '${sqlString(workflowId)}'`;
+		const rows = await this.query<Record<string, unknown>>(
+			`SELECT e.*, d.data AS runData FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id${where} ORDER BY e.id`,
+			['runData'],
+		);
+		return rows.map((row) => ({
+			id: String(row.id),
+			workflowId: String(row.workflowId),
+			status: String(row.status),
+			mode: String(row.mode),
+			finished: Boolean(row.finished),
+			data: (row.runData as RunExecutionData | null) ?? undefined,
+		}));
+	}
+
+	/** Polls the database until `count` executions of the workflow have finished (any outcome). */
+	async waitForExecutions(workflowId: string, count = 1, timeoutMs = 60_000): Promise<ExecutionRecord[]> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const done = (await this.executions(workflowId)).filter((each) => !isUnfinished(each.status));
+			if (done.length >= count) return done;
+			if (Date.now() > deadline) {
+				throw new Error(`${done.length}/${count} executions of ${workflowId} finished after ${timeoutMs} ms`);
+			}
+			await sleep(250);
+		}
+	}
+
+	/** Read-only SQL on this instance's database, run with the sqlite3 addon n8n ships. */
+	async query<Row>(sql: string, flattedColumns: string[] = []): Promise<Row[]> {
+		if (!fs.existsSync(this.databaseFile)) return [];
+		const script = path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'sqlite-query.cjs');
+		const n8nPackageDir = path.dirname(path.dirname(this.install.n8nBin));
+		const result = await runGroup(
+			this.install.nodeBin,
+			[script, n8nPackageDir, this.databaseFile, sql, ...flattedColumns],
+			{ env: { PATH: process.env.PATH }, timeoutMs: 60_000 },
+		);
+		if (result.code !== 0) throw new Error(`sqlite query failed: ${result.stderr}`);
+		return JSON.parse(result.stdout) as Row[];
+	}
+
+	/** Stops the server and deletes the user folder (set E2E_KEEP_USER_FOLDER=1 to keep it). */
+	async dispose(): Promise<void> {
+		await this.stop();
+		if (process.env.E2E_KEEP_USER_FOLDER === '1') return;
+		fs.rmSync(this.userFolder, { recursive: true, force: true });
+	}
+
+	/** Replaces every known secret in text, so logs and errors can be shown safely. */
+	redact(text: string): string {
+		let redacted = text;
+		for (const secret of this.secrets) redacted = redacted.split(secret).join('***');
+		return redacted;
+	}
+
+	private activationArgs(workflowId: string): string[] {
+		// 2.x replaced the active flag with publishing a workflow version.
+		return this.majorVersion < 2
+			? ['update:workflow', `--id=${workflowId}`, '--active=true']
+			: ['publish:workflow', `--id=${workflowId}`];
+	}
+
+	private runCli(args: string[], timeoutMs: number): Promise<RunResult> {
+		if (this.server && args[0] !== 'execute') {
+			// Imports and activation write the database the server caches; keep them apart.
+			throw new Error(`n8n ${args[0]} needs the server stopped`);
+		}
+		return runGroup(this.install.nodeBin, [this.install.n8nBin, ...args], {
+			cwd: this.userFolder,
+			env: this.env(),
+			timeoutMs,
+		});
+	}
+
+	private async withImportFile<T>(content: unknown, use: (file: string) => Promise<T>): Promise<T> {
+		const file = path.join(this.userFolder, `import-${randomBytes(6).toString('hex')}.json`);
+		fs.writeFileSync(file, JSON.stringify(content), { mode: 0o600 });
+		try {
+			return await use(file);
+		} finally {
+			// Credential files hold plain secrets: never leave them behind.
+			fs.rmSync(file, { force: true });
+		}
+	}
+
+	private rememberSecrets(data: Record<string, unknown>): void {
+		for (const value of Object.values(data)) {
+			// Short values (ports, flags) would redact unrelated text.
+			if (typeof value === 'string' && value.length >= 6) this.secrets.add(value);
+		}
+	}
+}
+
+/** Starts an instance, hands it to `use`, and always disposes of it. */
+export async function withN8n<T>(
+	options: N8nInstanceOptions,
+	use: (n8n: N8nInstance) => Promise<T>,
+): Promise<T> {
+	const instance = await N8nInstance.create(options);
+	try {
+		return await use(instance);
+	} finally {
+		await instance.dispose();
+	}
+}
+
+function placePackage(userFolder: string, packageRoot: string, mode: 'symlink' | 'copy'): void {
+	const nodeModules = path.join(userFolder, '.n8n', 'nodes', 'node_modules');
+	fs.mkdirSync(nodeModules, { recursive: true });
+	const target = path.join(nodeModules, PACKAGE_NAME);
+	if (mode === 'symlink') {
+		fs.symlinkSync(packageRoot, target, 'dir');
+		return;
+	}
+	fs.mkdirSync(target);
+	for (const entry of ['package.json', 'index.js', 'dist']) {
+		const source = path.join(packageRoot, entry);
+		if (fs.existsSync(source)) fs.cpSync(source, path.join(target, entry), { recursive: true });
+	}
+}
+
+async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+function isUnfinished(status: string): boolean {
+	return status === 'new' || status === 'running' || status === 'waiting';
+}
+
+function pick(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
+	const picked: NodeJS.ProcessEnv = {};
+	for (const name of names) if (env[name] !== undefined) picked[name] = env[name];
+	return picked;
+}
+
+function sqlString(value: string): string {
+	return value.replace(/'/g, "''");
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,174 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** Builders for the workflow JSON that `n8n import:workflow` takes, so e2e tests stay short. */
+
+export const PACKAGE_NAME = 'n8n-nodes-archive-services';
+
+/** Node types of this package as n8n names them once it is loaded from the user folder. */
+export const PACKAGE_NODE_TYPES = {
+	aiMetadata: `${PACKAGE_NAME}.archiveAiMetadata`,
+	organization: `${PACKAGE_NAME}.archiveOrganization`,
+	sipStatusTrigger: `${PACKAGE_NAME}.archiveSipStatusTrigger`,
+	aiMetadataTrigger: `${PACKAGE_NAME}.archiveAiMetadataTrigger`,
+} as const;
+
+export interface CredentialRef {
+	id: string;
+	name: string;
+}
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, CredentialRef>;
+	webhookId?: string;
+}
+
+interface Connection {
+	node: string;
+	type: 'main';
+	index: number;
+}
+
+export interface WorkflowJson {
+	id: string;
+	name: string;
+	active: boolean;
+	nodes: WorkflowNode[];
+	connections: Record<string, { main: Connection[][] }>;
+	settings: Record<string, unknown>;
+	pinData: Record<string, unknown>;
+}
+
+/** n8n's own ids are 16 alphanumerics; imports keep the id we give. */
+export function newWorkflowId(): string {
+	return randomBytes(12).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 16);
+}
+
+export interface NodeOptions {
+	typeVersion?: number;
+	credentials?: Record<string, CredentialRef>;
+	webhookId?: string;
+}
+
+/** Any node; position is filled in by `chainWorkflow`. */
+export function node(
+	name: string,
+	type: string,
+	parameters: Record<string, unknown>,
+	options: NodeOptions = {},
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion: options.typeVersion ?? 1,
+		position: [0, 0],
+		parameters,
+		...(options.credentials ? { credentials: options.credentials } : {}),
+		...(options.webhookId ? { webhookId: options.webhookId } : {}),
+	};
+}
+
+export function manualTrigger(name = 'Manual Trigger'): WorkflowNode {
+	return node(name, 'n8n-nodes-base.manualTrigger', {});
+}
+
+type FieldValue = string | number | boolean;
+
+/** A Set (Edit Fields) node in manual mode that adds the given fields to every item. */
+export function setFields(name: string, fields: Record<string, FieldValue>): WorkflowNode {
+	const assignments = Object.entries(fields).map(([fieldName, value]) => ({
+		id: randomUUID(),
+		name: fieldName,
+		value,
+		type: typeof value === 'string' ? 'string' : typeof value,
+	}));
+	return node(
+		name,
+		'n8n-nodes-base.set',
+		{ mode: 'manual', assignments: { assignments }, includeOtherFields: false, options: {} },
+		{ typeVersion: 3.4 },
+	);
+}
+
+/** A Code node running JavaScript once for all items. */
+export function code(name: string, jsCode: string): WorkflowNode {
+	return node(name, 'n8n-nodes-base.code', { mode: 'runOnceForAllItems', jsCode }, { typeVersion: 2 });
+}
+
+export interface WebhookOptions {
+	path: string;
+	httpMethod?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+	/** `onReceived` answers at once; `lastNode` waits for the run and answers with its output. */
+	responseMode?: 'onReceived' | 'lastNode';
+}
+
+/** The built-in Webhook trigger; its production URL is `/webhook/<path>`. */
+export function webhookTrigger(name: string, options: WebhookOptions): WorkflowNode {
+	return node(
+		name,
+		'n8n-nodes-base.webhook',
+		{
+			httpMethod: options.httpMethod ?? 'POST',
+			path: options.path,
+			responseMode: options.responseMode ?? 'onReceived',
+			options: {},
+		},
+		{ typeVersion: 2, webhookId: randomUUID() },
+	);
+}
+
+export interface WorkflowOptions {
+	id?: string;
+	settings?: Record<string, unknown>;
+}
+
+/** A workflow whose nodes run one after another, in the order given. */
+export function chainWorkflow(
+	name: string,
+	nodes: WorkflowNode[],
+	options: WorkflowOptions = {},
+): WorkflowJson {
+	assertUniqueNames(nodes);
+	const positioned = nodes.map((each, index) => ({
+		...each,
+		position: [index * 220, 0] as [number, number],
+	}));
+	const connections: WorkflowJson['connections'] = {};
+	for (let index = 0; index + 1 < positioned.length; index++) {
+		connections[positioned[index].name] = {
+			main: [[{ node: positioned[index + 1].name, type: 'main', index: 0 }]],
+		};
+	}
+	return {
+		id: options.id ?? newWorkflowId(),
+		name,
+		active: false,
+		nodes: positioned,
+		connections,
+		settings: { executionOrder: 'v1', ...options.settings },
+		pinData: {},
+	};
+}
+
+/** Manual Trigger followed by the given nodes: the shape `n8n execute` runs. */
+export function manualWorkflow(
+	name: string,
+	nodes: WorkflowNode[],
+	options: WorkflowOptions = {},
+): WorkflowJson {
+	return chainWorkflow(name, [manualTrigger(), ...nodes], options);
+}
+
+function assertUniqueNames(nodes: WorkflowNode[]): void {
+	const seen = new Set<string>();
+	for (const { name } of nodes) {
+		if (seen.has(name)) throw new Error(`duplicate node name in workflow: ${name}`);
+		seen.add(name);
+	}
+}
