@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite, as CI runs it.
+#   1. lint (n8n community-node rules)   2. build (type check + bundle)
+#   3. unit and integration tests against the emulators (jest)
+#   4. end-to-end in real n8n 1.123.81 and 2.40.7 (installed once into a cache outside the repo)
+#   5. end-to-end in n8n queue mode (Redis, PostgreSQL, workers, webhook processors)
+# Set SKIP_E2E=1 to stop after step 3. Prints one closing line "N passed, N failed" over all jest runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+results=.build/test-results
+mkdir -p "$results"
+rm -f "$results"/*.json
+trap 'node scripts/test-summary.js "$results"' EXIT
+
+npm run lint
+npm run build
+npx jest --json --outputFile="$results/unit.json"
+if [ "${SKIP_E2E:-}" != "1" ]; then
+	npm run e2e -- --json --outputFile="$PWD/$results/e2e.json"
+	npm run e2e:queue -- --json --outputFile="$PWD/$results/e2e-queue.json"
+fi
