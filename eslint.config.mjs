@@ -38,6 +38,10 @@ export default [
 			...rulesOf(n8nNodesBase.configs.nodes),
 			// Our package has no vendor SVG sources to compare names with; icon files are checked by icon-validation.
 			'n8n-nodes-base/node-class-description-icon-not-svg': 'off',
+			// These expect the string 'main'; the community rule node-connection-type-literal requires NodeConnectionTypes.
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-inputs-wrong-trigger-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
 ];

@@ -1,0 +1,267 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, MAX_CONCURRENCY, MAX_RETRIES } from './parameters';
+import { SERVER_PAGE_CAP } from './resources';
+import type { OrgResource } from './resources';
+
+/** Node parameters shared by all resources, generated per resource so each shows under its own displayOptions. */
+
+type Operation = 'get' | 'getMany';
+
+function showFor(resource: OrgResource, operation: Operation, extra: Record<string, Array<string | boolean>> = {}) {
+	return { show: { resource: [resource.name], operation: [operation], ...extra } };
+}
+
+function outputDetailOptions(resource: OrgResource): INodePropertyOptions[] {
+	if (!resource.hasSites) {
+		return [
+			{ name: 'Basic Fields', value: 'basic', description: 'Name, e-mail, telephone and IRI' },
+			{
+				name: 'Everything',
+				value: 'full',
+				description: 'Posts with roles and organizations, and the organizations the person is account manager of',
+			},
+			{ name: 'Selected Fields', value: 'custom', description: 'Choose the fields, nested ones included' },
+			{ name: 'With Posts', value: 'contact', description: 'Basic fields plus the posts held, with role and organization' },
+		];
+	}
+	return [
+		{
+			name: 'Basic Fields',
+			value: 'basic',
+			description: 'ID, IRI, label, homepage, sector and the other plain fields',
+		},
+		{
+			name: 'Everything',
+			value: 'full',
+			description:
+				'Contact details plus logo, account manager, units, posts with roles, and classification with broader and narrower concepts',
+		},
+		{ name: 'Selected Fields', value: 'custom', description: 'Choose the fields, nested ones included' },
+		{
+			name: 'With Contact Details',
+			value: 'contact',
+			description: 'Basic fields plus contact points, primary site and all sites with their addresses',
+		},
+	];
+}
+
+function outputProperties(resource: OrgResource, operation: Operation): INodeProperties[] {
+	return [
+		{
+			displayName: 'Output Detail',
+			name: 'outputDetail',
+			type: 'options',
+			displayOptions: showFor(resource, operation),
+			options: outputDetailOptions(resource),
+			default: 'basic',
+			description: `Which fields of each ${resource.singular} to return`,
+		},
+		{
+			displayName: 'Field Names or IDs',
+			name: 'fields',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['resource'] },
+			displayOptions: showFor(resource, operation, { outputDetail: ['custom'] }),
+			default: [],
+			required: true,
+			description:
+				'Fields to return, read from the live schema; nested fields are written as paths like primary_site.address.locality. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	];
+}
+
+function optionsCollection(resource: OrgResource, operation: Operation): INodeProperties {
+	const entries: INodeProperties[] = [];
+	if (resource.hasSites) {
+		entries.push({
+			displayName: 'Flatten Address and Contact',
+			name: 'flatten',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to replace the primary site and the contact points by top-level columns (address_street, address_postal_code, address_locality, contact_email, contact_telephone, ...) for spreadsheets',
+		});
+	}
+	if (operation === 'getMany') {
+		entries.push({
+			displayName: 'Max Concurrent Requests',
+			name: 'maxConcurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+			default: DEFAULT_CONCURRENCY,
+			description: 'How many pages to fetch at the same time',
+		});
+	}
+	entries.push({
+		displayName: 'Max Retries',
+		name: 'maxRetries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
+		default: DEFAULT_MAX_RETRIES,
+		description: 'How often to retry a request after HTTP 429, a server error or a dropped connection',
+	});
+	if (operation === 'getMany') {
+		entries.push({
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: SERVER_PAGE_CAP },
+			default: SERVER_PAGE_CAP,
+			description: `Rows per request; the server returns at most ${SERVER_PAGE_CAP}`,
+		});
+	}
+	entries.push({
+		displayName: 'Request Method',
+		name: 'requestMethod',
+		type: 'options',
+		options: [
+			{ name: 'GET', value: 'GET', description: 'Query in the URL' },
+			{ name: 'POST', value: 'POST', description: 'Query in a JSON body' },
+		],
+		default: 'POST',
+		description: 'HTTP method for the GraphQL requests',
+	});
+	if (operation === 'get') {
+		entries.push({
+			displayName: 'Return Empty Result When Not Found',
+			name: 'returnEmptyWhenNotFound',
+			type: 'boolean',
+			default: false,
+			description: `Whether to output no item instead of failing when no ${resource.singular} has the given key`,
+		});
+	}
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		displayOptions: showFor(resource, operation),
+		default: {},
+		options: entries,
+	};
+}
+
+function lookupProperties(resource: OrgResource): INodeProperties[] {
+	const properties: INodeProperties[] = [];
+	const byKey = resource.lookupKeys.length > 1;
+	if (byKey) {
+		properties.push({
+			displayName: 'Look Up By',
+			name: 'lookupBy',
+			type: 'options',
+			displayOptions: showFor(resource, 'get'),
+			options: [
+				{ name: 'ID', value: 'id', description: `The persistent identifier of the ${resource.singular}` },
+				{ name: 'IRI', value: 'iri', description: `The persistent URI of the ${resource.singular}` },
+			],
+			default: 'id',
+		});
+		properties.push({
+			displayName: 'ID',
+			name: 'id',
+			type: 'string',
+			displayOptions: showFor(resource, 'get', { lookupBy: ['id'] }),
+			default: '',
+			required: true,
+			placeholder: resource.name === 'school' ? '012345' : 'OR-abc1234',
+			description: `ID of the ${resource.singular} to get`,
+		});
+	}
+	properties.push({
+		displayName: 'IRI',
+		name: 'iri',
+		type: 'string',
+		displayOptions: byKey ? showFor(resource, 'get', { lookupBy: ['iri'] }) : showFor(resource, 'get'),
+		default: '',
+		required: true,
+		placeholder: `https://data.example.org/${resource.name.toLowerCase()}/...`,
+		description: `Persistent URI of the ${resource.singular} to get`,
+	});
+	return properties;
+}
+
+export function getOperationProperties(resource: OrgResource): INodeProperties[] {
+	return [...lookupProperties(resource), ...outputProperties(resource, 'get'), optionsCollection(resource, 'get')];
+}
+
+function filterProperties(resource: OrgResource): INodeProperties[] {
+	if (resource.filters.length === 0) return [];
+	const entries: INodeProperties[] = resource.filters.map((filter): INodeProperties => {
+		if (filter.parameter === 'type') {
+			return {
+				displayName: 'Type Name or ID',
+				name: 'type',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getOrgTypes' },
+				default: '',
+				description:
+					'Only organizations of this type; subtypes are included. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			};
+		}
+		if (filter.parameter === 'sector') {
+			return {
+				displayName: 'Sector Name or ID',
+				name: 'sector',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getSectors' },
+				default: '',
+				description:
+					'Only organizations active in this sector. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			};
+		}
+		if (filter.parameter === 'label') {
+			return {
+				displayName: 'Label Contains',
+				name: 'label',
+				type: 'string',
+				default: '',
+				placeholder: 'archief',
+				description: 'Only organizations whose label contains this text (case-insensitive)',
+			};
+		}
+		return {
+			displayName: filter.displayName,
+			name: filter.parameter,
+			type: 'string',
+			default: '',
+			description: `Only persons with exactly this ${filter.displayName.toLowerCase()} (case-insensitive)`,
+		};
+	});
+	return [
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			displayOptions: showFor(resource, 'getMany'),
+			default: {},
+			options: entries,
+		},
+	];
+}
+
+export function getManyOperationProperties(resource: OrgResource): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			displayOptions: showFor(resource, 'getMany'),
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			displayOptions: showFor(resource, 'getMany', { returnAll: [false] }),
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+		},
+		...filterProperties(resource),
+		...outputProperties(resource, 'getMany'),
+		optionsCollection(resource, 'getMany'),
+	];
+}

@@ -1,0 +1,147 @@
+import {
+	getNamedType,
+	isEnumType,
+	isInterfaceType,
+	isLeafType,
+	isObjectType,
+} from 'graphql';
+import type {
+	GraphQLField,
+	GraphQLInterfaceType,
+	GraphQLNamedType,
+	GraphQLObjectType,
+	GraphQLSchema,
+} from 'graphql';
+
+/** Types whose fields can be selected without fragments. */
+export type SelectableType = GraphQLObjectType | GraphQLInterfaceType;
+
+export interface RootField {
+	type: SelectableType;
+	/** Argument name -> GraphQL type as written in a variable definition, e.g. `OrgType` or `Int`. */
+	argumentTypes: Map<string, string>;
+	field: GraphQLField<unknown, unknown>;
+}
+
+/** Nested types are listed to this depth in the editor, which also stops cycles (Person.holds.post_in...). */
+export const FIELD_LIST_DEPTH = 3;
+
+const FIELD_PATH = /^[_A-Za-z][_0-9A-Za-z]*(\.[_A-Za-z][_0-9A-Za-z]*)*$/;
+
+export function isFieldPath(path: string): boolean {
+	return FIELD_PATH.test(path);
+}
+
+function selectable(type: GraphQLNamedType): SelectableType | undefined {
+	return isObjectType(type) || isInterfaceType(type) ? type : undefined;
+}
+
+/** The root query field and the type of its list entries, or undefined when the schema lacks the field. */
+export function rootFieldOf(schema: GraphQLSchema, rootField: string): RootField | undefined {
+	const field = schema.getQueryType()?.getFields()[rootField];
+	if (!field) return undefined;
+	const type = selectable(getNamedType(field.type));
+	if (!type) return undefined;
+	const argumentTypes = new Map(field.args.map((argument) => [argument.name, String(argument.type)]));
+	return { type, argumentTypes, field };
+}
+
+/** Values of the enum an argument takes (e.g. `type: OrgType`), or undefined when it is not an enum. */
+export function enumValuesOfArgument(schema: GraphQLSchema, rootField: string, argument: string): string[] | undefined {
+	const field = schema.getQueryType()?.getFields()[rootField];
+	const type = field?.args.find((entry) => entry.name === argument)?.type;
+	if (!type) return undefined;
+	const named = getNamedType(type);
+	return isEnumType(named) ? named.getValues().map((value) => value.name) : undefined;
+}
+
+function scalarFieldsOf(type: SelectableType): string[] {
+	return Object.values(type.getFields())
+		.filter((field) => isLeafType(getNamedType(field.type)))
+		.map((field) => field.name);
+}
+
+function join(prefix: string, name: string): string {
+	return prefix === '' ? name : `${prefix}.${name}`;
+}
+
+export interface ResolvedPaths {
+	/** Leaf paths to select, in first-seen order, without duplicates. */
+	paths: string[];
+	/** Paths that name a field the schema does not have. */
+	unknown: string[];
+}
+
+/**
+ * Turns requested paths into leaf paths of the schema. `*` as the last part means every scalar field of that level;
+ * a path ending at an object type selects its scalar fields. Unknown fields are reported, not thrown: presets skip
+ * them (a server may lack a field), custom selections turn them into an error naming the parameter.
+ */
+export function resolveFieldPaths(root: SelectableType, requested: string[]): ResolvedPaths {
+	const paths = new Set<string>();
+	const unknown: string[] = [];
+	for (const path of requested) {
+		const parts = path.split('.');
+		let type: SelectableType = root;
+		let prefix = '';
+		let resolved = true;
+		for (let index = 0; index < parts.length && resolved; index++) {
+			const part = parts[index];
+			const isLast = index === parts.length - 1;
+			if (part === '*' && isLast) {
+				for (const name of scalarFieldsOf(type)) paths.add(join(prefix, name));
+				break;
+			}
+			const field = type.getFields()[part];
+			const named = field ? getNamedType(field.type) : undefined;
+			if (!field || !named) {
+				resolved = false;
+				break;
+			}
+			prefix = join(prefix, part);
+			if (isLeafType(named)) {
+				if (isLast) paths.add(prefix);
+				else resolved = false;
+				continue;
+			}
+			const next = selectable(named);
+			if (!next) {
+				resolved = false;
+				break;
+			}
+			type = next;
+			if (isLast) {
+				const scalars = scalarFieldsOf(type);
+				if (scalars.length === 0) resolved = false;
+				for (const name of scalars) paths.add(join(prefix, name));
+			}
+		}
+		if (!resolved) unknown.push(path);
+	}
+	return { paths: [...paths], unknown };
+}
+
+export interface FieldOption {
+	path: string;
+	/** GraphQL type of the leaf, e.g. `String`. */
+	typeName: string;
+}
+
+/** Every leaf path to FIELD_LIST_DEPTH levels, sorted: the choices of the "Fields" parameter. */
+export function listFieldPaths(root: SelectableType, maxDepth = FIELD_LIST_DEPTH): FieldOption[] {
+	const options: FieldOption[] = [];
+	const visit = (type: SelectableType, prefix: string, depth: number) => {
+		for (const field of Object.values(type.getFields())) {
+			const named = getNamedType(field.type);
+			const path = join(prefix, field.name);
+			if (isLeafType(named)) {
+				options.push({ path, typeName: String(field.type) });
+				continue;
+			}
+			const next = selectable(named);
+			if (next && depth < maxDepth) visit(next, path, depth + 1);
+		}
+	};
+	visit(root, '', 1);
+	return options.sort((a, b) => a.path.localeCompare(b.path));
+}

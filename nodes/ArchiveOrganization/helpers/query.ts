@@ -1,0 +1,123 @@
+import { validate } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { buildRootFieldQuery } from '../../shared/graphqlDocuments';
+import type { QueryArgument } from '../../shared/graphqlDocuments';
+import { enumValuesOfArgument, resolveFieldPaths, rootFieldOf } from './fieldPaths';
+import type { RootField } from './fieldPaths';
+import { FLATTEN_FIELD_PATHS } from './flatten';
+import type { OutputSettings } from './parameters';
+import type { OrgResource } from './resources';
+
+/** Builds and checks, against the (live) schema, the one document an operation sends. */
+
+function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description?: string): never {
+	throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+}
+
+export function requireRootField(
+	ctx: IExecuteFunctions,
+	schema: GraphQLSchema,
+	resource: OrgResource,
+	itemIndex: number,
+): RootField {
+	const root = rootFieldOf(schema, resource.rootField);
+	if (!root) {
+		fail(ctx, itemIndex, `The Organization API at this endpoint has no "${resource.rootField}" query`);
+	}
+	return root;
+}
+
+/** The leaf paths to select: a preset (unknown fields skipped) or the custom list (unknown fields are an error). */
+export function selectedFieldPaths(
+	ctx: IExecuteFunctions,
+	root: RootField,
+	resource: OrgResource,
+	output: OutputSettings,
+	itemIndex: number,
+): string[] {
+	const typeName = root.type.name;
+	let paths: string[];
+	if (output.detail === 'custom') {
+		const resolved = resolveFieldPaths(root.type, output.customFields);
+		if (resolved.unknown.length > 0) {
+			fail(
+				ctx,
+				itemIndex,
+				`"Fields" names ${resolved.unknown.map((path) => JSON.stringify(path)).join(', ')}, unknown on ${typeName} in the live schema`,
+				'Pick the fields from the list; it is read from the server, nested fields included.',
+			);
+		}
+		paths = resolved.paths;
+	} else {
+		paths = resolveFieldPaths(root.type, resource.presets[output.detail]).paths;
+	}
+	if (output.flatten) {
+		paths = [...new Set([...paths, ...resolveFieldPaths(root.type, FLATTEN_FIELD_PATHS).paths])];
+	}
+	if (paths.length === 0) fail(ctx, itemIndex, `No field of ${typeName} could be selected`);
+	return paths;
+}
+
+/** Filter values of enum arguments (Type, Sector) must be values the server declares. */
+export function checkEnumFilters(
+	ctx: IExecuteFunctions,
+	schema: GraphQLSchema,
+	resource: OrgResource,
+	filters: IDataObject,
+	itemIndex: number,
+): void {
+	for (const filter of resource.filters) {
+		const value = filters[filter.argument];
+		if (value === undefined) continue;
+		const allowed = enumValuesOfArgument(schema, resource.rootField, filter.argument);
+		if (allowed && !allowed.includes(String(value))) {
+			fail(
+				ctx,
+				itemIndex,
+				`Filter "${filter.displayName}" is ${JSON.stringify(value)}, which the server does not know`,
+				`Known values: ${allowed.join(', ')}`,
+			);
+		}
+	}
+}
+
+/**
+ * `query <name>($a: T, ...) { <rootField>(a: $a, ...) { ...fields } }` with the argument types the live schema
+ * declares; values only ever travel as variables. The document is validated before it is sent.
+ */
+export function buildDocument(
+	ctx: IExecuteFunctions,
+	schema: GraphQLSchema,
+	root: RootField,
+	resource: OrgResource,
+	operationName: string,
+	argumentNames: string[],
+	fields: string[],
+	itemIndex: number,
+): DocumentNode {
+	const queryArguments: QueryArgument[] = [];
+	for (const argument of argumentNames) {
+		const type = root.argumentTypes.get(argument);
+		if (!type) fail(ctx, itemIndex, `The "${resource.rootField}" query of this server takes no "${argument}" argument`);
+		queryArguments.push({ name: argument, type });
+	}
+	const document = buildRootFieldQuery({
+		operationName,
+		rootField: resource.rootField,
+		arguments: queryArguments,
+		fields,
+	});
+	const errors = validate(schema, document);
+	if (errors.length > 0) {
+		fail(
+			ctx,
+			itemIndex,
+			`The query for "${resource.plural}" does not fit the server's schema: ${errors[0].message}`,
+			errors.map((error) => error.message).join('\n'),
+		);
+	}
+	return document;
+}

@@ -1,0 +1,105 @@
+import { buildSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
+
+/** facts.md §3: the values the real service declares; the seed shows only `ContentPartner` and `Onderwijs`. */
+export const DEFAULT_ORG_TYPES = [
+	'ContentPartner',
+	'ServiceProvider',
+	'ServiceConsumer',
+	'EducationalPartner',
+	'DigitizationPartner',
+	'ProjectPartner',
+	'Other',
+];
+
+export const DEFAULT_SECTORS = [
+	'Onderwijs',
+	'Cultuur',
+	'Overheid',
+	'Regionale_Omroep',
+	'Landelijke_Private_Omroep',
+	'Leverancier',
+	'Publieke_Omroep',
+];
+
+const ORGANIZATION_FIELDS = `
+	iri: ID!
+	id: String!
+	label: String
+	alt_label: String
+	mam_label: String
+	slug: String
+	homepage: String
+	description: String
+	logo: Logo
+	overlay: Boolean
+	bzt: Boolean
+	form_url: String
+	sector: String
+	account_manager: Person
+	classification: Concept
+	units: [OrganizationalUnit]
+	contact_point: [ContactPoint]
+	primary_site: Site
+	sites: [Site]
+	posts: [Post]`;
+
+/**
+ * The schema of seed 002, used only when the server refuses introspection. Fields the seed does not show (the
+ * fields of `Logo`) are reduced to `iri`, which every type of this API has.
+ */
+const SEED_SDL = `
+enum OrgType { ${DEFAULT_ORG_TYPES.join(' ')} }
+enum Sector { ${DEFAULT_SECTORS.join(' ')} }
+interface IOrganization {${ORGANIZATION_FIELDS}
+}
+type ContentPartner implements IOrganization {${ORGANIZATION_FIELDS}
+}
+type School implements IOrganization {${ORGANIZATION_FIELDS}
+}
+type Organization implements IOrganization {${ORGANIZATION_FIELDS}
+	category: String
+}
+type OrganizationalUnit implements IOrganization {${ORGANIZATION_FIELDS}
+	unit_of: IOrganization!
+}
+type Logo { iri: ID! }
+type Person {
+	iri: ID!
+	given_name: String
+	family_name: String
+	telephone: String
+	email: String
+	holds: [Post]
+	account_manager_of: [Organization]
+}
+type Post { iri: ID! role: Concept post_in: [Organization]! }
+type Site { iri: ID! address: PostalAddress }
+type PostalAddress {
+	iri: ID!
+	contact_type: String
+	email: String
+	telephone: String
+	country: String
+	locality: String
+	region: String
+	post_office_box_number: String
+	postal_code: String
+	street: String
+}
+type ContactPoint { iri: ID! contact_type: String email: String telephone: String }
+type Concept { iri: ID! label: String alt_label: String broader: [Concept] narrower: [Concept] }
+type Query {
+	contentpartners(iri: String, id: String, offset: Int, limit: Int): [ContentPartner]
+	organizations(iri: String, id: String, offset: Int, limit: Int, label: String, type: OrgType, sector: Sector): [Organization]
+	persons(iri: String, given_name: String, family_name: String, offset: Int, limit: Int): [Person]
+	schools(iri: String, id: String, offset: Int, limit: Int): [School]
+}
+`;
+
+let seedSchema: GraphQLSchema | undefined;
+
+export function getSeedSchema(): GraphQLSchema {
+	seedSchema ??= buildSchema(SEED_SDL);
+	return seedSchema;
+}

@@ -1,0 +1,59 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
+import codex from '../../nodes/ArchiveOrganization/ArchiveOrganization.node.json';
+
+const node = new ArchiveOrganization();
+const { description } = node;
+const RESOURCES = ['contentPartner', 'organization', 'person', 'school'];
+
+function operationsOf(resource: string): INodeProperties {
+	const property = description.properties.find(
+		(entry) => entry.name === 'operation' && entry.displayOptions?.show?.resource?.includes(resource),
+	);
+	if (!property) throw new Error(`no operation property for ${resource}`);
+	return property;
+}
+
+describe('node description', () => {
+	it('identifies the node and its credential as the package lists them', () => {
+		expect(description.name).toBe('archiveOrganization');
+		expect(description.displayName).toBe('Archive Organization');
+		expect(description.credentials).toEqual([{ name: 'archiveOrganizationApi', required: true }]);
+		expect(description.usableAsTool).toBe(true);
+		expect(description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+		expect(description.documentationUrl).toMatch(/^https:\/\/github\.com\/archive-services\/n8n-nodes-archive-services#/);
+		expect(codex.node).toBe('n8n-nodes-archive-services.archiveOrganization');
+	});
+
+	it.each(RESOURCES)('%s offers Get and Get Many, each with an action and a description for agents', (resource) => {
+		const options = operationsOf(resource).options as Array<{ value: string; action?: string; description?: string }>;
+		expect(options.map((option) => option.value)).toEqual(['get', 'getMany']);
+		for (const option of options) {
+			expect(option.action).toMatch(/^Get (a|many) /);
+			expect(option.description?.length).toBeGreaterThan(20);
+		}
+	});
+
+	it('only persons are looked up by iri alone; the others by id or iri', () => {
+		const lookupFor = (resource: string) =>
+			description.properties.find((entry) => entry.name === 'lookupBy' && entry.displayOptions?.show?.resource?.includes(resource));
+		expect(lookupFor('person')).toBeUndefined();
+		for (const resource of ['contentPartner', 'organization', 'school']) {
+			expect((lookupFor(resource)?.options as Array<{ value: string }>).map((option) => option.value)).toEqual(['id', 'iri']);
+		}
+	});
+
+	it('every loadOptions method named in the description exists', () => {
+		const named = new Set<string>();
+		const visit = (properties: INodeProperties[]) => {
+			for (const property of properties) {
+				const method = property.typeOptions?.loadOptionsMethod;
+				if (method) named.add(method);
+				if (Array.isArray(property.options)) visit(property.options.filter((option): option is INodeProperties => 'type' in option));
+			}
+		};
+		visit(description.properties);
+		expect([...named].sort()).toEqual(Object.keys(node.methods.loadOptions).sort());
+	});
+});
