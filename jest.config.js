@@ -9,6 +9,6 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	testTimeout: 60000,
-	// n8n-core leaves internal timers running after WorkflowExecute; the suites close their own servers.
-	forceExit: true,
+	setupFiles: ['<rootDir>/test/harness/jestSetup.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/harness/jestTeardown.ts'],
 };
