@@ -1,0 +1,58 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { executePerItem } from '../../../shared/execution';
+import { assertValidAgainstSchema, buildViewQuery } from '../../shared/documents';
+import { ADVANCED_FILTER_NAME, buildWhere, precheckFilters } from '../../shared/query';
+import { readOptions } from '../../shared/session';
+import type { AiSession } from '../../shared/session';
+import type { AiViewKey } from '../../shared/views';
+import { ALL_VIEW_RESOURCES, retriesOption, showFor } from './common';
+
+export const countProperties: INodeProperties[] = [
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: showFor(ALL_VIEW_RESOURCES, ['count']),
+		options: [retriesOption],
+	},
+];
+
+type AggregateData = Record<string, { aggregate?: { count?: number } }>;
+
+/** Count: `<view>_aggregate(where) { aggregate { count } }`, where the account may aggregate. */
+export async function executeCount(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+	const ctx = session.ctx;
+	return await executePerItem(ctx, async (itemIndex) => {
+		const options = readOptions(ctx, itemIndex);
+		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		precheckFilters(ctx, itemIndex, filters);
+		const connection = await session.connect(options.maxRetries);
+		const view = session.view(connection, viewKey, itemIndex);
+		const aggregateField = view.aggregateField;
+		if (!aggregateField) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Counting is not available: the API does not expose ${view.rootField}_aggregate for this account`,
+				{ itemIndex, description: 'Use Get Many with Return All and count the items instead.' },
+			);
+		}
+		const where = buildWhere(ctx, itemIndex, view, filters);
+		const document = buildViewQuery(view, {
+			operationName: 'CountRows',
+			rootField: aggregateField,
+			arguments: ['where'],
+			fields: ['aggregate.count'],
+		});
+		assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, { where }, {
+			selection: 'Filters',
+			variables: { where: ADVANCED_FILTER_NAME },
+		});
+		const data = await connection.client.request<AggregateData>({ document, variables: { where } }, itemIndex);
+		const count = data[aggregateField]?.aggregate?.count;
+		return [{ view: view.rootField, count: typeof count === 'number' ? count : null }];
+	});
+}

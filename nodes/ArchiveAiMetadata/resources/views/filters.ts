@@ -1,0 +1,151 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { resourcesWhere, showFor } from './common';
+
+/** The `filters` collection, one variant per kind of view (only the filters that view's columns support). */
+
+const status: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'string',
+	default: '',
+	placeholder: 'succeeded',
+	description: 'Only rows with one of these statuses (comma-separated), e.g. succeeded, failed',
+};
+
+const contentPartner: INodeProperties = {
+	displayName: 'Content Partner',
+	name: 'contentPartner',
+	type: 'string',
+	default: '',
+	placeholder: 'OR-abc1234',
+	description: 'Only rows of these content partners (cp, comma-separated)',
+};
+
+const pid: INodeProperties = {
+	displayName: 'PID',
+	name: 'pid',
+	type: 'string',
+	default: '',
+	description: 'Only rows of these PIDs (comma-separated)',
+};
+
+const title: INodeProperties = {
+	displayName: 'Title Contains',
+	name: 'title',
+	type: 'string',
+	default: '',
+	description: 'Only rows whose title contains this text (case-insensitive)',
+};
+
+function timeRange(column: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Time From',
+			name: 'timeFrom',
+			type: 'dateTime',
+			default: '',
+			description: `Only rows whose ${column} is at or after this moment`,
+		},
+		{
+			displayName: 'Time To',
+			name: 'timeTo',
+			type: 'dateTime',
+			default: '',
+			description: `Only rows whose ${column} is before this moment`,
+		},
+	];
+}
+
+const advancedFilter: INodeProperties = {
+	displayName: 'Advanced Filter (JSON)',
+	name: 'where',
+	type: 'json',
+	default: '{}',
+	description:
+		'Any Hasura "where" expression, combined with the other filters by AND. Supports _and, _or, _not and all comparison operators, e.g. {"n_faces": {"_gte": 3}}.',
+};
+
+const matchFilters: INodeProperties[] = [
+	{
+		displayName: 'Cluster UUID',
+		name: 'clusterUuid',
+		type: 'string',
+		default: '',
+		description: 'Only matches of these clusters (comma-separated)',
+	},
+	{
+		displayName: 'Min Match Score',
+		name: 'minMatchScore',
+		type: 'number',
+		typeOptions: { numberPrecision: 4 },
+		default: 0,
+		description: 'Only matches with at least this match_score',
+	},
+	{
+		displayName: 'Person Name Contains',
+		name: 'personName',
+		type: 'string',
+		default: '',
+		description: 'Only matches whose refset_person_name contains this text (case-insensitive)',
+	},
+	{
+		displayName: 'Reference-Set Person ID',
+		name: 'refsetPersonId',
+		type: 'string',
+		default: '',
+		description: 'Only matches of these reference-set persons (refset_person_id, comma-separated)',
+	},
+];
+
+const label: INodeProperties = {
+	displayName: 'Label Contains',
+	name: 'label',
+	type: 'string',
+	default: '',
+	description: 'Only persons whose label contains this text (case-insensitive)',
+};
+
+const byName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+
+function filtersCollection(resources: string[], options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: showFor(resources, ['getAll', 'count']),
+		options: [...options].sort(byName),
+	};
+}
+
+export const filterProperties: INodeProperties[] = [
+	filtersCollection(resourcesWhere((view) => view.kind === 'detectionTask' || view.kind === 'speechTask'), [
+		status,
+		contentPartner,
+		pid,
+		title,
+		...timeRange('processed_time'),
+		advancedFilter,
+	]),
+	filtersCollection(resourcesWhere((view) => view.kind === 'nerTask'), [
+		status,
+		contentPartner,
+		pid,
+		...timeRange('processed_time'),
+		advancedFilter,
+	]),
+	filtersCollection(resourcesWhere((view) => view.kind === 'match'), [
+		contentPartner,
+		...matchFilters,
+		...timeRange('matched_time'),
+		advancedFilter,
+	]),
+	filtersCollection(resourcesWhere((view) => view.kind === 'refsetPerson'), [
+		status,
+		label,
+		...timeRange('modified_at'),
+		advancedFilter,
+	]),
+];

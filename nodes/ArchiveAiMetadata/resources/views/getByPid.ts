@@ -1,0 +1,284 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { asNodeError, errorItem } from '../../../shared/execution';
+import { chunk, mapWithConcurrency } from '../../shared/concurrency';
+import { parseJsonText, shapeRecord } from '../../shared/views';
+import type { AiViewKey, ResolvedView } from '../../shared/views';
+import { requireInteger, requireText } from '../../shared/parameters';
+import { readSelectedFields } from '../../shared/query';
+import { readRows } from '../../shared/reader';
+import { readOptions } from '../../shared/session';
+import type { AiSession, ReadOptions } from '../../shared/session';
+import type { AiMetadataConnection } from '../../shared/transport';
+import {
+	RESOURCES_WITH_PID,
+	concurrencyOption,
+	fieldSelectionProperties,
+	keepRawJsonOption,
+	pageSizeOption,
+	retriesOption,
+	showFor,
+	simplifyOption,
+} from './common';
+
+export const DEFAULT_PID_BATCH_SIZE = 250;
+const MAX_PID_BATCH_SIZE = 5000;
+/** Cluster ids per match query when matches are found through their tasks' clusters. */
+const CLUSTER_BATCH_SIZE = 1000;
+
+const show = showFor(RESOURCES_WITH_PID, ['getByPid']);
+
+export const getByPidProperties: INodeProperties[] = [
+	{
+		displayName: 'PID',
+		name: 'pid',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. kdleipkyuj',
+		description: 'PID of the fragment, usually taken from the input item with an expression. All input items are answered together with a few batched queries.',
+		displayOptions: show,
+	},
+	...fieldSelectionProperties(RESOURCES_WITH_PID, ['getByPid']),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show,
+		options: [
+			{
+				displayName: 'Batch Size',
+				name: 'batchSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_PID_BATCH_SIZE },
+				default: DEFAULT_PID_BATCH_SIZE,
+				description: 'How many distinct PIDs one query asks for (pid _in [...])',
+			},
+			{
+				displayName: 'Include Not Found',
+				name: 'includeNotFound',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to output {pid, found: false} for an input item whose PID has no rows (otherwise it has no output)',
+			},
+			keepRawJsonOption,
+			concurrencyOption,
+			retriesOption,
+			pageSizeOption,
+			simplifyOption,
+		],
+	},
+];
+
+interface PidLookupSettings extends ReadOptions {
+	batchSize: number;
+	includeNotFound: boolean;
+}
+
+/** Batch-wide settings come from the first item: one batched query serves every item. */
+function readSettings(ctx: IExecuteFunctions): PidLookupSettings {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	return {
+		...readOptions(ctx, 0),
+		batchSize: requireInteger(ctx, 0, 'Batch Size', options.batchSize ?? DEFAULT_PID_BATCH_SIZE, { max: MAX_PID_BATCH_SIZE }),
+		includeNotFound: options.includeNotFound === true,
+	};
+}
+
+interface ItemPid {
+	itemIndex: number;
+	pid?: string;
+	error?: Error;
+}
+
+function readItemPids(ctx: IExecuteFunctions): ItemPid[] {
+	return ctx.getInputData().map((_item, itemIndex) => {
+		try {
+			return { itemIndex, pid: requireText(ctx, itemIndex, 'PID', ctx.getNodeParameter('pid', itemIndex, '')) };
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (!ctx.continueOnFail()) throw nodeError;
+			return { itemIndex, error: nodeError };
+		}
+	});
+}
+
+/**
+ * Get by PID: every input item's PID is collected (deduplicated), asked for with `pid _in [...]` in batches,
+ * each batch paged to the end, and the rows fanned out to the items by PID, each paired to its item.
+ */
+export async function executeGetByPid(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+	const ctx = session.ctx;
+	const settings = readSettings(ctx);
+	readSelectedFields(ctx, 0, undefined, settings.simplify);
+	const itemPids = readItemPids(ctx);
+	const pids = [...new Set(itemPids.flatMap((entry) => (entry.pid === undefined ? [] : [entry.pid])))];
+
+	try {
+		const { view, rowsByPid } = await lookUpPids(session, viewKey, pids, settings);
+		return fanOut(itemPids, rowsByPid, view, settings);
+	} catch (error) {
+		if (!ctx.continueOnFail()) throw asNodeError(ctx, error, 0);
+		return itemPids.map((entry) => errorItem(entry.error ?? error, entry.itemIndex));
+	}
+}
+
+async function lookUpPids(
+	session: AiSession,
+	viewKey: AiViewKey,
+	pids: string[],
+	settings: PidLookupSettings,
+): Promise<{ view: ResolvedView; rowsByPid: Map<string, IDataObject[]> }> {
+	const connection = await session.connect(settings.maxRetries);
+	const view = session.view(connection, viewKey, 0);
+	const fields = readSelectedFields(session.ctx, 0, view, settings.simplify);
+	if (pids.length === 0) return { view, rowsByPid: new Map() };
+	const rowsByPid = view.columns.includes('pid')
+		? await rowsByDirectPid(session, connection, view, pids, fields, settings)
+		: await rowsThroughClusters(session, connection, view, pids, fields, settings);
+	return { view, rowsByPid };
+}
+
+function fanOut(
+	itemPids: ItemPid[],
+	rowsByPid: Map<string, IDataObject[]>,
+	view: ResolvedView,
+	settings: PidLookupSettings,
+): INodeExecutionData[] {
+	const output: INodeExecutionData[] = [];
+	for (const entry of itemPids) {
+		if (entry.error || entry.pid === undefined) {
+			output.push(errorItem(entry.error, entry.itemIndex));
+			continue;
+		}
+		const rows = rowsByPid.get(entry.pid) ?? [];
+		if (rows.length === 0 && settings.includeNotFound) {
+			output.push({ json: { pid: entry.pid, found: false }, pairedItem: { item: entry.itemIndex } });
+		}
+		for (const row of rows) {
+			output.push({ json: shapeRecord(view, row, settings), pairedItem: { item: entry.itemIndex } });
+		}
+	}
+	return output;
+}
+
+/** Views with a pid column: one `pid _in` query per batch of PIDs (batches in parallel, pages in order). */
+async function rowsByDirectPid(
+	session: AiSession,
+	connection: AiMetadataConnection,
+	view: ResolvedView,
+	pids: string[],
+	fields: string[],
+	settings: PidLookupSettings,
+): Promise<Map<string, IDataObject[]>> {
+	const selection = fields.includes('pid') ? fields : [...fields, 'pid'];
+	const batches = await mapWithConcurrency(chunk(pids, settings.batchSize), settings.concurrency, async (batch) =>
+		await readRows(
+			session.ctx,
+			connection.client,
+			connection.schema,
+			0,
+			{
+				view,
+				where: { pid: { _in: batch } },
+				orderBy: [{ pid: 'asc' }],
+				fields: selection,
+				pageSize: settings.pageSize,
+				// Pages inside a batch run one after the other: a batch usually fits in one page, and a page
+				// sent ahead would mostly come back empty.
+				concurrency: 1,
+			},
+			{ selection: 'Fields', variables: { where: 'PID' } },
+		),
+	);
+	const rowsByPid = new Map<string, IDataObject[]>();
+	for (const row of batches.flat()) {
+		const pid = String(row.pid);
+		if (!fields.includes('pid')) delete row.pid;
+		const list = rowsByPid.get(pid) ?? [];
+		list.push(row);
+		rowsByPid.set(pid, list);
+	}
+	return rowsByPid;
+}
+
+/**
+ * Match views carry no pid: their PIDs are those of the tasks whose `cluster_uuids` hold the match's
+ * `cluster_uuid`. First the tasks of the PIDs (batched), then the matches of their clusters (batched).
+ */
+async function rowsThroughClusters(
+	session: AiSession,
+	connection: AiMetadataConnection,
+	view: ResolvedView,
+	pids: string[],
+	fields: string[],
+	settings: PidLookupSettings,
+): Promise<Map<string, IDataObject[]>> {
+	const ctx = session.ctx;
+	const taskViewKey = view.definition.clusterTaskView;
+	if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
+		throw new NodeOperationError(ctx.getNode(), `${view.rootField} has no pid column and no cluster to find its PIDs through`);
+	}
+	const taskView = session.view(connection, taskViewKey, 0);
+	const pidsByCluster = new Map<string, Set<string>>();
+	const taskBatches = await mapWithConcurrency(chunk(pids, settings.batchSize), settings.concurrency, async (batch) =>
+		await readRows(
+			ctx,
+			connection.client,
+			connection.schema,
+			0,
+			{
+				view: taskView,
+				where: { pid: { _in: batch } },
+				orderBy: [],
+				fields: ['pid', 'cluster_uuids'],
+				pageSize: settings.pageSize,
+				concurrency: 1,
+			},
+			{ selection: 'Fields', variables: { where: 'PID' } },
+		),
+	);
+	for (const task of taskBatches.flat()) {
+		const clusters = parseJsonText(task.cluster_uuids);
+		if (!Array.isArray(clusters)) continue;
+		for (const cluster of clusters) {
+			const owners = pidsByCluster.get(String(cluster)) ?? new Set<string>();
+			owners.add(String(task.pid));
+			pidsByCluster.set(String(cluster), owners);
+		}
+	}
+	const selection = fields.includes('cluster_uuid') ? fields : [...fields, 'cluster_uuid'];
+	const clusterBatches = chunk([...pidsByCluster.keys()], CLUSTER_BATCH_SIZE);
+	const matchBatches = await mapWithConcurrency(clusterBatches, settings.concurrency, async (batch) =>
+		await readRows(
+			ctx,
+			connection.client,
+			connection.schema,
+			0,
+			{
+				view,
+				where: { cluster_uuid: { _in: batch } },
+				orderBy: [],
+				fields: selection,
+				pageSize: settings.pageSize,
+				concurrency: 1,
+			},
+			{ selection: 'Fields', variables: { where: 'PID' } },
+		),
+	);
+	const rowsByPid = new Map<string, IDataObject[]>();
+	for (const match of matchBatches.flat()) {
+		const owners = pidsByCluster.get(String(match.cluster_uuid)) ?? new Set<string>();
+		const row = { ...match };
+		if (!fields.includes('cluster_uuid')) delete row.cluster_uuid;
+		for (const pid of owners) {
+			const list = rowsByPid.get(pid) ?? [];
+			list.push(row);
+			rowsByPid.set(pid, list);
+		}
+	}
+	return rowsByPid;
+}

@@ -1,0 +1,98 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+/** GraphQL `Int` is a signed 32-bit integer; limits and offsets beyond it are refused by the server. */
+export const MAX_GRAPHQL_INT = 2_147_483_647;
+
+/** Checks run before any request: each error names the parameter and says what is wrong. */
+export function parameterError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	problem: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Parameter "${parameter}": ${problem}`, { itemIndex, description });
+}
+
+export interface IntegerRange {
+	min?: number;
+	max?: number;
+}
+
+export function requireInteger(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	value: unknown,
+	range: IntegerRange = {},
+): number {
+	const min = range.min ?? 1;
+	const max = range.max ?? MAX_GRAPHQL_INT;
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+		throw parameterError(ctx, itemIndex, parameter, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+/** A JSON parameter as an object: accepts an object (from an expression) or JSON text; empty means `{}`. */
+export function parseJsonObject(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	value: unknown,
+): IDataObject {
+	if (value === undefined || value === null) return {};
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') return {};
+		try {
+			parsed = JSON.parse(value) as unknown;
+		} catch (error) {
+			throw parameterError(ctx, itemIndex, parameter, `is not valid JSON (${(error as Error).message})`);
+		}
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		throw parameterError(ctx, itemIndex, parameter, 'must be a JSON object, e.g. {"status": {"_eq": "succeeded"}}');
+	}
+	return parsed as IDataObject;
+}
+
+/** "a, b,,c" or ['a', 'b'] -> ['a', 'b', 'c']: lists typed in a text field or produced by an expression. */
+export function splitList(value: unknown): string[] {
+	const parts = Array.isArray(value) ? value.map((entry) => String(entry)) : String(value ?? '').split(',');
+	return parts.map((part) => part.trim()).filter((part) => part !== '');
+}
+
+/** A date/time parameter as ISO text, or undefined when empty; an unreadable date is an error. */
+export function readDateTime(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	value: unknown,
+): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const asText =
+		typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function'
+			? String((value as { toISO: () => string }).toISO())
+			: value instanceof Date
+				? value.toISOString()
+				: String(value);
+	if (Number.isNaN(Date.parse(asText))) {
+		throw parameterError(ctx, itemIndex, parameter, `is not a date and time: ${JSON.stringify(asText)}`);
+	}
+	return asText;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+	return UUID_PATTERN.test(value);
+}
+
+export function requireText(ctx: IExecuteFunctions, itemIndex: number, parameter: string, value: unknown): string {
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	if (text === '') throw parameterError(ctx, itemIndex, parameter, 'must not be empty');
+	return text;
+}

@@ -1,0 +1,158 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { parameterError, parseJsonObject, readDateTime, splitList } from './parameters';
+import type { ResolvedView } from './views';
+
+/**
+ * Turns the friendly filter, sort and field parameters into Hasura arguments. Column names are checked against
+ * the view's live columns here, so a wrong name is reported with its parameter before anything is sent.
+ */
+
+type Condition = IDataObject;
+
+interface FriendlyFilter {
+	parameter: string;
+	displayName: string;
+	/** Column the filter applies to, by view. */
+	column: (view: ResolvedView) => string;
+	toCondition: (ctx: IExecuteFunctions, itemIndex: number, value: unknown) => Condition | undefined;
+}
+
+const inList = (value: unknown): Condition | undefined => {
+	const values = splitList(value);
+	return values.length > 0 ? { _in: values } : undefined;
+};
+
+const containsText = (value: unknown): Condition | undefined => {
+	const text = String(value ?? '').trim();
+	// The text is a variable value, never part of the query; % and _ keep their LIKE meaning on purpose.
+	return text === '' ? undefined : { _ilike: `%${text}%` };
+};
+
+const fixed = (column: string) => () => column;
+
+const FRIENDLY_FILTERS: FriendlyFilter[] = [
+	{ parameter: 'status', displayName: 'Status', column: fixed('status'), toCondition: (_ctx, _i, value) => inList(value) },
+	{ parameter: 'contentPartner', displayName: 'Content Partner', column: fixed('cp'), toCondition: (_ctx, _i, value) => inList(value) },
+	{ parameter: 'pid', displayName: 'PID', column: fixed('pid'), toCondition: (_ctx, _i, value) => inList(value) },
+	{
+		parameter: 'timeFrom',
+		displayName: 'Time From',
+		column: (view) => view.timeColumn,
+		toCondition: (ctx, itemIndex, value) => {
+			const time = readDateTime(ctx, itemIndex, 'Time From', value);
+			return time === undefined ? undefined : { _gte: time };
+		},
+	},
+	{
+		parameter: 'timeTo',
+		displayName: 'Time To',
+		column: (view) => view.timeColumn,
+		toCondition: (ctx, itemIndex, value) => {
+			const time = readDateTime(ctx, itemIndex, 'Time To', value);
+			return time === undefined ? undefined : { _lt: time };
+		},
+	},
+	{
+		parameter: 'minMatchScore',
+		displayName: 'Min Match Score',
+		column: fixed('match_score'),
+		toCondition: (ctx, itemIndex, value) => {
+			if (value === undefined || value === null || value === '') return undefined;
+			const score = Number(value);
+			if (!Number.isFinite(score)) throw parameterError(ctx, itemIndex, 'Min Match Score', `must be a number, got ${JSON.stringify(value)}`);
+			return { _gte: score };
+		},
+	},
+	{ parameter: 'personName', displayName: 'Person Name Contains', column: fixed('refset_person_name'), toCondition: (_ctx, _i, value) => containsText(value) },
+	{ parameter: 'clusterUuid', displayName: 'Cluster UUID', column: fixed('cluster_uuid'), toCondition: (_ctx, _i, value) => inList(value) },
+	{ parameter: 'refsetPersonId', displayName: 'Reference-Set Person ID', column: fixed('refset_person_id'), toCondition: (_ctx, _i, value) => inList(value) },
+	{ parameter: 'label', displayName: 'Label Contains', column: fixed('label'), toCondition: (_ctx, _i, value) => containsText(value) },
+	{ parameter: 'title', displayName: 'Title Contains', column: fixed('title'), toCondition: (_ctx, _i, value) => containsText(value) },
+];
+
+export const ADVANCED_FILTER_PARAMETER = 'where';
+export const ADVANCED_FILTER_NAME = 'Advanced Filter (JSON)';
+
+/** Combines conditions as Hasura does: none -> `{}` (no filter), one -> itself, more -> `_and`. */
+export function combineConditions(conditions: Condition[]): Condition {
+	const nonEmpty = conditions.filter((condition) => Object.keys(condition).length > 0);
+	if (nonEmpty.length === 0) return {};
+	if (nonEmpty.length === 1) return nonEmpty[0];
+	return { _and: nonEmpty };
+}
+
+/** `where` from the `filters` collection: friendly filters and the advanced Hasura filter, all combined with AND. */
+export function buildWhere(ctx: IExecuteFunctions, itemIndex: number, view: ResolvedView, filters: IDataObject): Condition {
+	const conditions: Condition[] = [];
+	for (const filter of FRIENDLY_FILTERS) {
+		if (!(filter.parameter in filters)) continue;
+		const condition = filter.toCondition(ctx, itemIndex, filters[filter.parameter]);
+		if (!condition) continue;
+		const column = filter.column(view);
+		if (!view.columns.includes(column)) {
+			throw parameterError(ctx, itemIndex, filter.displayName, `cannot be used here: ${view.rootField} has no column "${column}"`);
+		}
+		conditions.push({ [column]: condition });
+	}
+	conditions.push(parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters[ADVANCED_FILTER_PARAMETER]));
+	return combineConditions(conditions);
+}
+
+/** Local checks of the filters that need no schema (JSON syntax, numbers, dates), run before any request. */
+export function precheckFilters(ctx: IExecuteFunctions, itemIndex: number, filters: IDataObject): void {
+	for (const filter of FRIENDLY_FILTERS) {
+		if (filter.parameter in filters) filter.toCondition(ctx, itemIndex, filters[filter.parameter]);
+	}
+	parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters[ADVANCED_FILTER_PARAMETER]);
+}
+
+export const SORT_DIRECTIONS = ['asc', 'desc', 'asc_nulls_first', 'asc_nulls_last', 'desc_nulls_first', 'desc_nulls_last'];
+
+/** The `sort` fixed collection as a Hasura `order_by` list (the unique tiebreaker is added later). */
+export function readSort(ctx: IExecuteFunctions, itemIndex: number, view: ResolvedView | undefined): Array<Record<string, string>> {
+	const sort = ctx.getNodeParameter('sort', itemIndex, {}) as { rules?: Array<{ column?: string; direction?: string }> };
+	return (sort.rules ?? []).map((rule) => {
+		const column = String(rule.column ?? '').trim();
+		const direction = String(rule.direction ?? 'asc');
+		if (column === '') throw parameterError(ctx, itemIndex, 'Sort', 'every sort rule needs a column');
+		if (view && !view.columns.includes(column)) {
+			throw parameterError(ctx, itemIndex, 'Sort', `unknown column "${column}" for ${view.rootField}; known: ${view.columns.join(', ')}`);
+		}
+		if (!SORT_DIRECTIONS.includes(direction)) {
+			throw parameterError(ctx, itemIndex, 'Sort', `unknown direction "${direction}"; use one of ${SORT_DIRECTIONS.join(', ')}`);
+		}
+		return { [column]: direction };
+	});
+}
+
+/**
+ * Columns to select: all the view's columns, its simplified set, or the user's choice (checked against the live
+ * columns). `undefined` view = only local checks.
+ */
+export function readSelectedFields(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	view: ResolvedView | undefined,
+	simplify: boolean,
+): string[] {
+	const mode = ctx.getNodeParameter('fieldSelection', itemIndex, 'all') as string;
+	if (mode !== 'selected') {
+		if (!view) return [];
+		return simplify && view.simplifiedColumns.length > 0 ? view.simplifiedColumns : view.columns;
+	}
+	const fields = splitList(ctx.getNodeParameter('fields', itemIndex, []));
+	if (fields.length === 0) throw parameterError(ctx, itemIndex, 'Fields', 'choose at least one field, or select all fields');
+	if (view) {
+		const unknown = fields.filter((field) => !view.columns.includes(field));
+		if (unknown.length > 0) {
+			throw parameterError(
+				ctx,
+				itemIndex,
+				'Fields',
+				`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((field) => `"${field}"`).join(', ')} for ${view.rootField}; known: ${view.columns.join(', ')}`,
+			);
+		}
+	}
+	return [...new Set(fields)];
+}
