@@ -1,0 +1,171 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Views the trigger can watch: those with a processing/match time. Reference-set persons are not exported this way. */
+export const TRIGGER_VIEWS = ['face_tasks', 'image_tasks', 'face_matches', 'image_matches', 'speech_tasks', 'ner_tasks'] as const;
+export type TriggerView = (typeof TRIGGER_VIEWS)[number];
+
+export const TASK_VIEWS: TriggerView[] = ['face_tasks', 'image_tasks', 'speech_tasks', 'ner_tasks'];
+
+export const DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
+export const DEFAULT_PAGE_SIZE = 1000;
+export const DEFAULT_CONCURRENCY = 2;
+export const MAX_CONCURRENCY = 16;
+export const DEFAULT_MAX_RETRIES = 5;
+export const MAX_RETRIES = 10;
+
+/** Task statuses the seed names; the live list comes from the API (loadOptions). */
+export const SEED_STATUSES = ['succeeded', 'failed'];
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'View',
+		name: 'view',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Face Matches',
+				value: 'face_matches',
+				description: 'New matches between persons detected in video and the reference set (by match time)',
+			},
+			{
+				name: 'Face Tasks',
+				value: 'face_tasks',
+				description: 'Face and person detection tasks on video fragments, when processed',
+			},
+			{
+				name: 'Image Matches',
+				value: 'image_matches',
+				description: 'New matches between persons detected in photos and the reference set (by match time)',
+			},
+			{
+				name: 'Image Tasks',
+				value: 'image_tasks',
+				description: 'Face and person detection tasks on photos, when processed',
+			},
+			{
+				name: 'NER Tasks',
+				value: 'ner_tasks',
+				description: 'Named entity recognition tasks, when processed',
+			},
+			{
+				name: 'Speech Tasks',
+				value: 'speech_tasks',
+				description: 'Speech-to-text tasks (transcripts), when processed',
+			},
+		],
+		default: 'face_tasks',
+		description:
+			'Which AI metadata to watch. Each poll emits the records processed (tasks) or matched (matches) since the previous poll.',
+	},
+	{
+		displayName: 'Status Names or IDs',
+		name: 'statuses',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getStatuses', loadOptionsDependsOn: ['view'] },
+		displayOptions: { show: { view: TASK_VIEWS } },
+		default: ['succeeded'],
+		description:
+			'Only emit tasks with one of these statuses. Leave empty for every status. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Content Partner Names or IDs',
+		name: 'contentPartners',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getContentPartners', loadOptionsDependsOn: ['view'] },
+		default: [],
+		description:
+			'Only emit records of these content partners (cp, e.g. OR-abc1234). Leave empty for all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Fields',
+		name: 'fields',
+		type: 'options',
+		options: [
+			{
+				name: 'Simplified',
+				value: 'simplified',
+				description: 'The identifying columns and the main results, without raw outputs and per-frame lists',
+			},
+			{
+				name: 'All',
+				value: 'all',
+				description: 'Every column the view exposes, including raw JSON outputs and transcripts',
+			},
+		],
+		default: 'simplified',
+		description: 'Which columns each record carries',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Emit As',
+				name: 'emitAs',
+				type: 'options',
+				options: [
+					{ name: 'One Item per Record', value: 'eachRecord', description: 'Each record becomes its own item' },
+					{
+						name: 'One Item Holding All Records',
+						value: 'oneItem',
+						description: 'A single item with the records of the poll in "records" (e.g. one export file per poll)',
+					},
+				],
+				default: 'eachRecord',
+				description: 'How the records of one poll are emitted',
+			},
+			{
+				displayName: 'Keep Raw JSON as Text',
+				name: 'keepRawJson',
+				type: 'boolean',
+				default: false,
+				description: 'Whether raw output columns (e.g. transcript_json) stay the JSON text the API sends instead of being parsed',
+			},
+			{
+				displayName: 'Max Concurrent Requests',
+				name: 'maxConcurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+				default: DEFAULT_CONCURRENCY,
+				description: 'How many pages are requested at the same time when many records are new',
+			},
+			{
+				displayName: 'Max Records per Poll',
+				name: 'maxRecordsPerPoll',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_MAX_RECORDS_PER_POLL,
+				description:
+					'The most records one poll emits. The rest follow on the next poll, in order; none are dropped.',
+			},
+			{
+				displayName: 'Max Retries',
+				name: 'maxRetries',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
+				default: DEFAULT_MAX_RETRIES,
+				description: 'Retries of a request that failed with HTTP 429, a 5xx status or a dropped connection',
+			},
+			{
+				displayName: 'Page Size',
+				name: 'pageSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 10000 },
+				default: DEFAULT_PAGE_SIZE,
+				description: 'Records asked for per request',
+			},
+			{
+				displayName: 'Start From',
+				name: 'startFrom',
+				type: 'dateTime',
+				default: '',
+				description:
+					'On first activation, also emit records processed at or after this moment (ISO 8601; without a zone, the workflow timezone applies). Without it, only records newer than the activation are emitted. Changing it starts over from the new moment.',
+			},
+		],
+	},
+];

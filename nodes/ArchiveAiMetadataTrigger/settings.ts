@@ -1,0 +1,95 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_MAX_RECORDS_PER_POLL,
+	DEFAULT_MAX_RETRIES,
+	DEFAULT_PAGE_SIZE,
+	MAX_CONCURRENCY,
+	MAX_RETRIES,
+	TASK_VIEWS,
+	TRIGGER_VIEWS,
+} from './description';
+import type { TriggerView } from './description';
+import { startFromToUtc } from './startFrom';
+
+export interface TriggerSettings {
+	view: TriggerView;
+	/** Empty: every status (and always empty for match views, which have none). */
+	statuses: string[];
+	/** Empty: every content partner. */
+	contentPartners: string[];
+	fields: 'simplified' | 'all';
+	emitAs: 'eachRecord' | 'oneItem';
+	maxRecordsPerPoll: number;
+	/** "Start From" as a UTC ISO string. */
+	startFrom?: string;
+	pageSize: number;
+	concurrency: number;
+	maxRetries: number;
+	keepRawJson: boolean;
+}
+
+/** GraphQL `Int` is 32-bit: larger limits are refused by the server. */
+const MAX_GRAPHQL_INT = 2_147_483_647;
+
+function parameterError(ctx: IPollFunctions, parameter: string, problem: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Parameter "${parameter}": ${problem}`, { itemIndex: 0 });
+}
+
+function integerIn(ctx: IPollFunctions, parameter: string, value: unknown, min: number, max: number): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+		throw parameterError(ctx, parameter, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+/** A list parameter that may also arrive from an expression as "a, b" text or a single value. */
+function textList(ctx: IPollFunctions, parameter: string, value: unknown): string[] {
+	if (value === undefined || value === null || value === '') return [];
+	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	const texts = entries.map((entry: unknown) => {
+		if (typeof entry !== 'string' && typeof entry !== 'number') {
+			throw parameterError(ctx, parameter, `must hold text values, got ${JSON.stringify(entry)}`);
+		}
+		return String(entry).trim();
+	});
+	return texts.filter((entry) => entry !== '');
+}
+
+function oneOf<T extends string>(ctx: IPollFunctions, parameter: string, value: unknown, allowed: readonly T[]): T {
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+	throw parameterError(ctx, parameter, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+}
+
+/** "Start From" as UTC ISO text; a Date or luxon DateTime from an expression prints as ISO. */
+function readStartFrom(ctx: IPollFunctions, value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const raw = value instanceof Date ? value.toISOString() : String(value as string);
+	if (raw.trim() === '') return undefined;
+	const utc = startFromToUtc(raw, ctx.getTimezone());
+	if (!utc) throw parameterError(ctx, 'Start From', `must be an ISO 8601 date such as 2025-01-31T08:00:00Z, got ${JSON.stringify(raw)}`);
+	return utc;
+}
+
+/** Reads and checks every parameter before any request is made. */
+export function readSettings(ctx: IPollFunctions): TriggerSettings {
+	const view = oneOf(ctx, 'View', ctx.getNodeParameter('view'), TRIGGER_VIEWS);
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const statuses = TASK_VIEWS.includes(view) ? textList(ctx, 'Status Names or IDs', ctx.getNodeParameter('statuses', [])) : [];
+	return {
+		view,
+		statuses,
+		contentPartners: textList(ctx, 'Content Partner Names or IDs', ctx.getNodeParameter('contentPartners', [])),
+		fields: oneOf(ctx, 'Fields', ctx.getNodeParameter('fields', 'simplified'), ['simplified', 'all'] as const),
+		emitAs: oneOf(ctx, 'Emit As', options.emitAs ?? 'eachRecord', ['eachRecord', 'oneItem'] as const),
+		maxRecordsPerPoll: integerIn(ctx, 'Max Records per Poll', options.maxRecordsPerPoll ?? DEFAULT_MAX_RECORDS_PER_POLL, 1, MAX_GRAPHQL_INT),
+		startFrom: readStartFrom(ctx, options.startFrom),
+		pageSize: integerIn(ctx, 'Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE, 1, MAX_GRAPHQL_INT),
+		concurrency: integerIn(ctx, 'Max Concurrent Requests', options.maxConcurrency ?? DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY),
+		maxRetries: integerIn(ctx, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, 0, MAX_RETRIES),
+		keepRawJson: options.keepRawJson === true,
+	};
+}
