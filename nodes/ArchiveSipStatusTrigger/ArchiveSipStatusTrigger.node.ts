@@ -12,9 +12,10 @@ import type {
 import { testSigningSecrets } from './credentialTest';
 import { handleDelivery } from './delivery';
 import { rateLimiterFor } from './rateLimit';
-import { replayStoreFor, type ReplayStore } from './replayStore';
+import type { ReplayStore } from './replayStore';
 import { readRawBody, type RawBodyRequest } from './request';
 import { sendError, sendNoContent, type ResponseWriter } from './response';
+import { replayStoreForDelivery } from './sharedReplayStore';
 import {
 	DEFAULT_MAX_BODY_KIB,
 	DEFAULT_TOLERANCE_SECONDS,
@@ -179,7 +180,8 @@ export class ArchiveSipStatusTrigger implements INodeType {
 		let acceptedId: string | undefined;
 		try {
 			const scope = scopeOf(this);
-			replayStore = replayStoreFor(scope);
+			// Shared through n8n's workflow static data, so replays hold across queue-mode processes.
+			replayStore = replayStoreForDelivery(this, scope);
 			const { settings, eventsPerMinute, secretProblems } = await readSettings(this);
 			if (secretProblems.length > 0) {
 				this.logger.warn(`Archive SIP Status Trigger ignores unusable secrets: ${secretProblems.join('; ')}`);

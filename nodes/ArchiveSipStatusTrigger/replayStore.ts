@@ -76,4 +76,13 @@ export function replayStoreFor(scope: string): ReplayStore {
 /** Lets a deployment plug in a shared store (queue mode) for a scope. */
 export function setReplayStore(scope: string, store: ReplayStore): void {
 	stores.set(scope, store);
+	overriddenScopes.add(scope);
+}
+
+// --- Queue mode (sharedReplayStore.ts): a plugged-in store replaces n8n's static data as well. ---
+const overriddenScopes = new Set<string>();
+
+/** True when `setReplayStore` chose the store for this scope. */
+export function hasReplayStoreOverride(scope: string): boolean {
+	return overriddenScopes.has(scope);
 }

@@ -2,14 +2,14 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
 import { ensureN8nInstall, REPO_ROOT, selectedN8nVersions } from './lib/install';
+import { runQueueMode } from './queue/lib/run-queue';
 
 // `npm run e2e [-- <jest args>]`: installs the selected n8n versions into the cache (slow only
 // the first time), then runs the e2e suite against them. E2E_N8N_VERSIONS narrows the versions.
+// `npm run e2e:queue` (`--queue`): the queue-mode suite in test/e2e/queue (see its README).
 function main(args: string[]): number {
-	if (args.includes('--queue')) {
-		console.error('e2e: queue mode (redis + postgres) is not implemented in the harness yet');
-		return 2;
-	}
+	const queue = args.includes('--queue');
+	if (queue) return runQueueMode(args.filter((arg) => arg !== '--queue'));
 	for (const version of selectedN8nVersions()) {
 		const install = ensureN8nInstall(version);
 		console.log(`e2e: n8n ${version} at ${install.dir}`);

@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { hasReplayStoreOverride, replayStoreFor, type ReplayStore } from './replayStore';
+
+/**
+ * Replay protection that holds across processes (n8n queue mode: several webhook processors).
+ *
+ * n8n gives webhook contexts no deduplication helpers (`checkProcessedAndRecord` exists only for
+ * executing nodes, in 1.123 and 2.40 alike), but it does give them workflow static data: every
+ * production delivery reads it fresh from n8n's database (PostgreSQL in queue mode) and n8n saves
+ * it back right after `webhook()` returns, before the execution is queued. Recording accepted ids
+ * there makes a replay that reaches another process than the first delivery a replay again.
+ *
+ * Static data is read-modify-write of one database row, not atomic (n8n's own dedup store is the
+ * same). Two residual windows remain, both documented in the README:
+ * - the same id reaching two processes within the few milliseconds between n8n reading and
+ *   saving static data can run twice;
+ * - two deliveries of *different* ids on different processes at that same moment: the later save
+ *   overwrites the earlier one's id. The accepting process keeps such ids "pending" and writes
+ *   them back on its next delivery (see `PENDING_REPAIR_MS`), and always drops replays reaching it.
+ * The process-local store stays in front, so a replay to the same process never depends on this.
+ */
+
+/** Where in the node's static data the ids live. */
+export const SHARED_REPLAY_KEY = 'acceptedWebhookIds';
+
+/** Static data is rewritten on every accepted delivery; this keeps the row below ~200 KB. */
+export const SHARED_REPLAY_CAPACITY = 5000;
+
+/** How long a process re-asserts the ids it accepted, in case a concurrent save overwrote them. */
+export const PENDING_REPAIR_MS = 15 * 60 * 1000;
+
+const MINUTE_MS = 60_000;
+
+/** Fixed-size keys: the stored record does not grow with whatever id length a sender uses. */
+export function sharedReplayKey(id: string): string {
+	return createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 22);
+}
+
+/** id key -> expiry in whole minutes since the epoch (compact, and rounding up only lengthens it). */
+type SharedRecord = Record<string, number>;
+
+function readRecord(staticData: IDataObject): SharedRecord {
+	const stored = staticData[SHARED_REPLAY_KEY];
+	if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return {};
+	const record: SharedRecord = {};
+	for (const [key, expiry] of Object.entries(stored as IDataObject)) {
+		if (typeof expiry === 'number') record[key] = expiry;
+	}
+	return record;
+}
+
+/** Drops expired ids, then the soonest-expiring ones beyond the capacity. */
+function pruneRecord(record: SharedRecord, nowMs: number, capacity: number): SharedRecord {
+	const live = Object.entries(record).filter(([, expiry]) => expiry * MINUTE_MS > nowMs);
+	live.sort(([, left], [, right]) => right - left);
+	return Object.fromEntries(live.slice(0, capacity));
+}
+
+/**
+ * One delivery's view of the ids recorded in the node's workflow static data. Built per request:
+ * n8n hands every request its own freshly loaded copy.
+ */
+export class StaticDataReplayStore implements ReplayStore {
+	constructor(
+		private readonly staticData: IDataObject,
+		private readonly now: () => number = () => Date.now(),
+		private readonly capacity = SHARED_REPLAY_CAPACITY,
+	) {}
+
+	async seen(id: string): Promise<boolean> {
+		return this.isLive(readRecord(this.staticData), sharedReplayKey(id));
+	}
+
+	async remember(id: string, expiresAtMs: number): Promise<boolean> {
+		const record = readRecord(this.staticData);
+		const key = sharedReplayKey(id);
+		if (this.isLive(record, key)) return false;
+		record[key] = Math.ceil(expiresAtMs / MINUTE_MS);
+		this.write(record);
+		return true;
+	}
+
+	async forget(id: string): Promise<void> {
+		const record = readRecord(this.staticData);
+		const key = sharedReplayKey(id);
+		if (!(key in record)) return;
+		delete record[key];
+		this.write(record);
+	}
+
+	/** Writes back ids this process accepted that a concurrent save dropped; true when any was missing. */
+	restore(entries: Iterable<[id: string, expiresAtMs: number]>): boolean {
+		const record = readRecord(this.staticData);
+		let restored = false;
+		for (const [id, expiresAtMs] of entries) {
+			const key = sharedReplayKey(id);
+			if (key in record || expiresAtMs <= this.now()) continue;
+			record[key] = Math.ceil(expiresAtMs / MINUTE_MS);
+			restored = true;
+		}
+		if (restored) this.write(record);
+		return restored;
+	}
+
+	private isLive(record: SharedRecord, key: string): boolean {
+		const expiry = record[key];
+		return expiry !== undefined && expiry * MINUTE_MS > this.now();
+	}
+
+	private write(record: SharedRecord): void {
+		// Assigning the key (not mutating the nested object) is what marks static data as changed.
+		this.staticData[SHARED_REPLAY_KEY] = pruneRecord(record, this.now(), this.capacity);
+	}
+}
+
+/** Ids this process recorded in the shared store lately, per scope: re-asserted on later deliveries. */
+const pendingByScope = new Map<string, Map<string, { expiresAtMs: number; repairUntilMs: number }>>();
+
+function pendingFor(scope: string, nowMs: number): Map<string, { expiresAtMs: number; repairUntilMs: number }> {
+	let pending = pendingByScope.get(scope);
+	if (!pending) {
+		pending = new Map();
+		pendingByScope.set(scope, pending);
+	}
+	for (const [id, entry] of pending) if (entry.repairUntilMs <= nowMs) pending.delete(id);
+	return pending;
+}
+
+/**
+ * The process-local store in front of the shared one: a replay is one that either has seen.
+ * Recording goes to both; the local store decides races inside this process atomically.
+ */
+export class LayeredReplayStore implements ReplayStore {
+	constructor(
+		private readonly local: ReplayStore,
+		private readonly shared: StaticDataReplayStore,
+		private readonly scope: string,
+		private readonly now: () => number = () => Date.now(),
+	) {
+		const pending = pendingFor(scope, now());
+		shared.restore([...pending].map(([id, entry]) => [id, entry.expiresAtMs]));
+	}
+
+	async seen(id: string): Promise<boolean> {
+		return (await this.local.seen(id)) || (await this.shared.seen(id));
+	}
+
+	async remember(id: string, expiresAtMs: number): Promise<boolean> {
+		if (!(await this.local.remember(id, expiresAtMs))) return false;
+		// Kept locally either way: a replay reaching this process is then dropped without a lookup.
+		if (!(await this.shared.remember(id, expiresAtMs))) return false;
+		const nowMs = this.now();
+		pendingFor(this.scope, nowMs).set(id, { expiresAtMs, repairUntilMs: nowMs + PENDING_REPAIR_MS });
+		return true;
+	}
+
+	async forget(id: string): Promise<void> {
+		pendingByScope.get(this.scope)?.delete(id);
+		await this.local.forget(id);
+		await this.shared.forget(id);
+	}
+}
+
+/** Workflow static data of the trigger node, or undefined where n8n offers none (e.g. older hosts). */
+function nodeStaticData(context: IWebhookFunctions): IDataObject | undefined {
+	try {
+		const data = context.getWorkflowStaticData('node') as IDataObject | undefined;
+		return typeof data === 'object' && data !== null ? data : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The replay store for one delivery. Production deliveries use the process-local store plus n8n's
+ * shared static data; test-URL deliveries (n8n does not save static data for them), hosts without
+ * static data and scopes with a store plugged in by `setReplayStore` use the process-local one only.
+ */
+export function replayStoreForDelivery(context: IWebhookFunctions, scope: string): ReplayStore {
+	const local = replayStoreFor(scope);
+	if (hasReplayStoreOverride(scope) || context.getMode() !== 'webhook') return local;
+	const staticData = nodeStaticData(context);
+	if (!staticData) return local;
+	return new LayeredReplayStore(local, new StaticDataReplayStore(staticData), scope);
+}
+
+/** Forgets this process's pending repairs (tests simulate a restarted process with it). */
+export function clearPendingRepairs(): void {
+	pendingByScope.clear();
+}

@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+
+import { startSandbox, type Sandbox } from '../../emulators';
+import { postJson, request } from '../lib/http';
+import { N8nInstance } from '../lib/n8n';
+import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../lib/package';
+import { nodeJson, type RunExecutionData } from '../lib/run-data';
+import {
+	graphWorkflow,
+	manualTrigger,
+	node,
+	PACKAGE_NODE_TYPES,
+	setFields,
+	webhookTrigger,
+	chainWorkflow,
+	type CredentialRef,
+	type WorkflowJson,
+	type WorkflowNode,
+} from '../lib/workflows';
+import { QueueCluster } from './lib/cluster';
+import { percentile, recordFigures, type TriggerFigures } from './lib/figures';
+import { queueVersions, QUEUE_MODE_REQUESTED } from './lib/selection';
+import { mapLimit, newMessageId, newSigningSecret, sendSigned, signedHeaders, sipEvent, type Delivery } from './lib/sip';
+
+// n8n in queue mode (Redis + PostgreSQL, one main, two workers, two webhook processors), started by
+// `npm run e2e:queue`. Every production execution runs on a worker; the tests prove the package
+// works there unchanged and that the SIP trigger stays replay-safe across webhook processors.
+
+const pkg = packageUnderTest();
+const ORG_ROWS = 100;
+const TOKEN_EXECUTIONS = 50;
+const SIP_EVENTS = 20;
+const BENCH_EVENTS = Number(process.env.E2E_QUEUE_BENCH_EVENTS ?? 60);
+
+const describeQueue = QUEUE_MODE_REQUESTED
+	? describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveOrganization', 'ArchiveAiMetadata')
+	: describe.skip;
+if (!QUEUE_MODE_REQUESTED) it.skip('queue mode runs with `npm run e2e:queue` only', () => undefined);
+
+/** Archive Organization operations that every action-node test of the single-process suite also covers. */
+function organizationOperations(credential: CredentialRef, partnerId: string): WorkflowNode[] {
+	const operation = (name: string, parameters: Record<string, unknown>) =>
+		node(name, PACKAGE_NODE_TYPES.organization, parameters, { credentials: { archiveOrganizationApi: credential } });
+	return [
+		operation('Content Partner by ID', { resource: 'contentPartner', operation: 'get', lookupBy: 'id', id: partnerId }),
+		operation('Content Partners (limit 7)', {
+			resource: 'contentPartner',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 7,
+			options: { pageSize: 3 },
+		}),
+		operation('All Organizations', { resource: 'organization', operation: 'getMany', returnAll: true }),
+		operation('All Schools', { resource: 'school', operation: 'getMany', returnAll: true }),
+	];
+}
+
+/** Archive AI Metadata operations, as the single-process suite runs them. */
+function aiMetadataOperations(credential: CredentialRef, data: Sandbox['data']['ai']): WorkflowNode[] {
+	const operation = (name: string, parameters: Record<string, unknown>) =>
+		node(name, PACKAGE_NODE_TYPES.aiMetadata, parameters, { credentials: { archiveAiMetadataApi: credential } });
+	const succeeded = data.records('face_tasks').find((each) => each.status === 'succeeded');
+	return [
+		operation('Face Task by ID', { resource: 'faceTask', operation: 'get', taskId: succeeded?.task_id }),
+		operation('Count Failed Face Tasks', { resource: 'faceTask', operation: 'count', filters: { status: 'failed' } }),
+		operation('All Image Tasks', {
+			resource: 'imageTask',
+			operation: 'getAll',
+			returnAll: true,
+			fieldSelection: 'selected',
+			fields: ['task_id', 'pid', 'status'],
+			options: { pageSize: 60, maxConcurrency: 2 },
+		}),
+		operation('All Refset Persons', { resource: 'refsetPerson', operation: 'getAll', returnAll: true }),
+	];
+}
+
+/** One trigger fanned out to every operation: `n8n execute` (manual) or a production webhook. */
+function fannedOut(name: string, trigger: WorkflowNode, operations: WorkflowNode[]): WorkflowJson {
+	return graphWorkflow(name, [trigger, ...operations], operations.map((each) => ({ from: trigger.name, to: each.name })));
+}
+
+function outputsOf(run: RunExecutionData, operations: WorkflowNode[]): Record<string, unknown> {
+	return Object.fromEntries(operations.map((each) => [each.name, nodeJson(run, each.name)]));
+}
+
+describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
+	const sipSecret = newSigningSecret();
+	const sipCredential: CredentialRef = { id: newCredentialId(), name: 'queue sip secret' };
+	const orgCredential: CredentialRef = { id: newCredentialId(), name: 'queue org' };
+	const aiCredential: CredentialRef = { id: newCredentialId(), name: 'queue ai metadata' };
+	// Its own credential: its token is fetched by the token test's executions alone.
+	const tokenCredential: CredentialRef = { id: newCredentialId(), name: 'queue org token reuse' };
+	const builtinPath = `queue-builtin-${randomUUID()}`;
+	const orgPath = `queue-org-${randomUUID()}`;
+	const tokenPath = `queue-token-${randomUUID()}`;
+	const sipTrigger = node('SIP Status', PACKAGE_NODE_TYPES.sipStatusTrigger, {}, {
+		credentials: { archiveSipWebhookApi: sipCredential },
+		webhookId: randomUUID(),
+	});
+	let sandbox: Sandbox;
+	let cluster: QueueCluster;
+	let partnerId: string;
+	const workflows: Record<'builtin' | 'sip' | 'org' | 'token', WorkflowJson> = {} as never;
+
+	function aiCredentialData(): Record<string, unknown> {
+		return { email: sandbox.ai.email, password: sandbox.ai.password, authUrl: sandbox.ai.authUrl, graphqlUrl: sandbox.ai.graphqlUrl };
+	}
+
+	/** Every action-node operation of this suite, in one fanned-out workflow. */
+	function actionOperations(): WorkflowNode[] {
+		return [...organizationOperations(orgCredential, partnerId), ...aiMetadataOperations(aiCredential, sandbox.data.ai)];
+	}
+
+	function orgCredentialData(): Record<string, unknown> {
+		return {
+			authUrl: sandbox.org.authUrl,
+			apiUrl: sandbox.org.apiUrl,
+			username: sandbox.org.username,
+			password: sandbox.org.password,
+		};
+	}
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ rows: ORG_ROWS, seed: 11 });
+		partnerId = [...sandbox.data.org.contentPartners].sort((a, b) => (a.iri < b.iri ? -1 : 1))[0].id;
+		cluster = await QueueCluster.create({ version, ...pkg });
+		await cluster.importCredentials([
+			{ ...sipCredential, type: 'archiveSipWebhookApi', data: { signingSecret: sipSecret } },
+			{ ...orgCredential, type: 'archiveOrganizationApi', data: orgCredentialData() },
+			{ ...tokenCredential, type: 'archiveOrganizationApi', data: orgCredentialData() },
+			{ ...aiCredential, type: 'archiveAiMetadataApi', data: aiCredentialData() },
+		]);
+		workflows.builtin = chainWorkflow('queue builtin', [webhookTrigger('Webhook', { path: builtinPath }), setFields('Mark', { seen: true })]);
+		workflows.sip = chainWorkflow('queue sip status', [sipTrigger, setFields('Mark', { seen: true })]);
+		workflows.org = fannedOut('queue action nodes', webhookTrigger('Webhook', { path: orgPath }), actionOperations());
+		workflows.token = chainWorkflow('queue token reuse', [
+			webhookTrigger('Webhook', { path: tokenPath }),
+			organizationOperations(tokenCredential, partnerId)[0],
+		]);
+		for (const workflow of Object.values(workflows)) {
+			await cluster.importWorkflow(workflow);
+			await cluster.activate(workflow.id, workflow.name);
+		}
+		await cluster.start();
+	});
+
+	afterAll(async () => {
+		await cluster?.dispose();
+		await sandbox?.close();
+	});
+
+	function sipUrl(processor: number): string {
+		return `${cluster.webhookBaseUrls[processor]}/webhook/${sipTrigger.webhookId}/sip-status`;
+	}
+
+	it('runs a built-in Webhook workflow on the workers, through both webhook processors', async () => {
+		const answers = await Promise.all(
+			cluster.webhookBaseUrls.map((base, index) => postJson(`${base}/webhook/${builtinPath}`, { from: index })),
+		);
+		const executions = await cluster.waitForExecutions(workflows.builtin.id, 2);
+
+		expect(answers.map((each) => each.status)).toEqual([200, 200]);
+		expect(executions.map((each) => ({ mode: each.mode, status: each.status }))).toEqual([
+			{ mode: 'webhook', status: 'success' },
+			{ mode: 'webhook', status: 'success' },
+		]);
+		const received = executions.map((each) => (nodeJson(each.data!, 'Webhook')[0].body as { from: number }).from).sort();
+		expect(received).toEqual([0, 1]);
+		const ranOnWorkers = cluster.executionsByWorker().flat();
+		for (const execution of executions) expect(ranOnWorkers).toContain(execution.id);
+	});
+
+	it('refuses production webhooks on the main process (only webhook processors take them)', async () => {
+		const answer = await postJson(`${cluster.mainInstance.baseUrl}/webhook/${builtinPath}`, {});
+		expect(answer.status).not.toBe(200);
+	});
+
+	it('runs each signed SIP event exactly once, whichever webhook processor receives it', async () => {
+		const deliveries: Delivery[] = Array.from({ length: SIP_EVENTS }, () => {
+			const correlationId = `queue-${randomUUID()}`;
+			return { id: newMessageId(), body: sipEvent(correlationId) };
+		});
+		for (const [index, delivery] of deliveries.entries()) {
+			expect((await sendSigned(sipUrl(index % 2), sipSecret, delivery)).status).toBe(204);
+		}
+		const executions = await cluster.waitForExecutions(workflows.sip.id, SIP_EVENTS);
+
+		expect(executions).toHaveLength(SIP_EVENTS);
+		expect(executions.every((each) => each.status === 'success')).toBe(true);
+		const correlationIds = executions.map((each) => nodeJson(each.data!, 'SIP Status')[0].correlation_id);
+		expect(new Set(correlationIds).size).toBe(SIP_EVENTS);
+		const perWorker = cluster.executionsByWorker().map((ids) => executions.filter((each) => ids.includes(each.id)).length);
+		expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(SIP_EVENTS);
+
+		// Replays (same bytes) and sender retries (same id, fresh timestamp and signature), each sent
+		// to the *other* webhook processor than the first delivery.
+		for (const [index, delivery] of deliveries.entries()) {
+			const other = sipUrl((index + 1) % 2);
+			const replay = await request(other, { method: 'POST', headers: signedHeaders(sipSecret, delivery), body: delivery.body });
+			const retry = await sendSigned(other, sipSecret, delivery);
+			expect([replay.status, retry.status]).toEqual([204, 204]);
+		}
+		// A barrier: fresh events through both processors; once they ran, any execution a replay
+		// could have started has been recorded too.
+		const barrier = [0, 1].map(() => ({ id: newMessageId(), body: sipEvent(`barrier-${randomUUID()}`) }));
+		for (const [index, delivery] of barrier.entries()) await sendSigned(sipUrl(index), sipSecret, delivery);
+		const after = await cluster.waitForExecutions(workflows.sip.id, SIP_EVENTS + barrier.length);
+
+		expect(after).toHaveLength(SIP_EVENTS + barrier.length);
+		const unsigned = await postJson(sipUrl(0), JSON.parse(deliveries[0].body) as unknown);
+		expect(unsigned.status).toBe(401);
+		expect(cluster.logs()).not.toContain(sipSecret);
+	});
+
+	it('gives the action-node workflow (Organization and AI Metadata) the same results on the workers as in single-process n8n', async () => {
+		const answer = await postJson(`${cluster.webhookBaseUrls[1]}/webhook/${orgPath}`, {});
+		const [execution] = await cluster.waitForExecutions(workflows.org.id, 1);
+		expect(answer.status).toBe(200);
+		expect(execution.status).toBe('success');
+		expect(cluster.executionsByWorker().flat()).toContain(execution.id);
+
+		const operations = actionOperations();
+		const single = await N8nInstance.create({ version, ...pkg });
+		try {
+			await single.importCredentials([
+				{ ...orgCredential, type: 'archiveOrganizationApi', data: orgCredentialData() },
+				{ ...aiCredential, type: 'archiveAiMetadataApi', data: aiCredentialData() },
+			]);
+			const manual = fannedOut('single action nodes', manualTrigger(), operations);
+			await single.importWorkflow(manual);
+			const { run } = await single.execute(manual.id);
+
+			const queued = outputsOf(execution.data!, operations);
+			expect(queued).toEqual(outputsOf(run.data, operations));
+			expect((queued['All Organizations'] as unknown[]).length).toBe(sandbox.data.org.organizations.length);
+			expect((queued['All Refset Persons'] as unknown[]).length).toBe(sandbox.data.ai.records('refset_persons').length);
+		} finally {
+			await single.dispose();
+		}
+	});
+
+	it(`fetches one token for ${TOKEN_EXECUTIONS} executions spread over both workers`, async () => {
+		const tokensBefore = sandbox.counters.get().org.tokensIssued;
+		const url = (index: number) => `${cluster.webhookBaseUrls[index % 2]}/webhook/${tokenPath}`;
+		// The first execution stores the token; the rest reuse it from n8n's database.
+		await postJson(url(0), {});
+		await cluster.waitForExecutions(workflows.token.id, 1);
+		const rest = Array.from({ length: TOKEN_EXECUTIONS - 1 }, (_, index) => index + 1);
+		const answers = await mapLimit(rest, 8, async (index) => (await postJson(url(index), { index })).status);
+		const executions = await cluster.waitForExecutions(workflows.token.id, TOKEN_EXECUTIONS);
+
+		expect(answers.every((status) => status === 200)).toBe(true);
+		expect(executions.filter((each) => each.status === 'success')).toHaveLength(TOKEN_EXECUTIONS);
+		const perWorker = cluster.executionsByWorker().map((ids) => executions.filter((each) => ids.includes(each.id)).length);
+		expect(perWorker.every((count) => count > 0)).toBe(true);
+		const tokens = sandbox.counters.get().org.tokensIssued - tokensBefore;
+		recordFigures(version, { tokenRequests: { executions: TOKEN_EXECUTIONS, tokens } });
+		expect(tokens).toBe(1);
+		for (const each of executions) expect(JSON.stringify(each.data)).not.toContain(sandbox.org.password);
+	});
+	/** Sends `count` fresh events (8 in flight, alternating processors); latency = send to execution stop. */
+	async function measureTrigger(workers: number, count: number): Promise<TriggerFigures> {
+		const before = new Set((await cluster.executions(workflows.sip.id)).map((each) => each.id));
+		const sentAt = new Map<string, number>();
+		const started = Date.now();
+		const statuses = await mapLimit(Array.from({ length: count }, (_, index) => index), 8, async (index) => {
+			const correlationId = `bench-${workers}-${randomUUID()}`;
+			sentAt.set(correlationId, Date.now());
+			return (await sendSigned(sipUrl(index % 2), sipSecret, { id: newMessageId(), body: sipEvent(correlationId) })).status;
+		});
+		const accepted = statuses.filter((status) => status === 204).length;
+		const executions = (await cluster.waitForExecutions(workflows.sip.id, before.size + accepted)).filter((each) => !before.has(each.id));
+		const stopped = await cluster.stopTimes(workflows.sip.id);
+		const latencies: number[] = [];
+		let lastStop = started;
+		for (const execution of executions.filter((each) => each.status === 'success')) {
+			const correlationId = String(nodeJson(execution.data!, 'SIP Status')[0].correlation_id);
+			const stop = stopped.get(execution.id);
+			const sent = sentAt.get(correlationId);
+			if (stop === undefined || sent === undefined) continue;
+			latencies.push(stop - sent);
+			lastStop = Math.max(lastStop, stop);
+		}
+		const succeeded = executions.filter((each) => each.status === 'success').length;
+		return {
+			workers,
+			events: count,
+			eventsPerSecond: succeeded / ((lastStop - started) / 1000),
+			p50Ms: percentile(latencies, 0.5),
+			p99Ms: percentile(latencies, 0.99),
+			lost: accepted - succeeded,
+		};
+	}
+
+	it('loses no trigger event with one worker or two (figures printed by npm run e2e:queue)', async () => {
+		await cluster.stopWorker(1);
+		const oneWorker = await measureTrigger(1, BENCH_EVENTS);
+		await cluster.startWorker(1);
+		const twoWorkers = await measureTrigger(2, BENCH_EVENTS);
+		recordFigures(version, { trigger: [oneWorker, twoWorkers] });
+
+		expect([oneWorker.lost, twoWorkers.lost]).toEqual([0, 0]);
+	});
+});

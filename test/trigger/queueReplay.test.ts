@@ -1,0 +1,311 @@
+/**
+ * Replay safety across processes (n8n queue mode): two "webhook processors" are two isolated copies
+ * of the node module (separate process memory), each behind its own loopback HTTP server, sharing
+ * one "database" the way n8n's LiveWebhooks does: workflow static data is loaded fresh for every
+ * request and saved back when the node changed it.
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type {
+	IDataObject,
+	INode,
+	INodeType,
+	IWebhookData,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import {
+	SHARED_REPLAY_CAPACITY,
+	SHARED_REPLAY_KEY,
+	sharedReplayKey,
+	StaticDataReplayStore,
+} from '../../nodes/ArchiveSipStatusTrigger/sharedReplayStore';
+import { postRaw, type HttpAnswer } from '../harness/webhook';
+import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders, sipEventBody } from './fixtures';
+
+process.env.N8N_USER_FOLDER ??= join(tmpdir(), 'n8n-nodes-archive-services-test-n8n');
+mkdirSync(process.env.N8N_USER_FOLDER, { recursive: true });
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { WebhookContext } = require('n8n-core') as typeof import('n8n-core');
+const { Workflow } = require('n8n-workflow') as typeof import('n8n-workflow');
+const { Container } = require('@n8n/di') as typeof import('@n8n/di');
+const { Logger } = require('@n8n/backend-common') as typeof import('@n8n/backend-common');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const quietLogger = { error() {}, warn() {}, info() {}, debug() {}, scoped: () => quietLogger };
+Container.set(Logger, quietLogger as unknown as InstanceType<typeof Logger>);
+
+const SECRET = newSecret();
+const NODE_NAME = 'SIP Status';
+
+/** The row n8n keeps per workflow; only static data matters here. */
+interface WorkflowRow {
+	staticData: IDataObject;
+}
+
+interface Processor {
+	url: string;
+	/** workflowData of every delivery that started the workflow on this process. */
+	runs: unknown[];
+	close(): Promise<void>;
+}
+
+function loadIsolatedNodeType(): INodeType {
+	let nodeType: INodeType | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const module = require('../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
+		nodeType = new module.ArchiveSipStatusTrigger();
+	});
+	return nodeType!;
+}
+
+function triggerNode(): INode {
+	return {
+		id: 'queue-trigger-node',
+		name: NODE_NAME,
+		type: NODE_TYPE_NAME,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: 'f1b2c3d4-0000-4000-8000-00000000abcd',
+		parameters: {},
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred', name: 'cred' } },
+	};
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
+
+/** One n8n process: its own module memory, the shared row read and written per request. */
+async function startProcessor(
+	row: WorkflowRow,
+	workflowId: string,
+	mode: WorkflowExecuteMode = 'webhook',
+): Promise<Processor> {
+	const nodeType = loadIsolatedNodeType();
+	const webhookDescription = nodeType.description.webhooks![0] as IWebhookDescription;
+	const runs: unknown[] = [];
+
+	async function handle(req: IncomingMessage & { rawBody?: Buffer }, res: import('node:http').ServerResponse) {
+		req.rawBody = await readBody(req);
+		const workflow = new Workflow({
+			id: workflowId,
+			name: 'queue replay',
+			nodes: [triggerNode()],
+			connections: {},
+			active: true,
+			nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
+			// A fresh copy per request, as LiveWebhooks loads the workflow from the database.
+			staticData: structuredClone(row.staticData),
+		});
+		const additionalData = {
+			credentialsHelper: { getDecrypted: async () => ({ signingSecret: SECRET }) },
+			httpRequest: req,
+			httpResponse: res,
+		} as unknown as IWorkflowExecuteAdditionalData;
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: NODE_NAME,
+			path: webhookDescription.path,
+			webhookDescription,
+			workflowId,
+			workflowExecuteAdditionalData: additionalData,
+		};
+		const node = workflow.getNode(NODE_NAME)!;
+		const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
+		const result: IWebhookResponseData = await nodeType.webhook!.call(context as unknown as IWebhookFunctions);
+		// n8n saves static data only for production deliveries, and only when the node changed it.
+		if (mode === 'webhook' && workflow.staticData.__dataChanged === true) {
+			row.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		}
+		if (result.workflowData) runs.push(result.workflowData);
+	}
+
+	const server: Server = createServer((req, res) => {
+		handle(req, res).catch(() => {
+			if (!res.headersSent) res.writeHead(500).end();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/webhook/${webhookDescription.path}`,
+		runs,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+const processors: Processor[] = [];
+let workflowCounter = 0;
+
+async function startQueueMode(count = 2, mode: WorkflowExecuteMode = 'webhook') {
+	workflowCounter += 1;
+	const row: WorkflowRow = { staticData: {} };
+	const workflowId = `queue-replay-${workflowCounter}`;
+	const started: Processor[] = [];
+	for (let index = 0; index < count; index++) started.push(await startProcessor(row, workflowId, mode));
+	processors.push(...started);
+	return { row, workflowId, processors: started };
+}
+
+afterEach(async () => {
+	await Promise.all(processors.splice(0).map((each) => each.close()));
+});
+
+/** Each call signs afresh with the current time: a sender retry has a new timestamp and signature. */
+async function deliver(processor: Processor, id: string, body = sipEventBody()): Promise<HttpAnswer> {
+	return await postRaw(processor.url, body, signedHeaders(SECRET, id, Math.floor(Date.now() / 1000), body));
+}
+
+function recordedKeys(row: WorkflowRow): string[] {
+	const nodeData = row.staticData[`node:${NODE_NAME}`] as IDataObject | undefined;
+	return Object.keys((nodeData?.[SHARED_REPLAY_KEY] as IDataObject | undefined) ?? {});
+}
+
+function totalRuns(all: Processor[]): number {
+	return all.reduce((sum, each) => sum + each.runs.length, 0);
+}
+
+describe('replays across webhook processors sharing n8n static data', () => {
+	it('drops a retry that reaches the other process than the first delivery', async () => {
+		const { processors: [first, second] } = await startQueueMode();
+
+		expect((await deliver(first, 'msg_cross_1')).status).toBe(204);
+		const retry = await deliver(second, 'msg_cross_1');
+
+		expect(retry.status).toBe(204);
+		expect(first.runs).toHaveLength(1);
+		expect(second.runs).toHaveLength(0);
+	});
+
+	it('runs every distinct event exactly once when deliveries and replays alternate between processes', async () => {
+		const { processors: both } = await startQueueMode();
+		const ids = Array.from({ length: 10 }, (_, index) => `msg_alt_${index}`);
+
+		for (const [index, id] of ids.entries()) expect((await deliver(both[index % 2], id)).status).toBe(204);
+		for (const [index, id] of ids.entries()) expect((await deliver(both[(index + 1) % 2], id)).status).toBe(204);
+
+		expect(totalRuns(both)).toBe(ids.length);
+	});
+
+	it('records a fixed-size hash of the id, not the id itself', async () => {
+		const { row, processors: [first] } = await startQueueMode(1);
+		const longId = `msg_${'x'.repeat(300)}`;
+
+		await deliver(first, longId);
+
+		expect(recordedKeys(row)).toEqual([sharedReplayKey(longId)]);
+		expect(JSON.stringify(row.staticData)).not.toContain('xxxxxxxx');
+	});
+
+	it('drops a replay after the only process restarted (memory lost, database kept)', async () => {
+		const { row, workflowId, processors: [before] } = await startQueueMode(1);
+		await deliver(before, 'msg_restart');
+		await before.close();
+
+		const after = await startProcessor(row, workflowId);
+		processors.push(after);
+		expect((await deliver(after, 'msg_restart')).status).toBe(204);
+		expect(after.runs).toHaveLength(0);
+	});
+
+	it('writes an id lost to a concurrent save back on the accepting process\'s next delivery', async () => {
+		const { row, processors: [first, second] } = await startQueueMode();
+		const beforeConcurrentSave = structuredClone(row.staticData);
+		await deliver(first, 'msg_overwritten');
+		// The other process saved a copy it had read before that delivery: the id is gone.
+		row.staticData = beforeConcurrentSave;
+		expect(recordedKeys(row)).not.toContain(sharedReplayKey('msg_overwritten'));
+
+		await deliver(first, 'msg_next');
+		const replay = await deliver(second, 'msg_overwritten');
+
+		expect(recordedKeys(row)).toEqual(
+			expect.arrayContaining([sharedReplayKey('msg_overwritten'), sharedReplayKey('msg_next')]),
+		);
+		expect(replay.status).toBe(204);
+		expect(first.runs).toHaveLength(2);
+		expect(second.runs).toHaveLength(0);
+	});
+
+	it('keeps test-URL deliveries out of the shared record (n8n does not save them)', async () => {
+		const { row, processors: [first] } = await startQueueMode(1, 'manual');
+
+		expect((await deliver(first, 'msg_manual')).status).toBe(204);
+		expect((await deliver(first, 'msg_manual')).status).toBe(204);
+
+		expect(first.runs).toHaveLength(1);
+		expect(row.staticData).toEqual({});
+	});
+
+	it('does not record an unsigned delivery in the shared record', async () => {
+		const { row, processors: [first, second] } = await startQueueMode();
+		const body = sipEventBody();
+		const forged = signedHeaders(newSecret(), 'msg_forged', Math.floor(Date.now() / 1000), body);
+
+		expect((await postRaw(first.url, body, forged)).status).toBe(401);
+		expect(recordedKeys(row)).toEqual([]);
+		expect((await deliver(second, 'msg_forged')).status).toBe(204);
+		expect(second.runs).toHaveLength(1);
+	});
+});
+
+describe('StaticDataReplayStore', () => {
+	const HOUR = 3_600_000;
+
+	it('answers seen for a live id and not after it expired', async () => {
+		let now = 1_000 * HOUR;
+		const data: IDataObject = {};
+		const store = new StaticDataReplayStore(data, () => now);
+
+		expect(await store.remember('msg_a', now + HOUR)).toBe(true);
+		expect(await store.remember('msg_a', now + HOUR)).toBe(false);
+		expect(await new StaticDataReplayStore(structuredClone(data), () => now).seen('msg_a')).toBe(true);
+		now += 2 * HOUR;
+		expect(await store.seen('msg_a')).toBe(false);
+	});
+
+	it('drops expired ids, then the soonest-expiring ones beyond its capacity', async () => {
+		const now = 1_000 * HOUR;
+		const data: IDataObject = {};
+		const store = new StaticDataReplayStore(data, () => now, 3);
+		await store.remember('msg_soon', now + HOUR);
+		await store.remember('msg_late_1', now + 5 * HOUR);
+		await store.remember('msg_late_2', now + 6 * HOUR);
+		await store.remember('msg_late_3', now + 7 * HOUR);
+
+		expect(await store.seen('msg_soon')).toBe(false);
+		expect(await store.seen('msg_late_1')).toBe(true);
+		expect(Object.keys(data[SHARED_REPLAY_KEY] as IDataObject)).toHaveLength(3);
+		expect(SHARED_REPLAY_CAPACITY).toBeGreaterThan(1000);
+	});
+
+	it('forgets an id so a failed delivery can be retried', async () => {
+		const data: IDataObject = {};
+		const store = new StaticDataReplayStore(data, () => 0);
+		await store.remember('msg_failed', HOUR);
+		await store.forget('msg_failed');
+		expect(await store.seen('msg_failed')).toBe(false);
+	});
+
+	it('ignores a record it cannot read instead of failing the delivery', async () => {
+		const store = new StaticDataReplayStore({ [SHARED_REPLAY_KEY]: 'garbage' }, () => 0);
+		expect(await store.seen('msg_any')).toBe(false);
+		expect(await store.remember('msg_any', HOUR)).toBe(true);
+	});
+});
