@@ -81,3 +81,75 @@ export async function startRecordingServer(
 			}),
 	};
 }
+
+export interface ForwardedExchange {
+	method: string;
+	url: string;
+	status: number;
+	responseBody: string;
+}
+
+/**
+ * A loopback reverse proxy to `target` (an origin such as http://127.0.0.1:4010) that records
+ * every exchange. Pointing a credential's token URL through it lets a test learn the access
+ * tokens the emulator really issued, to prove they never reach execution data.
+ */
+export async function startForwardingProxy(
+	target: string,
+): Promise<{ url: string; exchanges: ForwardedExchange[]; close(): Promise<void> }> {
+	const exchanges: ForwardedExchange[] = [];
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const headers: Record<string, string> = {};
+			for (const [name, value] of Object.entries(req.headers)) {
+				if (typeof value === 'string') headers[name] = value;
+			}
+			headers.host = new URL(target).host;
+			headers.connection = 'close';
+			request(`${target}${req.url ?? '/'}`, {
+				method: req.method,
+				headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+			}).then(
+				(answer) => {
+					exchanges.push({ method: req.method ?? '', url: req.url ?? '', status: answer.status, responseBody: answer.body });
+					const contentType = answer.headers['content-type'] ?? 'application/json';
+					res.writeHead(answer.status, { 'content-type': contentType, connection: 'close' });
+					res.end(answer.body);
+				},
+				() => {
+					res.writeHead(502, { connection: 'close' });
+					res.end();
+				},
+			);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const address = server.address();
+	const port = typeof address === 'object' && address ? address.port : 0;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		exchanges,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** The `access_token` values in recorded token responses. */
+export function issuedAccessTokens(exchanges: ForwardedExchange[]): string[] {
+	const tokens: string[] = [];
+	for (const exchange of exchanges) {
+		try {
+			const token = (JSON.parse(exchange.responseBody) as { access_token?: unknown }).access_token;
+			if (typeof token === 'string' && token !== '') tokens.push(token);
+		} catch {
+			// Not a token response.
+		}
+	}
+	return tokens;
+}

@@ -37,6 +37,15 @@ export interface N8nInstanceOptions {
 	packageRoot?: string;
 	/** Extra environment for every n8n process (after the harness defaults). */
 	env?: Record<string, string>;
+	/**
+	 * A persistent user folder (created if missing, never deleted by `dispose`); default a fresh
+	 * temp folder that `dispose` deletes. The demo keeps its n8n data this way.
+	 */
+	userFolder?: string;
+	/** Editor/webhook port; default a free one. */
+	port?: number;
+	/** Receives the server's output as it arrives (e.g. to write a log file). */
+	onServerOutput?: (chunk: string) => void;
 }
 
 export interface ExecutionRecord {
@@ -74,18 +83,30 @@ export class N8nInstance {
 		readonly port: number,
 		private readonly runnerBrokerPort: number,
 		private readonly extraEnv: Record<string, string>,
+		private readonly ownsUserFolder: boolean,
+		private readonly onServerOutput?: (chunk: string) => void,
 	) {}
 
 	static async create(options: N8nInstanceOptions): Promise<N8nInstance> {
 		const install = ensureN8nInstall(options.version);
-		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-n8n-${options.version}-`));
+		const ownsUserFolder = options.userFolder === undefined;
+		const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `e2e-n8n-${options.version}-`));
+		fs.mkdirSync(userFolder, { recursive: true });
 		try {
 			const mode = options.packageMode ?? 'symlink';
 			if (mode !== 'none') placePackage(userFolder, options.packageRoot ?? REPO_ROOT, mode);
-			const [port, runnerBrokerPort] = await Promise.all([freePort(), freePort()]);
-			return new N8nInstance(install, userFolder, port, runnerBrokerPort, options.env ?? {});
+			const [port, runnerBrokerPort] = await Promise.all([options.port ?? freePort(), freePort()]);
+			return new N8nInstance(
+				install,
+				userFolder,
+				port,
+				runnerBrokerPort,
+				options.env ?? {},
+				ownsUserFolder,
+				options.onServerOutput,
+			);
 		} catch (error) {
-			fs.rmSync(userFolder, { recursive: true, force: true });
+			if (ownsUserFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 			throw error;
 		}
 	}
@@ -169,7 +190,11 @@ export class N8nInstance {
 		const result = await this.runCli(['execute', `--id=${workflowId}`, '--rawOutput'], CLI_TIMEOUT_MS);
 		const output = this.redact(result.stdout + result.stderr);
 		const run = parseRawOutput(result.stdout) ?? parseRawOutput(output);
-		const succeeded = result.code === 0 && run !== undefined && !run.data.resultData.error;
+		// Seen once on 2.40.7 under load: the full, successful run was printed and then the CLI
+		// process died by a signal during teardown (exit code null). The printed run is what n8n
+		// recorded, so it decides; any other non-zero exit still fails.
+		const exitedCleanly = result.code === 0 || (result.code === null && run?.finished === true);
+		const succeeded = exitedCleanly && run !== undefined && !run.data.resultData.error;
 		if (run && (succeeded || options.allowFailure)) return { run, succeeded, output };
 		throw new Error(`n8n execute --id=${workflowId} failed (exit ${result.code}):\n${output}`);
 	}
@@ -194,7 +219,10 @@ export class N8nInstance {
 		this.server = spawnGroup(this.install.nodeBin, [this.install.n8nBin, 'start'], {
 			cwd: this.userFolder,
 			env: this.env(),
-			onOutput: (chunk) => this.serverOutput.push(chunk),
+			onOutput: (chunk) => {
+				this.serverOutput.push(chunk);
+				this.onServerOutput?.(chunk);
+			},
 		});
 		const deadline = Date.now() + timeoutMs;
 		try {
@@ -268,6 +296,14 @@ export class N8nInstance {
 		return this.redact(this.serverOutput.join(''));
 	}
 
+	/**
+	 * The server output exactly as printed, for leak assertions only: `serverLog()` redacts known
+	 * secrets, so a test that a secret never reaches the log must read this one.
+	 */
+	unredactedServerLog(): string {
+		return this.serverOutput.join('');
+	}
+
 	/** Waits until the server log matches every pattern; fails early if the server exits. */
 	async waitForServerLog(patterns: RegExp[], timeoutMs = START_TIMEOUT_MS): Promise<void> {
 		const server = this.server;
@@ -332,10 +368,10 @@ export class N8nInstance {
 		return JSON.parse(result.stdout) as Row[];
 	}
 
-	/** Stops the server and deletes the user folder (set E2E_KEEP_USER_FOLDER=1 to keep it). */
+	/** Stops the server and deletes a temp user folder (set E2E_KEEP_USER_FOLDER=1 to keep it). */
 	async dispose(): Promise<void> {
 		await this.stop();
-		if (process.env.E2E_KEEP_USER_FOLDER === '1') return;
+		if (!this.ownsUserFolder || process.env.E2E_KEEP_USER_FOLDER === '1') return;
 		fs.rmSync(this.userFolder, { recursive: true, force: true });
 	}
 
@@ -401,6 +437,8 @@ function placePackage(userFolder: string, packageRoot: string, mode: 'symlink' |
 	const nodeModules = path.join(userFolder, '.n8n', 'nodes', 'node_modules');
 	fs.mkdirSync(nodeModules, { recursive: true });
 	const target = path.join(nodeModules, PACKAGE_NAME);
+	// A persistent user folder may hold an older copy or link: replace it.
+	fs.rmSync(target, { recursive: true, force: true });
 	if (mode === 'symlink') {
 		fs.symlinkSync(packageRoot, target, 'dir');
 		return;

@@ -18,6 +18,9 @@ function installExitHook(): void {
 	// Detached groups do not get the terminal's Ctrl-C: pass it on, then die as we would have.
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 		process.once(signal, () => {
+			// A program with its own handler (the demo) stops its children gracefully and exits;
+			// the 'exit' hook still kills whatever is left then.
+			if (process.listenerCount(signal) > 0) return;
 			killAll();
 			process.kill(process.pid, signal);
 		});

@@ -26,6 +26,8 @@ export interface WorkflowNode {
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, CredentialRef>;
 	webhookId?: string;
+	/** `continueRegularOutput`: a failure becomes an item `{ error }` and the run goes on. */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 }
 
 interface Connection {
@@ -53,6 +55,7 @@ export interface NodeOptions {
 	typeVersion?: number;
 	credentials?: Record<string, CredentialRef>;
 	webhookId?: string;
+	onError?: WorkflowNode['onError'];
 }
 
 /** Any node; position is filled in by `chainWorkflow`. */
@@ -71,6 +74,7 @@ export function node(
 		parameters,
 		...(options.credentials ? { credentials: options.credentials } : {}),
 		...(options.webhookId ? { webhookId: options.webhookId } : {}),
+		...(options.onError ? { onError: options.onError } : {}),
 	};
 }
 
@@ -163,6 +167,66 @@ export function manualWorkflow(
 	options: WorkflowOptions = {},
 ): WorkflowJson {
 	return chainWorkflow(name, [manualTrigger(), ...nodes], options);
+}
+
+/** An edge `from` (its output `output`, default 0) -> `to`. */
+export interface Edge {
+	from: string;
+	to: string;
+	output?: number;
+}
+
+/** A workflow with arbitrary edges; nodes are laid out in a grid so the editor shows them apart. */
+export function graphWorkflow(
+	name: string,
+	nodes: WorkflowNode[],
+	edges: Edge[],
+	options: WorkflowOptions = {},
+): WorkflowJson {
+	assertUniqueNames(nodes);
+	const names = new Set(nodes.map((each) => each.name));
+	const connections: WorkflowJson['connections'] = {};
+	for (const { from, to, output = 0 } of edges) {
+		if (!names.has(from) || !names.has(to)) throw new Error(`edge ${from} -> ${to} names an unknown node`);
+		const outputs = (connections[from] ??= { main: [] }).main;
+		while (outputs.length <= output) outputs.push([]);
+		outputs[output].push({ node: to, type: 'main', index: 0 });
+	}
+	return {
+		id: options.id ?? newWorkflowId(),
+		name,
+		active: false,
+		nodes: nodes.map((each, index) => ({
+			...each,
+			position: each.position[0] !== 0 || each.position[1] !== 0 ? each.position : gridPosition(index),
+		})),
+		connections,
+		settings: { executionOrder: 'v1', ...options.settings },
+		pinData: {},
+	};
+}
+
+/**
+ * A Manual Trigger fanned out to many independent nodes: one `n8n execute` runs them all, so a
+ * whole node family costs one CLI call per n8n version instead of one per operation.
+ */
+export function fanOutWorkflow(
+	name: string,
+	nodes: WorkflowNode[],
+	options: WorkflowOptions = {},
+): WorkflowJson {
+	const trigger = manualTrigger();
+	return graphWorkflow(
+		name,
+		[trigger, ...nodes],
+		nodes.map((each) => ({ from: trigger.name, to: each.name })),
+		options,
+	);
+}
+
+function gridPosition(index: number): [number, number] {
+	const perColumn = 8;
+	return [Math.floor(index / perColumn) * 260, (index % perColumn) * 160];
 }
 
 function assertUniqueNames(nodes: WorkflowNode[]): void {

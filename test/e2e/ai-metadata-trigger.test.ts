@@ -1,0 +1,119 @@
+import { startSandbox, type AiDataset, type Sandbox } from '../emulators';
+import { selectedN8nVersions } from './lib/install';
+import { N8nInstance, type ExecutionRecord } from './lib/n8n';
+import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from './lib/package';
+import { nodeItems, nodeJson } from './lib/run-data';
+import { chainWorkflow, node, PACKAGE_NODE_TYPES, setFields } from './lib/workflows';
+
+// The AI Metadata polling trigger activated in a running n8n. n8n polls once when it activates a
+// workflow, so restarting n8n is a poll on demand: no waiting for the schedule. The first poll
+// emits what is new since "Start From"; after records are touched in the emulator, the next one
+// emits exactly those, which proves the cursor survived in the workflow's static data.
+
+const pkg = packageUnderTest();
+const START_FROM = '2025-04-01T00:00:00Z';
+const VIEW = 'face_tasks';
+
+/** Succeeded face tasks at or after START_FROM, in the order the trigger emits them (time, then task id). */
+function expectedFirstPoll(data: AiDataset): string[] {
+	const fromMicros = Date.parse(START_FROM) * 1000;
+	return data
+		.rows(VIEW)
+		.filter((row) => row.status === 'succeeded' && Number(row.processed_time) >= fromMicros)
+		.sort((a, b) => Number(a.processed_time) - Number(b.processed_time) || String(a.task_id).localeCompare(String(b.task_id)))
+		.map((row) => String(row.task_id));
+}
+
+function emittedTaskIds(execution: ExecutionRecord): unknown[] {
+	return nodeJson(execution.data!, 'New Face Tasks').map((each) => each.task_id);
+}
+
+describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions())(
+	'Archive AI Metadata Trigger in n8n %s',
+	(version) => {
+		let sandbox: Sandbox;
+		let n8n: N8nInstance;
+		let workflowId: string;
+		let firstExpected: string[];
+		let touched: string[];
+		let executions: ExecutionRecord[];
+
+		beforeAll(async () => {
+			sandbox = await startSandbox({ rows: 200, seed: 21 });
+			n8n = await N8nInstance.create({ version, ...pkg });
+			const credential = { id: newCredentialId(), name: 'e2e AI metadata' };
+			await n8n.importCredentials([
+				{
+					...credential,
+					type: 'archiveAiMetadataApi',
+					data: {
+						authUrl: sandbox.ai.authUrl,
+						graphqlUrl: sandbox.ai.graphqlUrl,
+						email: sandbox.ai.email,
+						password: sandbox.ai.password,
+					},
+				},
+			]);
+			const trigger = node(
+				'New Face Tasks',
+				PACKAGE_NODE_TYPES.aiMetadataTrigger,
+				{
+					// A yearly schedule: the polls this test relies on are the ones n8n makes on activation.
+					pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] },
+					view: VIEW,
+					statuses: ['succeeded'],
+					fields: 'simplified',
+					options: { startFrom: START_FROM },
+				},
+				{ credentials: { archiveAiMetadataApi: credential } },
+			);
+			const workflow = chainWorkflow('e2e AI metadata export', [trigger, setFields('Exported', { exported: true })]);
+			workflowId = await n8n.importWorkflow(workflow);
+			await n8n.activate(workflow.id, workflow.name);
+
+			firstExpected = expectedFirstPoll(sandbox.data.ai);
+			await n8n.start();
+			await n8n.waitForExecutions(workflowId, 1);
+			await n8n.stop();
+
+			touched = sandbox.data.ai.touch(VIEW, 3).map((record) => String(record.task_id));
+			await n8n.start();
+			executions = await n8n.waitForExecutions(workflowId, 2);
+			await n8n.stop();
+		});
+
+		afterAll(async () => {
+			await n8n?.dispose();
+			await sandbox?.close();
+		});
+
+		it('emits every record since "Start From" on the first poll, oldest first', () => {
+			expect(firstExpected.length).toBeGreaterThan(3);
+			expect(executions[0]).toMatchObject({ mode: 'trigger', status: 'success' });
+			expect(emittedTaskIds(executions[0])).toEqual(firstExpected);
+		});
+
+		it('emits only the records that became new since the previous poll', () => {
+			expect(executions).toHaveLength(2);
+			expect(executions[1]).toMatchObject({ mode: 'trigger', status: 'success' });
+			expect(emittedTaskIds(executions[1])).toEqual(touched);
+		});
+
+		it('emits the simplified fields and feeds them to the next node with pairing', () => {
+			const data = executions[1].data!;
+			const [first] = nodeJson(data, 'New Face Tasks');
+
+			expect(Object.keys(first).sort()).toEqual(
+				['cp', 'error', 'n_faces', 'n_persons', 'pid', 'processed_time', 'status', 'task_id', 'title'].sort(),
+			);
+			expect(nodeItems(data, 'Exported').map((each) => each.pairedItem)).toEqual(touched.map((_id, item) => ({ item })));
+		});
+
+		it('keeps the password out of execution data and logs', async () => {
+			const stored = JSON.stringify(await n8n.executions(workflowId));
+
+			expect(stored).not.toContain(sandbox.ai.password);
+			expect(n8n.unredactedServerLog()).not.toContain(sandbox.ai.password);
+		});
+	},
+);
