@@ -1,0 +1,202 @@
+/**
+ * `npm start`: the one-command demo. Builds the package, starts the service emulators and a real
+ * n8n (2.x) with the package loaded, demo credentials and example workflows, then prints what to
+ * open and how to send a signed test event. Ctrl-C stops everything.
+ *
+ * Environment: DEMO_N8N_VERSION (2.40.7), DEMO_N8N_PORT (5678), DEMO_AI_PORT (4010),
+ * DEMO_ORG_PORT (4020), DEMO_ROWS (1000). Flags: --fresh (new demo folder), --no-build.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { startSandbox, type Sandbox } from '../test/emulators';
+import { generateSecret } from '../test/emulators/webhook/sender';
+import { request } from '../test/e2e/lib/http';
+import { REPO_ROOT } from '../test/e2e/lib/install';
+import { N8nInstance } from '../test/e2e/lib/n8n';
+import { DEMO_OWNER } from './demo/owner';
+import { DEMO_CREDENTIALS, DEMO_WORKFLOW_IDS, scheduledExportWorkflow, sipStatusWorkflow, SIP_WEBHOOK_ID } from './demo/workflows';
+
+const DEMO_DIR = path.join(REPO_ROOT, '.n8n-demo');
+const EXPORT_DIR = path.join(DEMO_DIR, 'exports');
+const SECRET_FILE = path.join(DEMO_DIR, 'signing-secret');
+const SETUP_MARKER = path.join(DEMO_DIR, '.workflows-imported');
+/** The export's first poll reaches back this far into the emulator's data (which ends 2025-07-01). */
+const EXPORT_START_FROM = '2025-06-15T00:00:00Z';
+
+interface DemoSettings {
+	n8nVersion: string;
+	n8nPort: number;
+	aiPort: number;
+	orgPort: number;
+	rows: number;
+	fresh: boolean;
+	build: boolean;
+}
+
+function intFromEnv(name: string, fallback: number): number {
+	const raw = process.env[name];
+	if (raw === undefined || raw === '') return fallback;
+	const value = Number(raw);
+	if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+	return value;
+}
+
+function readSettings(args: string[]): DemoSettings {
+	return {
+		n8nVersion: process.env.DEMO_N8N_VERSION ?? '2.40.7',
+		n8nPort: intFromEnv('DEMO_N8N_PORT', 5678),
+		aiPort: intFromEnv('DEMO_AI_PORT', 4010),
+		orgPort: intFromEnv('DEMO_ORG_PORT', 4020),
+		rows: intFromEnv('DEMO_ROWS', 1000),
+		fresh: args.includes('--fresh'),
+		build: !args.includes('--no-build'),
+	};
+}
+
+function step(message: string): void {
+	console.log(`[demo] ${message}`);
+}
+
+function build(): void {
+	step('building the package (npm run build)');
+	const result = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+	if (result.status !== 0) throw new Error('npm run build failed');
+}
+
+/** One signing secret per demo folder, so a restarted demo accepts the same test command. */
+function signingSecret(): string {
+	if (fs.existsSync(SECRET_FILE)) return fs.readFileSync(SECRET_FILE, 'utf8').trim();
+	const secret = generateSecret(32);
+	fs.writeFileSync(SECRET_FILE, `${secret}\n`, { mode: 0o600 });
+	return secret;
+}
+
+async function importDemoData(n8n: N8nInstance, sandbox: Sandbox, secret: string): Promise<void> {
+	// Credentials are imported on every start: the emulator ports may have changed.
+	step('importing credentials');
+	await n8n.importCredentials([
+		{
+			...DEMO_CREDENTIALS.ai,
+			type: 'archiveAiMetadataApi',
+			data: { authUrl: sandbox.ai.authUrl, graphqlUrl: sandbox.ai.graphqlUrl, email: sandbox.ai.email, password: sandbox.ai.password },
+		},
+		{
+			...DEMO_CREDENTIALS.org,
+			type: 'archiveOrganizationApi',
+			data: {
+				authUrl: sandbox.org.authUrl,
+				apiUrl: sandbox.org.apiUrl,
+				username: sandbox.org.username,
+				password: sandbox.org.password,
+				jwtPlacement: 'header',
+			},
+		},
+		{ ...DEMO_CREDENTIALS.sip, type: 'archiveSipWebhookApi', data: { signingSecret: secret, additionalSecrets: '' } },
+	]);
+	// Workflows only once: afterwards they are the user's to edit.
+	if (!fs.existsSync(SETUP_MARKER)) {
+		step('importing and activating the demo workflows');
+		const sip = sipStatusWorkflow();
+		const exporter = scheduledExportWorkflow(EXPORT_DIR, EXPORT_START_FROM);
+		await n8n.importWorkflow(sip);
+		await n8n.importWorkflow(exporter);
+		await n8n.activate(sip.id, sip.name);
+		await n8n.activate(exporter.id, exporter.name);
+		fs.writeFileSync(SETUP_MARKER, new Date().toISOString());
+	}
+}
+
+/** Creates the owner account so the editor opens on a login page; a no-op once one exists. */
+async function ensureOwner(n8n: N8nInstance): Promise<void> {
+	const response = await request(`${n8n.baseUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(DEMO_OWNER),
+	});
+	if (response.status >= 200 && response.status < 300) {
+		step(`created the owner account ${DEMO_OWNER.email}`);
+	} else if (!/already|setup/i.test(response.body)) {
+		step(`owner setup answered ${response.status}; the editor may ask you to create an account`);
+	}
+}
+
+function aPidWithMetadata(sandbox: Sandbox): string {
+	const task = sandbox.data.ai.records('face_tasks').find((each) => each.status === 'succeeded');
+	return String(task?.pid ?? 'kdleipkyuj');
+}
+
+function printInstructions(n8n: N8nInstance, sandbox: Sandbox, secret: string, logFile: string): void {
+	const webhookUrl = `${n8n.baseUrl}/webhook/${SIP_WEBHOOK_ID}/sip-status`;
+	const send = `npm run sandbox -- send --url ${webhookUrl} --secret ${secret}`;
+	const lines = [
+		'',
+		'Archive services demo is running.',
+		'',
+		`  n8n editor        ${n8n.baseUrl}/   (log in: ${DEMO_OWNER.email} / ${DEMO_OWNER.password})`,
+		`  SIP workflow      ${n8n.baseUrl}/workflow/${DEMO_WORKFLOW_IDS.sip}`,
+		`  Export workflow   ${n8n.baseUrl}/workflow/${DEMO_WORKFLOW_IDS.export}   (CSV files in ${EXPORT_DIR})`,
+		`  SIP webhook URL   ${webhookUrl}`,
+		`  AI metadata API   ${sandbox.ai.graphqlUrl}`,
+		`  Organization API  ${sandbox.org.apiUrl}`,
+		`  n8n log           ${logFile}`,
+		'',
+		'Send a signed test event (in another terminal):',
+		`  ${send} --outcome success --pid ${aPidWithMetadata(sandbox)}`,
+		`  ${send} --outcome failure --reason "checksum mismatch"`,
+		`  ${send} --tamper        (refused with 401: no execution)`,
+		'',
+		'Then open Executions in the editor. Press Ctrl-C to stop everything.',
+		'',
+	];
+	console.log(lines.join('\n'));
+}
+
+async function main(): Promise<void> {
+	const settings = readSettings(process.argv.slice(2));
+	if (settings.build) build();
+	if (settings.fresh) {
+		step(`starting over: removing ${DEMO_DIR}`);
+		fs.rmSync(DEMO_DIR, { recursive: true, force: true });
+	}
+	fs.mkdirSync(EXPORT_DIR, { recursive: true });
+
+	step(`starting the emulators on ports ${settings.aiPort} (AI) and ${settings.orgPort} (Organization)`);
+	const sandbox = await startSandbox({ rows: settings.rows, aiPort: settings.aiPort, orgPort: settings.orgPort });
+	const logFile = path.join(DEMO_DIR, 'n8n.log');
+	const log = fs.createWriteStream(logFile, { flags: 'a' });
+	step(`preparing n8n ${settings.n8nVersion} (installed into a cache on first use: takes minutes)`);
+	const n8n = await N8nInstance.create({
+		version: settings.n8nVersion,
+		userFolder: DEMO_DIR,
+		port: settings.n8nPort,
+		onServerOutput: (chunk) => log.write(chunk),
+		// The export workflow writes its files here; 2.x restricts file access by default.
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: EXPORT_DIR, N8N_LOG_LEVEL: 'info' },
+	});
+
+	let stopping = false;
+	const stop = async (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		step(`${signal}: stopping n8n and the emulators`);
+		await n8n.dispose();
+		await sandbox.close();
+		log.end();
+		process.exit(0);
+	};
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
+
+	const secret = signingSecret();
+	await importDemoData(n8n, sandbox, secret);
+	step(`starting n8n on ${n8n.baseUrl} (first start takes a minute)`);
+	await n8n.start();
+	await ensureOwner(n8n);
+	printInstructions(n8n, sandbox, secret, logFile);
+}
+
+main().catch((error: unknown) => {
+	console.error(`[demo] failed: ${(error as Error).message}`);
+	process.exit(1);
+});
