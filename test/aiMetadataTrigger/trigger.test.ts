@@ -2,32 +2,19 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
-import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
-import { clearSchemaCache } from '../../nodes/shared/schemaCache';
 import { startSandbox } from '../emulators';
 import type { Sandbox } from '../emulators';
 import { credentialsFor } from '../harness/execute';
 import { PollHarness } from '../harness/poll';
 import type { PollOutcome } from '../harness/poll';
+import { useSandbox } from '../harness/sandboxFixture';
 import { MATCH_SHAPE, TASK_SHAPE, after, identity, micros, newestRecord, recordsAfter } from './oracle';
 import type { ViewShape } from './oracle';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ rows: 400 });
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ rows: 400 });
-});
-afterAll(async () => sandbox.close());
-
-beforeEach(() => {
-	clearAccessTokenCache();
-	clearSchemaCache();
-	sandbox.faults.clear();
-	sandbox.counters.reset();
-});
-
-function triggerFor(parameters: INodeParameters, staticData?: IDataObject, target: Sandbox = sandbox): PollHarness {
+function triggerFor(parameters: INodeParameters, staticData?: IDataObject, target: Sandbox = sandbox()): PollHarness {
 	const credentials = credentialsFor([new ArchiveAiMetadataApi()]);
 	credentials.set('archiveAiMetadataApi', {
 		authUrl: target.ai.authUrl,
@@ -62,11 +49,11 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	it('starts at the newest existing record on first activation and then emits exactly the new ones', async () => {
 		const trigger = triggerFor({ view: 'face_tasks', statuses: [] });
 		await activate(trigger);
-		const newest = newestRecord(sandbox, 'face_tasks', TASK_SHAPE);
+		const newest = newestRecord(sandbox(), 'face_tasks', TASK_SHAPE);
 		expect(cursorOf(trigger)).toEqual({ view: 'face_tasks', time: newest.processed_time, key: [newest.task_id] });
 
 		expect((await trigger.poll()).items).toBeNull();
-		const touched = sandbox.data.ai.touch('face_tasks', 3);
+		const touched = sandbox().data.ai.touch('face_tasks', 3);
 		const rows = emitted(await trigger.poll());
 		expect(rows.map((row) => row.task_id)).toEqual(touched.map((row) => row.task_id));
 		expect((await trigger.poll()).items).toBeNull();
@@ -78,20 +65,20 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		const seen: IDataObject[] = [];
 		/** Polls once and checks the poll against the dataset as it is now, after the cursor the poll starts from. */
 		const pollAndCheck = async () => {
-			const expected = recordsAfter(sandbox, 'speech_tasks', TASK_SHAPE, cursorOf(trigger));
+			const expected = recordsAfter(sandbox(), 'speech_tasks', TASK_SHAPE, cursorOf(trigger));
 			const rows = emitted(await trigger.poll());
 			expect(identities(TASK_SHAPE, rows)).toEqual(identities(TASK_SHAPE, expected));
 			seen.push(...rows);
 			return rows;
 		};
 
-		sandbox.data.ai.touch('speech_tasks', 4);
+		sandbox().data.ai.touch('speech_tasks', 4);
 		expect(await pollAndCheck()).toHaveLength(4);
-		sandbox.data.ai.touch('speech_tasks', 2);
-		sandbox.data.ai.touch('speech_tasks', 5);
+		sandbox().data.ai.touch('speech_tasks', 2);
+		sandbox().data.ai.touch('speech_tasks', 5);
 		expect(await pollAndCheck()).toHaveLength(7);
 		trigger.restart(); // n8n restarts: the cursor saved with the last emit is what remains
-		sandbox.data.ai.touch('speech_tasks', 3);
+		sandbox().data.ai.touch('speech_tasks', 3);
 		expect(await pollAndCheck()).toHaveLength(3);
 		expect((await trigger.poll()).items).toBeNull();
 
@@ -107,9 +94,9 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		await activate(trigger);
 		const start = cursorOf(trigger);
 		const at = after(start.time, 3600);
-		sandbox.data.ai.touch('ner_tasks', 3, { at });
-		sandbox.data.ai.touch('ner_tasks', 3, { at }); // the same three moments again: pairs of equal timestamps
-		const expected = recordsAfter(sandbox, 'ner_tasks', TASK_SHAPE, start);
+		sandbox().data.ai.touch('ner_tasks', 3, { at });
+		sandbox().data.ai.touch('ner_tasks', 3, { at }); // the same three moments again: pairs of equal timestamps
+		const expected = recordsAfter(sandbox(), 'ner_tasks', TASK_SHAPE, start);
 		const times = expected.map((row) => micros(String(row.processed_time)));
 		expect(new Set(times).size).toBeLessThan(times.length);
 
@@ -129,9 +116,9 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		const start = cursorOf(trigger);
 		expect(start.key).toHaveLength(2);
 		const at = after(start.time, 60);
-		sandbox.data.ai.touch('face_matches', 3, { at });
-		sandbox.data.ai.touch('face_matches', 3, { at });
-		const expected = recordsAfter(sandbox, 'face_matches', MATCH_SHAPE, start);
+		sandbox().data.ai.touch('face_matches', 3, { at });
+		sandbox().data.ai.touch('face_matches', 3, { at });
+		const expected = recordsAfter(sandbox(), 'face_matches', MATCH_SHAPE, start);
 
 		const seen: IDataObject[] = [];
 		for (let poll = 0; poll < expected.length; poll++) seen.push(...emitted(await trigger.poll()));
@@ -146,7 +133,7 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	it('carries rows over the "Max Records per Poll" limit to the next polls, paging within each poll', async () => {
 		const trigger = triggerFor({ view: 'image_tasks', statuses: ['succeeded'], options: { maxRecordsPerPoll: 3, pageSize: 2 } });
 		await activate(trigger);
-		const touched = sandbox.data.ai.touch('image_tasks', 7);
+		const touched = sandbox().data.ai.touch('image_tasks', 7);
 		const polls = [emitted(await trigger.poll()), emitted(await trigger.poll()), emitted(await trigger.poll())];
 		expect(polls.map((rows) => rows.length)).toEqual([3, 3, 1]);
 		expect(polls.flat().map((row) => row.task_id)).toEqual(touched.map((row) => row.task_id));
@@ -156,7 +143,7 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	it('emits one item holding all records when "Emit As" says so', async () => {
 		const trigger = triggerFor({ view: 'image_tasks', options: { emitAs: 'oneItem' } });
 		await activate(trigger);
-		const touched = sandbox.data.ai.touch('image_tasks', 4);
+		const touched = sandbox().data.ai.touch('image_tasks', 4);
 		const outcome = await trigger.poll();
 		expect(outcome.items?.[0]).toHaveLength(1);
 		const item = emitted(outcome)[0];
@@ -166,17 +153,17 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 
 	it('filters by status and content partner, from "Start From" on first activation', async () => {
 		const startFrom = '2025-01-01T00:00:00Z';
-		const partner = String(sandbox.data.ai.records('face_tasks')[0].cp);
+		const partner = String(sandbox().data.ai.records('face_tasks')[0].cp);
 		const failedOnly = triggerFor({ view: 'face_tasks', statuses: ['failed'], options: { startFrom } });
 		const failed = emitted(await failedOnly.poll());
-		const expectedFailed = recordsAfter(sandbox, 'face_tasks', TASK_SHAPE, { time: startFrom, key: null }, (row) => row.status === 'failed');
+		const expectedFailed = recordsAfter(sandbox(), 'face_tasks', TASK_SHAPE, { time: startFrom, key: null }, (row) => row.status === 'failed');
 		expect(expectedFailed.length).toBeGreaterThan(0);
 		expect(identities(TASK_SHAPE, failed)).toEqual(identities(TASK_SHAPE, expectedFailed));
 
 		const onePartner = triggerFor({ view: 'face_tasks', statuses: ['succeeded'], contentPartners: [partner], options: { startFrom } });
 		const rows = emitted(await onePartner.poll());
 		const expected = recordsAfter(
-			sandbox,
+			sandbox(),
 			'face_tasks',
 			TASK_SHAPE,
 			{ time: startFrom, key: null },
@@ -196,20 +183,20 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		const laterStart = '2025-06-15T12:00:00+02:00';
 		trigger.setParameters({ view: 'face_tasks', statuses: [], options: { startFrom: laterStart } });
 		const again = emitted(await trigger.poll());
-		const expected = recordsAfter(sandbox, 'face_tasks', TASK_SHAPE, { time: '2025-06-15T10:00:00Z', key: null });
+		const expected = recordsAfter(sandbox(), 'face_tasks', TASK_SHAPE, { time: '2025-06-15T10:00:00Z', key: null });
 		expect(identities(TASK_SHAPE, again)).toEqual(identities(TASK_SHAPE, expected));
 	});
 
 	it('shows the newest matching record in manual mode without touching the cursor', async () => {
 		const trigger = triggerFor({ view: 'face_tasks', statuses: ['failed'] });
 		const manual = await trigger.poll({ mode: 'manual' });
-		const newestFailed = newestRecord(sandbox, 'face_tasks', TASK_SHAPE, (row) => row.status === 'failed');
+		const newestFailed = newestRecord(sandbox(), 'face_tasks', TASK_SHAPE, (row) => row.status === 'failed');
 		expect(emitted(manual).map((row) => row.task_id)).toEqual([newestFailed.task_id]);
 		expect(manual.nodeStaticData).toEqual({});
 
 		await activate(trigger);
 		const cursor = cursorOf(trigger);
-		sandbox.data.ai.touch('face_tasks', 2);
+		sandbox().data.ai.touch('face_tasks', 2);
 		await trigger.poll({ mode: 'manual' });
 		expect(cursorOf(trigger)).toEqual(cursor);
 	});
@@ -225,15 +212,15 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		const trigger = triggerFor({ view: 'face_tasks', statuses: [], options: { maxRetries: 0, pageSize: 2 } });
 		await activate(trigger);
 		const cursor = cursorOf(trigger);
-		const touched = sandbox.data.ai.touch('face_tasks', 5);
+		const touched = sandbox().data.ai.touch('face_tasks', 5);
 
-		sandbox.faults.set('ai', { status5xx: { every: 2, code: 503 } });
+		sandbox().faults.set('ai', { status5xx: { every: 2, code: 503 } });
 		const failed = await trigger.poll();
 		expect(failed.error).toBeInstanceOf(NodeApiError);
 		expect(failed.error?.httpCode).toBe('503');
 		expect(cursorOf(trigger)).toEqual(cursor);
 
-		sandbox.faults.clear();
+		sandbox().faults.clear();
 		const rows = emitted(await trigger.poll());
 		expect(rows.map((row) => row.task_id)).toEqual(touched.map((row) => row.task_id));
 	});
@@ -241,19 +228,19 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	it('retries transient failures within a poll and still emits every row once', async () => {
 		const trigger = triggerFor({ view: 'face_tasks', statuses: [], options: { pageSize: 1, maxConcurrency: 3 } });
 		await activate(trigger);
-		const touched = sandbox.data.ai.touch('face_tasks', 6);
-		sandbox.faults.set('ai', { status429: { every: 3, retryAfter: 0 } });
+		const touched = sandbox().data.ai.touch('face_tasks', 6);
+		sandbox().faults.set('ai', { status429: { every: 3, retryAfter: 0 } });
 		const rows = emitted(await trigger.poll());
 		expect(rows.map((row) => row.task_id)).toEqual(touched.map((row) => row.task_id));
-		expect(sandbox.counters.get().ai.statuses['429']).toBeGreaterThan(0);
+		expect(sandbox().counters.get().ai.statuses['429']).toBeGreaterThan(0);
 	});
 
 	it('reports a rejected login as NodeApiError without the password', async () => {
 		const credentials = credentialsFor([new ArchiveAiMetadataApi()]);
 		credentials.set('archiveAiMetadataApi', {
-			authUrl: sandbox.ai.authUrl,
-			graphqlUrl: sandbox.ai.graphqlUrl,
-			email: sandbox.ai.email,
+			authUrl: sandbox().ai.authUrl,
+			graphqlUrl: sandbox().ai.graphqlUrl,
+			email: sandbox().ai.email,
 			password: 'wrong-secret-pw',
 		});
 		const trigger = new PollHarness({ nodeType: new ArchiveAiMetadataTrigger(), parameters: { view: 'face_tasks' }, credentials });
@@ -275,7 +262,7 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 			expect(outcome.error).toBeInstanceOf(NodeOperationError);
 			expect(outcome.error?.message).toMatch(message);
 		}
-		const requests = sandbox.counters.get().ai.requests;
+		const requests = sandbox().counters.get().ai.requests;
 		expect((requests.graphql ?? 0) + (requests.token ?? 0)).toBe(0);
 	});
 

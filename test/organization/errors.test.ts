@@ -1,27 +1,14 @@
 import { buildSchema, introspectionFromSchema } from 'graphql';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { clearSchemaCache, loadSchema } from '../../nodes/shared/schemaCache';
+import { loadSchema } from '../../nodes/shared/schemaCache';
 import type { GraphqlClient, RequestContext } from '../../nodes/shared/transport';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
 import { ORG_SDL } from '../emulators/org/schema';
 import type { NodeRunResult } from '../harness/execute';
+import { useSandbox } from '../harness/sandboxFixture';
 import { CREDENTIAL_TYPE, jsonOf, orgCredentials, requestCounts, runOrganizationNode } from './helpers';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ rows: 200 });
-});
-afterAll(async () => sandbox.close());
-beforeEach(() => {
-	clearAccessTokenCache();
-	clearSchemaCache();
-	sandbox.faults.clear();
-	sandbox.counters.reset();
-});
+const sandbox = useSandbox({ rows: 200 });
 
 const LIST_PARTNERS: INodeParameters = { resource: 'contentPartner', operation: 'getMany', limit: 3 };
 
@@ -62,16 +49,16 @@ describe('bad input fails before any request', () => {
 		],
 		['a non-text filter', { resource: 'organization', operation: 'getMany', filters: { label: 5 } }, 'Filter "Label Contains" must be text, got 5'],
 	])('%s', async (_case, parameters, message) => {
-		const result = await runOrganizationNode(sandbox, parameters as INodeParameters);
+		const result = await runOrganizationNode(sandbox(), parameters as INodeParameters);
 		expect(result.error?.message).toBe(message);
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(requestCounts(sandbox)).toEqual({ graphql: 0, token: 0 });
+		expect(requestCounts(sandbox())).toEqual({ graphql: 0, token: 0 });
 	});
 });
 
 describe('input checked against the live schema fails before the data request', () => {
 	it('names unknown custom fields', async () => {
-		const result = await runOrganizationNode(sandbox, {
+		const result = await runOrganizationNode(sandbox(), {
 			...LIST_PARTNERS,
 			outputDetail: 'custom',
 			fields: 'label, primary_site.address.city, nickname',
@@ -80,18 +67,18 @@ describe('input checked against the live schema fails before the data request', 
 			'"Fields" names "primary_site.address.city", "nickname", unknown on ContentPartner in the live schema',
 		);
 		// Only the introspection query went out.
-		expect(requestCounts(sandbox).graphql).toBe(1);
+		expect(requestCounts(sandbox()).graphql).toBe(1);
 	});
 
 	it('refuses an enum filter value the server does not declare and lists the known ones', async () => {
-		const result = await runOrganizationNode(sandbox, {
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
 			operation: 'getMany',
 			filters: { type: 'Museum' },
 		});
 		expect(result.error?.message).toBe('Filter "Type" is "Museum", which the server does not know');
 		expect(result.error?.description).toContain('ContentPartner, ServiceProvider');
-		expect(requestCounts(sandbox).graphql).toBe(1);
+		expect(requestCounts(sandbox()).graphql).toBe(1);
 	});
 });
 
@@ -103,20 +90,20 @@ describe('API errors', () => {
 			ORG_SDL.replace('type ContentPartner implements IOrganization {', 'type ContentPartner implements IOrganization {\n\tfounded: String'),
 		);
 		const ctx = { getNode: () => ({ credentials: { [CREDENTIAL_TYPE]: { id: `${CREDENTIAL_TYPE}-id` } } }) };
-		const client = { endpoint: sandbox.org.apiUrl, request: async () => introspectionFromSchema(earlierSchema) };
+		const client = { endpoint: sandbox().org.apiUrl, request: async () => introspectionFromSchema(earlierSchema) };
 		await loadSchema(ctx as unknown as RequestContext, client as unknown as GraphqlClient, CREDENTIAL_TYPE);
 
-		const result = await runOrganizationNode(sandbox, { ...LIST_PARTNERS, outputDetail: 'custom', fields: ['label', 'founded'] });
+		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, outputDetail: 'custom', fields: ['label', 'founded'] });
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Organization API: Cannot query field "founded" on type "ContentPartner".');
 		expect(result.error?.description).toContain('code GRAPHQL_VALIDATION_FAILED');
 		expect(result.error?.httpCode).toBe('400');
-		expect(sandbox.counters.get().org.statuses['400']).toBe(1);
+		expect(sandbox().counters.get().org.statuses['400']).toBe(1);
 	});
 
 	it('reports a resolver failure (HTTP 200, data null, INTERNAL_SERVER_ERROR) instead of an empty result', async () => {
-		sandbox.faults.set('org', { sparqlDown: true });
-		const result = await runOrganizationNode(sandbox, LIST_PARTNERS);
+		sandbox().faults.set('org', { sparqlDown: true });
+		const result = await runOrganizationNode(sandbox(), LIST_PARTNERS);
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Organization API: Unable to query SPARQL service');
 		expect(result.error?.description).toBe('Unable to query SPARQL service (code INTERNAL_SERVER_ERROR, path contentpartners)');
@@ -124,15 +111,15 @@ describe('API errors', () => {
 	});
 
 	it('fetches a new token once after a 401 and completes', async () => {
-		const credentials = orgCredentials(sandbox);
-		const first = await runOrganizationNode(sandbox, LIST_PARTNERS, { credentials });
+		const credentials = orgCredentials(sandbox());
+		const first = await runOrganizationNode(sandbox(), LIST_PARTNERS, { credentials });
 		expect(first.error).toBeUndefined();
 		const firstToken = credentials.store.get(CREDENTIAL_TYPE)?.accessToken;
-		sandbox.revokeTokens();
-		const second = await runOrganizationNode(sandbox, LIST_PARTNERS, { credentials });
+		sandbox().revokeTokens();
+		const second = await runOrganizationNode(sandbox(), LIST_PARTNERS, { credentials });
 		expect(second.error).toBeUndefined();
 		expect(jsonOf(second)).toEqual(jsonOf(first));
-		const counters = sandbox.counters.get().org;
+		const counters = sandbox().counters.get().org;
 		expect(counters.requests.token).toBe(2);
 		// The shared transport's first attempt reads the status itself; its strict re-send lets n8n refresh once.
 		expect(counters.statuses['401']).toBeGreaterThanOrEqual(1);
@@ -142,92 +129,92 @@ describe('API errors', () => {
 	});
 
 	it('waits and retries after HTTP 429 with Retry-After', async () => {
-		sandbox.faults.set('org', { status429: { every: 2, retryAfter: 1 } });
-		const result = await runOrganizationNode(sandbox, { resource: 'school', operation: 'get', id: sandbox.data.org.schools[0].id });
+		sandbox().faults.set('org', { status429: { every: 2, retryAfter: 1 } });
+		const result = await runOrganizationNode(sandbox(), { resource: 'school', operation: 'get', id: sandbox().data.org.schools[0].id });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toHaveLength(1);
-		expect(sandbox.counters.get().org.faults['graphql.status429']).toBe(1);
-		expect(requestCounts(sandbox).graphql).toBe(3);
+		expect(sandbox().counters.get().org.faults['graphql.status429']).toBe(1);
+		expect(requestCounts(sandbox()).graphql).toBe(3);
 	});
 
 	it('gives up on HTTP 429 when retries are switched off', async () => {
-		sandbox.faults.set('org', { status429: { retryAfter: 1 } });
-		const result = await runOrganizationNode(sandbox, { ...LIST_PARTNERS, options: { maxRetries: 0 } });
+		sandbox().faults.set('org', { status429: { retryAfter: 1 } });
+		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, options: { maxRetries: 0 } });
 		expect(result.error?.message).toBe('Organization API: too many requests (HTTP 429)');
 		expect(result.error?.httpCode).toBe('429');
-		expect(requestCounts(sandbox).graphql).toBe(1);
+		expect(requestCounts(sandbox()).graphql).toBe(1);
 	});
 
 	it('stops after the configured retries when the server keeps failing (5xx)', async () => {
-		sandbox.faults.set('org', { status5xx: { code: 503 } });
-		const result = await runOrganizationNode(sandbox, { ...LIST_PARTNERS, options: { maxRetries: 2 } });
+		sandbox().faults.set('org', { status5xx: { code: 503 } });
+		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, options: { maxRetries: 2 } });
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Organization API: the server failed (HTTP 503) after 2 retries');
-		expect(requestCounts(sandbox).graphql).toBe(3);
+		expect(requestCounts(sandbox()).graphql).toBe(3);
 	});
 
 	it('retries a dropped connection', async () => {
-		sandbox.faults.set('org', { dropConnection: { every: 2 } });
-		const result = await runOrganizationNode(sandbox, LIST_PARTNERS);
+		sandbox().faults.set('org', { dropConnection: { every: 2 } });
+		const result = await runOrganizationNode(sandbox(), LIST_PARTNERS);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toHaveLength(3);
-		expect(sandbox.counters.get().org.faults['graphql.dropConnection']).toBeGreaterThan(0);
+		expect(sandbox().counters.get().org.faults['graphql.dropConnection']).toBeGreaterThan(0);
 	});
 });
 
 describe('token endpoint errors, without secrets', () => {
 	it('explains refused credentials and sends no query', async () => {
-		const result = await runOrganizationNode(sandbox, LIST_PARTNERS, {
-			credentials: orgCredentials(sandbox, { password: 'wrong-password' }),
+		const result = await runOrganizationNode(sandbox(), LIST_PARTNERS, {
+			credentials: orgCredentials(sandbox(), { password: 'wrong-password' }),
 		});
 		expect(result.error?.message).toBe(
 			'Organization API: the token endpoint refused the credentials (HTTP 401). Check the user name / e-mail and password.',
 		);
-		expect(requestCounts(sandbox).graphql).toBe(0);
+		expect(requestCounts(sandbox()).graphql).toBe(0);
 		expectNoSecrets(result, 'wrong-password', Buffer.from('demo:wrong-password').toString('base64'));
 	});
 
 	it('explains a token endpoint that answers an HTML page', async () => {
-		sandbox.faults.set('orgAuth', { html: true });
-		const result = await runOrganizationNode(sandbox, LIST_PARTNERS);
+		sandbox().faults.set('orgAuth', { html: true });
+		const result = await runOrganizationNode(sandbox(), LIST_PARTNERS);
 		expect(result.error?.message).toMatch(/did not answer JSON \(it sent an HTML page/);
-		expect(requestCounts(sandbox).graphql).toBe(0);
+		expect(requestCounts(sandbox()).graphql).toBe(0);
 		expectNoSecrets(result);
 	});
 
 	it('retries a failing token endpoint, then explains it', async () => {
-		sandbox.faults.set('orgAuth', { status5xx: { code: 502 } });
-		const result = await runOrganizationNode(sandbox, { ...LIST_PARTNERS, options: { maxRetries: 1 } });
+		sandbox().faults.set('orgAuth', { status5xx: { code: 502 } });
+		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, options: { maxRetries: 1 } });
 		expect(result.error?.message).toMatch(/the token endpoint .*\/auth\/token answered HTTP 502.* after 1 retry$/);
-		expect(requestCounts(sandbox)).toEqual({ graphql: 0, token: 2 });
+		expect(requestCounts(sandbox())).toEqual({ graphql: 0, token: 2 });
 	});
 
 	it('never puts the token into output items or errors', async () => {
 		// jwtauth puts the token into the URL, the place it would most easily leak into an error from.
-		const credentials = orgCredentials(sandbox, { jwtPlacement: 'query' });
+		const credentials = orgCredentials(sandbox(), { jwtPlacement: 'query' });
 		const result = await runOrganizationNode(
-			sandbox,
+			sandbox(),
 			{ resource: 'contentPartner', operation: 'get', id: '={{ $json.id }}', options: { requestMethod: 'GET' } },
 			{
 				credentials,
-				input: [{ id: 'OR-none' }, { id: sandbox.data.org.contentPartners[0].id }],
+				input: [{ id: 'OR-none' }, { id: sandbox().data.org.contentPartners[0].id }],
 				settings: { continueOnFail: true },
 			},
 		);
 		expect(jsonOf(result).map((row) => row.error ?? row.id)).toEqual([
 			'No content partner found with id "OR-none"',
-			sandbox.data.org.contentPartners[0].id,
+			sandbox().data.org.contentPartners[0].id,
 		]);
 		const token = String(credentials.store.get(CREDENTIAL_TYPE)?.accessToken ?? '');
 		expect(token).not.toBe('');
 		expectNoSecrets(result, token);
 	});
 	it('keeps a jwtauth token out of API errors', async () => {
-		const credentials = orgCredentials(sandbox, { jwtPlacement: 'query' });
-		sandbox.faults.set('org', { status5xx: { every: 2, code: 500 } });
+		const credentials = orgCredentials(sandbox(), { jwtPlacement: 'query' });
+		sandbox().faults.set('org', { status5xx: { every: 2, code: 500 } });
 		// Introspection passes, the data request fails for good (no retries): the failing URL carried the token.
 		const result = await runOrganizationNode(
-			sandbox,
+			sandbox(),
 			{ ...LIST_PARTNERS, options: { requestMethod: 'GET', maxRetries: 0 } },
 			{ credentials },
 		);
@@ -240,9 +227,9 @@ describe('token endpoint errors, without secrets', () => {
 
 describe('continue on fail and pairedItem', () => {
 	it('turns a bad item into an error item and still serves the others', async () => {
-		const partners = sandbox.data.org.contentPartners;
+		const partners = sandbox().data.org.contentPartners;
 		const result = await runOrganizationNode(
-			sandbox,
+			sandbox(),
 			{ resource: 'contentPartner', operation: 'getMany', limit: '={{ $json.limit }}', outputDetail: 'custom', fields: ['id'] },
 			{ input: [{ limit: 2 }, { limit: 0 }, { limit: 1 }], settings: { continueOnFail: true } },
 		);
@@ -258,17 +245,17 @@ describe('continue on fail and pairedItem', () => {
 
 	it('without continue on fail, the error names the failing item', async () => {
 		const result = await runOrganizationNode(
-			sandbox,
+			sandbox(),
 			{ resource: 'contentPartner', operation: 'get', id: '={{ $json.id }}' },
-			{ input: [{ id: sandbox.data.org.contentPartners[0].id }, { id: 'OR-none' }] },
+			{ input: [{ id: sandbox().data.org.contentPartners[0].id }, { id: 'OR-none' }] },
 		);
 		expect(result.error?.message).toBe('No content partner found with id "OR-none"');
 		expect(result.error?.context?.itemIndex).toBe(1);
 	});
 
 	it('puts API errors into error items with their HTTP code', async () => {
-		sandbox.faults.set('org', { status5xx: { code: 500 } });
-		const result = await runOrganizationNode(sandbox, { ...LIST_PARTNERS, options: { maxRetries: 0 } }, { settings: { continueOnFail: true } });
+		sandbox().faults.set('org', { status5xx: { code: 500 } });
+		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, options: { maxRetries: 0 } }, { settings: { continueOnFail: true } });
 		expect(result.outputs[0]).toEqual([
 			{ json: expect.objectContaining({ error: 'Organization API: the server failed (HTTP 500)', httpCode: '500' }), pairedItem: { item: 0 } },
 		]);

@@ -1,46 +1,32 @@
-import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { clearSchemaCache } from '../../nodes/shared/schemaCache';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
+import { useSandbox } from '../harness/sandboxFixture';
 import { ORGANIZATION_SCALARS, PERSON_SCALARS, jsonOf, pick, requestCounts, runOrganizationNode } from './helpers';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ rows: 200 });
-});
-afterAll(async () => sandbox.close());
-beforeEach(() => {
-	clearAccessTokenCache();
-	clearSchemaCache();
-	sandbox.faults.clear();
-	sandbox.counters.reset();
-});
+const sandbox = useSandbox({ rows: 200 });
 
 describe('Get by id and by iri', () => {
 	it.each([
-		['contentPartner', () => sandbox.data.org.contentPartners[3], ORGANIZATION_SCALARS],
-		['organization', () => sandbox.data.org.organizations[10], [...ORGANIZATION_SCALARS, 'category']],
-		['school', () => sandbox.data.org.schools.find((school) => !school.id.startsWith('OR-'))!, ORGANIZATION_SCALARS],
+		['contentPartner', () => sandbox().data.org.contentPartners[3], ORGANIZATION_SCALARS],
+		['organization', () => sandbox().data.org.organizations[10], [...ORGANIZATION_SCALARS, 'category']],
+		['school', () => sandbox().data.org.schools.find((school) => !school.id.startsWith('OR-'))!, ORGANIZATION_SCALARS],
 	] as const)('%s by id and by iri', async (resource, entity, fields) => {
 		const expected = [pick(entity(), [...fields])];
-		const byId = await runOrganizationNode(sandbox, { resource, operation: 'get', lookupBy: 'id', id: entity().id });
+		const byId = await runOrganizationNode(sandbox(), { resource, operation: 'get', lookupBy: 'id', id: entity().id });
 		expect(byId.error).toBeUndefined();
 		expect(jsonOf(byId)).toEqual(expected);
-		const byIri = await runOrganizationNode(sandbox, { resource, operation: 'get', lookupBy: 'iri', iri: entity().iri });
+		const byIri = await runOrganizationNode(sandbox(), { resource, operation: 'get', lookupBy: 'iri', iri: entity().iri });
 		expect(jsonOf(byIri)).toEqual(expected);
 	});
 
 	it('person by iri', async () => {
-		const person = sandbox.data.org.persons[42];
-		const result = await runOrganizationNode(sandbox, { resource: 'person', operation: 'get', iri: person.iri });
+		const person = sandbox().data.org.persons[42];
+		const result = await runOrganizationNode(sandbox(), { resource: 'person', operation: 'get', iri: person.iri });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([pick(person, PERSON_SCALARS)]);
 	});
 
 	it('gets everything about an organization: account manager, units, posts with roles, classification tree', async () => {
-		const org = sandbox.data.org.organizations.find((entry) => entry.units.length > 0 && entry.posts.length > 0)!;
-		const result = await runOrganizationNode(sandbox, {
+		const org = sandbox().data.org.organizations.find((entry) => entry.units.length > 0 && entry.posts.length > 0)!;
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
 			operation: 'get',
 			id: org.id,
@@ -68,9 +54,9 @@ describe('Get by id and by iri', () => {
 	});
 
 	it('resolves expressions per input item and pairs every output with its input', async () => {
-		const partners = sandbox.data.org.contentPartners.slice(0, 3);
+		const partners = sandbox().data.org.contentPartners.slice(0, 3);
 		const result = await runOrganizationNode(
-			sandbox,
+			sandbox(),
 			{ resource: 'contentPartner', operation: 'get', id: '={{ $json.partner }}', outputDetail: 'custom', fields: ['id'] },
 			{ input: partners.map((partner) => ({ partner: partner.id })) },
 		);
@@ -85,7 +71,7 @@ describe('not found', () => {
 	const unknownIri = 'https://data.archive.test/id/organization/OR-doesnotexist';
 
 	it('the API answers [null] for an unknown iri: the node fails with a clear "not found" error', async () => {
-		const result = await runOrganizationNode(sandbox, {
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
 			operation: 'get',
 			lookupBy: 'iri',
@@ -96,14 +82,14 @@ describe('not found', () => {
 	});
 
 	it('an unknown id (the API answers []) fails the same way', async () => {
-		const result = await runOrganizationNode(sandbox, { resource: 'school', operation: 'get', id: '999999' });
+		const result = await runOrganizationNode(sandbox(), { resource: 'school', operation: 'get', id: '999999' });
 		expect(result.error?.message).toBe('No school found with id "999999"');
 	});
 
 	it('with Continue On Fail, a missing entity becomes an error item paired with its input', async () => {
-		const known = sandbox.data.org.organizations[0];
+		const known = sandbox().data.org.organizations[0];
 		const result = await runOrganizationNode(
-			sandbox,
+			sandbox(),
 			{ resource: 'organization', operation: 'get', id: '={{ $json.id }}', outputDetail: 'custom', fields: ['id'] },
 			{ input: [{ id: 'OR-missing' }, { id: known.id }], settings: { continueOnFail: true } },
 		);
@@ -115,9 +101,9 @@ describe('not found', () => {
 	});
 
 	it('with "Return Empty Result When Not Found", a missing entity gives no item', async () => {
-		const person = sandbox.data.org.persons[0];
+		const person = sandbox().data.org.persons[0];
 		const result = await runOrganizationNode(
-			sandbox,
+			sandbox(),
 			{
 				resource: 'person',
 				operation: 'get',
@@ -130,6 +116,6 @@ describe('not found', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.outputs[0]).toEqual([{ json: { iri: person.iri }, pairedItem: { item: 1 } }]);
-		expect(requestCounts(sandbox).graphql).toBe(3);
+		expect(requestCounts(sandbox()).graphql).toBe(3);
 	});
 });

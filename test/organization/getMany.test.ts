@@ -1,7 +1,4 @@
-import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { clearSchemaCache } from '../../nodes/shared/schemaCache';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
+import { useSandbox } from '../harness/sandboxFixture';
 import {
 	ORGANIZATION_SCALARS,
 	PERSON_SCALARS,
@@ -13,32 +10,21 @@ import {
 } from './helpers';
 import { graphqlPayload, startRecordingProxy } from './recordingProxy';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	// 1000 rows: 3,600 organizations, ~1,080 content partners, ~880 schools, 1,512 persons: all above the 500 cap.
-	sandbox = await startSandbox({ rows: 1000 });
-});
-afterAll(async () => sandbox.close());
-beforeEach(() => {
-	clearAccessTokenCache();
-	clearSchemaCache();
-	sandbox.faults.clear();
-	sandbox.counters.reset();
-});
+// 1000 rows: 3,600 organizations, ~1,080 content partners, ~880 schools, 1,512 persons: all above the 500 cap.
+const sandbox = useSandbox({ rows: 1000 });
 
 const ORGANIZATION_BASIC = [...ORGANIZATION_SCALARS, 'category'];
 
 describe('Get Many, Return All, basic fields: exactly the emulator data in IRI order', () => {
 	it.each([
-		['contentPartner', (): Array<{ iri: string }> => sandbox.data.org.contentPartners, ORGANIZATION_SCALARS],
-		['organization', (): Array<{ iri: string }> => sandbox.data.org.organizations, ORGANIZATION_BASIC],
-		['school', (): Array<{ iri: string }> => sandbox.data.org.schools, ORGANIZATION_SCALARS],
-		['person', (): Array<{ iri: string }> => sandbox.data.org.persons, PERSON_SCALARS],
+		['contentPartner', (): Array<{ iri: string }> => sandbox().data.org.contentPartners, ORGANIZATION_SCALARS],
+		['organization', (): Array<{ iri: string }> => sandbox().data.org.organizations, ORGANIZATION_BASIC],
+		['school', (): Array<{ iri: string }> => sandbox().data.org.schools, ORGANIZATION_SCALARS],
+		['person', (): Array<{ iri: string }> => sandbox().data.org.persons, PERSON_SCALARS],
 	] as const)('%s', async (resource, entities, fields) => {
 		const expected = sortedByIri(entities()).map((entity) => pick(entity, [...fields]));
 		expect(expected.length).toBeGreaterThan(500);
-		const result = await runOrganizationNode(sandbox, { resource, operation: 'getMany', returnAll: true });
+		const result = await runOrganizationNode(sandbox(), { resource, operation: 'getMany', returnAll: true });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual(expected);
 		expect(result.outputs[0].every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
@@ -46,13 +32,13 @@ describe('Get Many, Return All, basic fields: exactly the emulator data in IRI o
 });
 
 it('pages past the 500 cap concurrently with faults injected and still returns every row once, in order', async () => {
-	sandbox.faults.set('org', {
+	sandbox().faults.set('org', {
 		status5xx: { every: 4, code: 502 },
 		status429: { every: 5, retryAfter: 0 },
 		dropConnection: { every: 7 },
 	});
-	const expected = sortedByIri(sandbox.data.org.organizations).map((entity) => pick(entity, ORGANIZATION_BASIC));
-	const result = await runOrganizationNode(sandbox, {
+	const expected = sortedByIri(sandbox().data.org.organizations).map((entity) => pick(entity, ORGANIZATION_BASIC));
+	const result = await runOrganizationNode(sandbox(), {
 		resource: 'organization',
 		operation: 'getMany',
 		returnAll: true,
@@ -60,17 +46,17 @@ it('pages past the 500 cap concurrently with faults injected and still returns e
 	});
 	expect(result.error).toBeUndefined();
 	expect(jsonOf(result)).toEqual(expected);
-	const faults = sandbox.counters.get().org.faults;
+	const faults = sandbox().counters.get().org.faults;
 	expect(faults['graphql.status5xx']).toBeGreaterThan(0);
 	expect(faults['graphql.status429']).toBeGreaterThan(0);
 	expect(faults['graphql.dropConnection']).toBeGreaterThan(0);
 });
 
 it('Limit mode returns the first rows in IRI order, across pages', async () => {
-	const expected = sortedByIri(sandbox.data.org.contentPartners)
+	const expected = sortedByIri(sandbox().data.org.contentPartners)
 		.slice(0, 750)
 		.map((entity) => pick(entity, ORGANIZATION_SCALARS));
-	const result = await runOrganizationNode(sandbox, {
+	const result = await runOrganizationNode(sandbox(), {
 		resource: 'contentPartner',
 		operation: 'getMany',
 		returnAll: false,
@@ -82,11 +68,11 @@ it('Limit mode returns the first rows in IRI order, across pages', async () => {
 
 describe('on the wire', () => {
 	it('sends offset on every data request, as POST with a Bearer header by default', async () => {
-		const proxy = await startRecordingProxy(sandbox.org.baseUrl);
+		const proxy = await startRecordingProxy(sandbox().org.baseUrl);
 		try {
-			const credentials = orgCredentials(sandbox, { apiUrl: `${proxy.baseUrl}/organisation_v2` });
+			const credentials = orgCredentials(sandbox(), { apiUrl: `${proxy.baseUrl}/organisation_v2` });
 			const result = await runOrganizationNode(
-				sandbox,
+				sandbox(),
 				{ resource: 'school', operation: 'getMany', returnAll: false, limit: 120, options: { pageSize: 50 } },
 				{ credentials },
 			);
@@ -109,7 +95,7 @@ describe('on the wire', () => {
 	});
 
 	it('uses GET with the token in jwtauth when chosen, with the same result as POST', async () => {
-		const proxy = await startRecordingProxy(sandbox.org.baseUrl);
+		const proxy = await startRecordingProxy(sandbox().org.baseUrl);
 		try {
 			const parameters = {
 				resource: 'organization',
@@ -119,13 +105,13 @@ describe('on the wire', () => {
 				filters: { sector: 'Cultuur' },
 				outputDetail: 'contact',
 			};
-			const viaPost = await runOrganizationNode(sandbox, parameters);
-			const credentials = orgCredentials(sandbox, {
+			const viaPost = await runOrganizationNode(sandbox(), parameters);
+			const credentials = orgCredentials(sandbox(), {
 				apiUrl: `${proxy.baseUrl}/organisation_v2`,
 				jwtPlacement: 'query',
 			});
 			const viaGet = await runOrganizationNode(
-				sandbox,
+				sandbox(),
 				{ ...parameters, options: { requestMethod: 'GET' } },
 				{ credentials },
 			);
@@ -147,7 +133,7 @@ describe('on the wire', () => {
 });
 
 it('falls back to the seed schema when the server refuses introspection (Apollo in production mode)', async () => {
-	const proxy = await startRecordingProxy(sandbox.org.baseUrl, (recorded) =>
+	const proxy = await startRecordingProxy(sandbox().org.baseUrl, (recorded) =>
 		recorded.url.pathname.startsWith('/organisation_v2') && graphqlPayload(recorded).query.includes('__schema')
 			? {
 					status: 400,
@@ -163,9 +149,9 @@ it('falls back to the seed schema when the server refuses introspection (Apollo 
 			: undefined,
 	);
 	try {
-		const credentials = orgCredentials(sandbox, { apiUrl: `${proxy.baseUrl}/organisation_v2` });
+		const credentials = orgCredentials(sandbox(), { apiUrl: `${proxy.baseUrl}/organisation_v2` });
 		const result = await runOrganizationNode(
-			sandbox,
+			sandbox(),
 			{ resource: 'contentPartner', operation: 'getMany', limit: 20, outputDetail: 'contact', options: { flatten: true } },
 			{ credentials },
 		);
@@ -173,7 +159,7 @@ it('falls back to the seed schema when the server refuses introspection (Apollo 
 		const seedScalars = ORGANIZATION_SCALARS.filter((field) => field !== 'iiif');
 		const rows = jsonOf(result);
 		expect(rows.map((row) => pick(row, seedScalars))).toEqual(
-			sortedByIri(sandbox.data.org.contentPartners).slice(0, 20).map((cp) => pick(cp, seedScalars)),
+			sortedByIri(sandbox().data.org.contentPartners).slice(0, 20).map((cp) => pick(cp, seedScalars)),
 		);
 		// The seed knows no `iiif`: the preset is built from the seed's fields.
 		expect(rows[0]).not.toHaveProperty('iiif');
@@ -184,7 +170,7 @@ it('falls back to the seed schema when the server refuses introspection (Apollo 
 });
 
 describe('filters', () => {
-	const organizations = () => sortedByIri(sandbox.data.org.organizations);
+	const organizations = () => sortedByIri(sandbox().data.org.organizations);
 
 	it('filters organizations by label substring (case-insensitive), type with subtypes and sector', async () => {
 		const expected = organizations()
@@ -193,7 +179,7 @@ describe('filters', () => {
 			.filter((org) => org.sectorValue === 'Cultuur')
 			.map((org) => pick(org, ORGANIZATION_BASIC));
 		expect(expected.length).toBeGreaterThan(0);
-		const result = await runOrganizationNode(sandbox, {
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
 			operation: 'getMany',
 			returnAll: true,
@@ -208,7 +194,7 @@ describe('filters', () => {
 			.filter((org) => org.orgTypes.some((type) => type === 'ServiceProvider' || type === 'DigitizationPartner'))
 			.map((org) => org.id);
 		expect(expected.length).toBeGreaterThan(500);
-		const result = await runOrganizationNode(sandbox, {
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
 			operation: 'getMany',
 			returnAll: true,
@@ -218,7 +204,7 @@ describe('filters', () => {
 	});
 
 	it('treats empty filter fields as no filter', async () => {
-		const result = await runOrganizationNode(sandbox, {
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
 			operation: 'getMany',
 			returnAll: false,
@@ -229,11 +215,11 @@ describe('filters', () => {
 	});
 
 	it('filters persons by given and family name (exact, case-insensitive)', async () => {
-		const someone = sandbox.data.org.persons[100];
-		const expected = sortedByIri(sandbox.data.org.persons)
+		const someone = sandbox().data.org.persons[100];
+		const expected = sortedByIri(sandbox().data.org.persons)
 			.filter((person) => person.given_name === someone.given_name && person.family_name === someone.family_name)
 			.map((person) => pick(person, PERSON_SCALARS));
-		const result = await runOrganizationNode(sandbox, {
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'person',
 			operation: 'getMany',
 			returnAll: true,
@@ -247,7 +233,7 @@ describe('filters', () => {
 
 describe('output detail', () => {
 	it('returns schools together with OR- organizations of sector Onderwijs, unfiltered (documented)', async () => {
-		const result = await runOrganizationNode(sandbox, { resource: 'school', operation: 'getMany', returnAll: true });
+		const result = await runOrganizationNode(sandbox(), { resource: 'school', operation: 'getMany', returnAll: true });
 		const rows = jsonOf(result);
 		const fromOrganizations = rows.filter((row) => String(row.id).startsWith('OR-'));
 		expect(fromOrganizations.length).toBeGreaterThan(0);
@@ -256,7 +242,7 @@ describe('output detail', () => {
 	});
 
 	it('flattens the primary site address and the primary contact point into columns', async () => {
-		const expected = sortedByIri(sandbox.data.org.contentPartners)
+		const expected = sortedByIri(sandbox().data.org.contentPartners)
 			.slice(0, 40)
 			.map((cp) => {
 				const address = cp.primary_site?.address;
@@ -274,7 +260,7 @@ describe('output detail', () => {
 					contact_telephone: contact?.telephone ?? null,
 				};
 			});
-		const result = await runOrganizationNode(sandbox, {
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
 			operation: 'getMany',
 			limit: 40,
@@ -286,7 +272,7 @@ describe('output detail', () => {
 	});
 
 	it('returns custom nested fields chosen by path', async () => {
-		const expected = sortedByIri(sandbox.data.org.contentPartners)
+		const expected = sortedByIri(sandbox().data.org.contentPartners)
 			.slice(0, 30)
 			.map((cp) => ({
 				label: cp.label,
@@ -294,7 +280,7 @@ describe('output detail', () => {
 				account_manager: cp.account_manager ? { email: cp.account_manager.email } : null,
 				classification: { label: cp.classification?.label, broader: cp.classification?.broader.map((c) => ({ label: c.label })) },
 			}));
-		const result = await runOrganizationNode(sandbox, {
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
 			operation: 'getMany',
 			limit: 30,
@@ -306,8 +292,8 @@ describe('output detail', () => {
 	});
 
 	it('returns everything for persons: posts with roles and organizations, account manager of', async () => {
-		const manager = sandbox.data.org.accountManagers[0];
-		const result = await runOrganizationNode(sandbox, {
+		const manager = sandbox().data.org.accountManagers[0];
+		const result = await runOrganizationNode(sandbox(), {
 			resource: 'person',
 			operation: 'getMany',
 			returnAll: true,

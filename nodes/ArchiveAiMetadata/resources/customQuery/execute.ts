@@ -7,6 +7,7 @@ import { assertValidAgainstSchema } from '../../shared/documents';
 import { parameterError, parseJsonObject, requireInteger } from '../../shared/parameters';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/session';
 import type { AiSession } from '../../shared/session';
+import { optionsCollection, retriesOption } from '../views/common';
 
 const show = { show: { resource: ['customQuery'], operation: ['execute'] } };
 
@@ -30,38 +31,23 @@ export const customQueryProperties: INodeProperties[] = [
 		description: 'Values of the query\'s variables, as a JSON object',
 		displayOptions: show,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Max Retries',
-				name: 'maxRetries',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
-				default: DEFAULT_MAX_RETRIES,
-				description: 'Retries of a request answered with 429 or 5xx or cut off, with backoff that honours Retry-After',
-			},
-			{
-				displayName: 'Operation Name',
-				name: 'operationName',
-				type: 'string',
-				default: '',
-				description: 'Which operation to run when the query document holds several',
-			},
-			{
-				displayName: 'Split Into Items',
-				name: 'splitIntoItems',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to output one item per element of the first root field\'s list instead of one item holding all data',
-			},
-		],
-	},
+	optionsCollection(show, [
+		retriesOption,
+		{
+			displayName: 'Operation Name',
+			name: 'operationName',
+			type: 'string',
+			default: '',
+			description: 'Which operation to run when the query document holds several',
+		},
+		{
+			displayName: 'Split Into Items',
+			name: 'splitIntoItems',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to output one item per element of the first root field\'s list instead of one item holding all data',
+		},
+	]),
 ];
 
 function parseQuery(ctx: IExecuteFunctions, itemIndex: number, text: string): DocumentNode {

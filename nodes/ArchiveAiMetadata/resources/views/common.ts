@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_PAGE_SIZE, MAX_CONCURRENCY, MAX_RETRIES } from '../../shared/session';
 import { AI_VIEW_KEYS, AI_VIEWS } from '../../shared/views';
 import type { AiViewDefinition } from '../../shared/views';
 
@@ -51,7 +52,7 @@ export const pageSizeOption: INodeProperties = {
 	name: 'pageSize',
 	type: 'number',
 	typeOptions: { minValue: 1 },
-	default: 1000,
+	default: DEFAULT_PAGE_SIZE,
 	description: 'Rows requested per call (limit/offset paging)',
 };
 
@@ -59,8 +60,8 @@ export const concurrencyOption: INodeProperties = {
 	displayName: 'Max Concurrent Requests',
 	name: 'maxConcurrency',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 16 },
-	default: 4,
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+	default: DEFAULT_CONCURRENCY,
 	description: 'How many page requests may be in flight at once',
 };
 
@@ -68,8 +69,8 @@ export const retriesOption: INodeProperties = {
 	displayName: 'Max Retries',
 	name: 'maxRetries',
 	type: 'number',
-	typeOptions: { minValue: 0, maxValue: 10 },
-	default: 5,
+	typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
+	default: DEFAULT_MAX_RETRIES,
 	description: 'Retries of a request answered with 429 or 5xx or cut off, with backoff that honours Retry-After',
 };
 
@@ -89,3 +90,28 @@ export const keepRawJsonOption: INodeProperties = {
 	description:
 		'Whether to return raw output columns (processed_json, transcript_json, statistics, ...) as the JSON text the API sends instead of parsed objects',
 };
+
+/** The options `readOptions` reads for an operation that pages through rows, in the order they are listed. */
+export const pagedReadOptions: INodeProperties[] = [
+	keepRawJsonOption,
+	concurrencyOption,
+	retriesOption,
+	pageSizeOption,
+	simplifyOption,
+];
+
+/** The "Options" collection of an operation. */
+export function optionsCollection(
+	displayOptions: INodeProperties['displayOptions'],
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions,
+		options,
+	};
+}

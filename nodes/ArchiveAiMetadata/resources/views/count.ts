@@ -7,19 +7,9 @@ import { ADVANCED_FILTER_NAME, buildWhere, precheckFilters } from '../../shared/
 import { readOptions } from '../../shared/session';
 import type { AiSession } from '../../shared/session';
 import type { AiViewKey } from '../../shared/views';
-import { ALL_VIEW_RESOURCES, retriesOption, showFor } from './common';
+import { ALL_VIEW_RESOURCES, optionsCollection, retriesOption, showFor } from './common';
 
-export const countProperties: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor(ALL_VIEW_RESOURCES, ['count']),
-		options: [retriesOption],
-	},
-];
+export const countProperties: INodeProperties[] = [optionsCollection(showFor(ALL_VIEW_RESOURCES, ['count']), [retriesOption])];
 
 type AggregateData = Record<string, { aggregate?: { count?: number } }>;
 

@@ -11,7 +11,7 @@ import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/session';
 import type { AiSession } from '../../shared/session';
 import type { AiMetadataConnection } from '../../shared/transport';
 import type { AiViewKey, DownloadableFile, ResolvedView } from '../../shared/views';
-import { RESOURCES_WITH_FILES, retriesOption, showFor } from './common';
+import { RESOURCES_WITH_FILES, optionsCollection, retriesOption, showFor } from './common';
 import { fetchRecordById, readRecordId } from './get';
 
 const show = showFor(RESOURCES_WITH_FILES, ['downloadFiles']);
@@ -27,25 +27,17 @@ export const downloadFilesProperties: INodeProperties[] = [
 			'Files to download; none chosen means every file the task has. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: show,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Binary Property Prefix',
-				name: 'binaryPropertyPrefix',
-				type: 'string',
-				default: '',
-				description:
-					'Put in front of each binary property name; the name itself is the column (e.g. transcript_srt becomes file_transcript_srt with prefix file_)',
-			},
-			retriesOption,
-		],
-	},
+	optionsCollection(show, [
+		{
+			displayName: 'Binary Property Prefix',
+			name: 'binaryPropertyPrefix',
+			type: 'string',
+			default: '',
+			description:
+				'Put in front of each binary property name; the name itself is the column (e.g. transcript_srt becomes file_transcript_srt with prefix file_)',
+		},
+		retriesOption,
+	]),
 ];
 
 interface DownloadSettings {

@@ -9,7 +9,15 @@ import { readOptions } from '../../shared/session';
 import type { AiSession } from '../../shared/session';
 import { AI_VIEWS, shapeRecord } from '../../shared/views';
 import type { AiViewKey, ResolvedView } from '../../shared/views';
-import { fieldSelectionProperties, keepRawJsonOption, resourcesWhere, retriesOption, showFor, simplifyOption } from './common';
+import {
+	fieldSelectionProperties,
+	keepRawJsonOption,
+	optionsCollection,
+	resourcesWhere,
+	retriesOption,
+	showFor,
+	simplifyOption,
+} from './common';
 
 const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');
 const PERSON_RESOURCES = resourcesWhere((view) => view.idColumn === 'id');
@@ -37,15 +45,7 @@ export const getProperties: INodeProperties[] = [
 		displayOptions: showFor(PERSON_RESOURCES, ['get']),
 	},
 	...fieldSelectionProperties(GET_RESOURCES, ['get']),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor(GET_RESOURCES, ['get']),
-		options: [keepRawJsonOption, retriesOption, simplifyOption],
-	},
+	optionsCollection(showFor(GET_RESOURCES, ['get']), [keepRawJsonOption, retriesOption, simplifyOption]),
 ];
 
 export function idParameterName(viewKey: AiViewKey): { name: string; displayName: string } {

@@ -8,19 +8,11 @@ import type { AiViewKey, ResolvedView } from '../../shared/views';
 import { requireInteger, requireText } from '../../shared/parameters';
 import { readSelectedFields } from '../../shared/query';
 import { readRows } from '../../shared/reader';
+import type { ReadRequest } from '../../shared/reader';
 import { readOptions } from '../../shared/session';
 import type { AiSession, ReadOptions } from '../../shared/session';
 import type { AiMetadataConnection } from '../../shared/transport';
-import {
-	RESOURCES_WITH_PID,
-	concurrencyOption,
-	fieldSelectionProperties,
-	keepRawJsonOption,
-	pageSizeOption,
-	retriesOption,
-	showFor,
-	simplifyOption,
-} from './common';
+import { RESOURCES_WITH_PID, fieldSelectionProperties, optionsCollection, pagedReadOptions, showFor } from './common';
 
 export const DEFAULT_PID_BATCH_SIZE = 250;
 const MAX_PID_BATCH_SIZE = 5000;
@@ -41,36 +33,24 @@ export const getByPidProperties: INodeProperties[] = [
 		displayOptions: show,
 	},
 	...fieldSelectionProperties(RESOURCES_WITH_PID, ['getByPid']),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PID_BATCH_SIZE },
-				default: DEFAULT_PID_BATCH_SIZE,
-				description: 'How many distinct PIDs one query asks for (pid _in [...])',
-			},
-			{
-				displayName: 'Include Not Found',
-				name: 'includeNotFound',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to output {pid, found: false} for an input item whose PID has no rows (otherwise it has no output)',
-			},
-			keepRawJsonOption,
-			concurrencyOption,
-			retriesOption,
-			pageSizeOption,
-			simplifyOption,
-		],
-	},
+	optionsCollection(show, [
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PID_BATCH_SIZE },
+			default: DEFAULT_PID_BATCH_SIZE,
+			description: 'How many distinct PIDs one query asks for (pid _in [...])',
+		},
+		{
+			displayName: 'Include Not Found',
+			name: 'includeNotFound',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to output {pid, found: false} for an input item whose PID has no rows (otherwise it has no output)',
+		},
+		...pagedReadOptions,
+	]),
 ];
 
 interface PidLookupSettings extends ReadOptions {
@@ -165,7 +145,7 @@ function fanOut(
 	return output;
 }
 
-/** Views with a pid column: one `pid _in` query per batch of PIDs (batches in parallel, pages in order). */
+/** Views with a pid column: the rows of the PIDs, each filed under its own PID. */
 async function rowsByDirectPid(
 	session: AiSession,
 	connection: AiMetadataConnection,
@@ -174,35 +154,15 @@ async function rowsByDirectPid(
 	fields: string[],
 	settings: PidLookupSettings,
 ): Promise<Map<string, IDataObject[]>> {
-	const selection = fields.includes('pid') ? fields : [...fields, 'pid'];
-	const batches = await mapWithConcurrency(chunk(pids, settings.batchSize), settings.concurrency, async (batch) =>
-		await readRows(
-			session.ctx,
-			connection.client,
-			connection.schema,
-			0,
-			{
-				view,
-				where: { pid: { _in: batch } },
-				orderBy: [{ pid: 'asc' }],
-				fields: selection,
-				pageSize: settings.pageSize,
-				// Pages inside a batch run one after the other: a batch usually fits in one page, and a page
-				// sent ahead would mostly come back empty.
-				concurrency: 1,
-			},
-			{ selection: 'Fields', variables: { where: 'PID' } },
-		),
-	);
-	const rowsByPid = new Map<string, IDataObject[]>();
-	for (const row of batches.flat()) {
-		const pid = String(row.pid);
-		if (!fields.includes('pid')) delete row.pid;
-		const list = rowsByPid.get(pid) ?? [];
-		list.push(row);
-		rowsByPid.set(pid, list);
-	}
-	return rowsByPid;
+	const rows = await readRowsWhereIn(session, connection, settings, {
+		view,
+		column: 'pid',
+		values: pids,
+		batchSize: settings.batchSize,
+		orderBy: [{ pid: 'asc' }],
+		fields: withColumn(fields, 'pid'),
+	});
+	return groupByPid(rows, 'pid', fields, (pid) => [pid]);
 }
 
 /**
@@ -224,24 +184,15 @@ async function rowsThroughClusters(
 	}
 	const taskView = session.view(connection, taskViewKey, 0);
 	const pidsByCluster = new Map<string, Set<string>>();
-	const taskBatches = await mapWithConcurrency(chunk(pids, settings.batchSize), settings.concurrency, async (batch) =>
-		await readRows(
-			ctx,
-			connection.client,
-			connection.schema,
-			0,
-			{
-				view: taskView,
-				where: { pid: { _in: batch } },
-				orderBy: [],
-				fields: ['pid', 'cluster_uuids'],
-				pageSize: settings.pageSize,
-				concurrency: 1,
-			},
-			{ selection: 'Fields', variables: { where: 'PID' } },
-		),
-	);
-	for (const task of taskBatches.flat()) {
+	const tasks = await readRowsWhereIn(session, connection, settings, {
+		view: taskView,
+		column: 'pid',
+		values: pids,
+		batchSize: settings.batchSize,
+		orderBy: [],
+		fields: ['pid', 'cluster_uuids'],
+	});
+	for (const task of tasks) {
 		const clusters = parseJsonText(task.cluster_uuids);
 		if (!Array.isArray(clusters)) continue;
 		for (const cluster of clusters) {
@@ -250,31 +201,72 @@ async function rowsThroughClusters(
 			pidsByCluster.set(String(cluster), owners);
 		}
 	}
-	const selection = fields.includes('cluster_uuid') ? fields : [...fields, 'cluster_uuid'];
-	const clusterBatches = chunk([...pidsByCluster.keys()], CLUSTER_BATCH_SIZE);
-	const matchBatches = await mapWithConcurrency(clusterBatches, settings.concurrency, async (batch) =>
+	const matches = await readRowsWhereIn(session, connection, settings, {
+		view,
+		column: 'cluster_uuid',
+		values: [...pidsByCluster.keys()],
+		batchSize: CLUSTER_BATCH_SIZE,
+		orderBy: [],
+		fields: withColumn(fields, 'cluster_uuid'),
+	});
+	return groupByPid(matches, 'cluster_uuid', fields, (cluster) => pidsByCluster.get(cluster) ?? []);
+}
+
+interface WhereInQuery extends Pick<ReadRequest, 'view' | 'orderBy' | 'fields'> {
+	column: string;
+	values: string[];
+	batchSize: number;
+}
+
+/** Rows whose `column` is one of `values`: one `_in` query per batch of values (batches in parallel, pages in order). */
+async function readRowsWhereIn(
+	session: AiSession,
+	connection: AiMetadataConnection,
+	settings: PidLookupSettings,
+	query: WhereInQuery,
+): Promise<IDataObject[]> {
+	const batches = await mapWithConcurrency(chunk(query.values, query.batchSize), settings.concurrency, async (batch) =>
 		await readRows(
-			ctx,
+			session.ctx,
 			connection.client,
 			connection.schema,
 			0,
 			{
-				view,
-				where: { cluster_uuid: { _in: batch } },
-				orderBy: [],
-				fields: selection,
+				view: query.view,
+				where: { [query.column]: { _in: batch } },
+				orderBy: query.orderBy,
+				fields: query.fields,
 				pageSize: settings.pageSize,
+				// Pages inside a batch run one after the other: a batch usually fits in one page, and a page
+				// sent ahead would mostly come back empty.
 				concurrency: 1,
 			},
 			{ selection: 'Fields', variables: { where: 'PID' } },
 		),
 	);
+	return batches.flat();
+}
+
+/** The selection plus the column the rows are grouped by. */
+function withColumn(fields: string[], column: string): string[] {
+	return fields.includes(column) ? fields : [...fields, column];
+}
+
+/**
+ * Files each row under the PIDs its `keyColumn` stands for; the key column is dropped from the row unless the
+ * user selected it.
+ */
+function groupByPid(
+	rows: IDataObject[],
+	keyColumn: string,
+	fields: string[],
+	pidsOf: (key: string) => Iterable<string>,
+): Map<string, IDataObject[]> {
 	const rowsByPid = new Map<string, IDataObject[]>();
-	for (const match of matchBatches.flat()) {
-		const owners = pidsByCluster.get(String(match.cluster_uuid)) ?? new Set<string>();
-		const row = { ...match };
-		if (!fields.includes('cluster_uuid')) delete row.cluster_uuid;
-		for (const pid of owners) {
+	for (const found of rows) {
+		const row = { ...found };
+		if (!fields.includes(keyColumn)) delete row[keyColumn];
+		for (const pid of pidsOf(String(found[keyColumn]))) {
 			const list = rowsByPid.get(pid) ?? [];
 			list.push(row);
 			rowsByPid.set(pid, list);

@@ -15,16 +15,7 @@ import { readOptions } from '../../shared/session';
 import type { AiSession } from '../../shared/session';
 import { shapeRecord } from '../../shared/views';
 import type { AiViewKey } from '../../shared/views';
-import {
-	ALL_VIEW_RESOURCES,
-	concurrencyOption,
-	fieldSelectionProperties,
-	keepRawJsonOption,
-	pageSizeOption,
-	retriesOption,
-	showFor,
-	simplifyOption,
-} from './common';
+import { ALL_VIEW_RESOURCES, fieldSelectionProperties, optionsCollection, pagedReadOptions, showFor } from './common';
 import { filterProperties } from './filters';
 
 const show = showFor(ALL_VIEW_RESOURCES, ['getAll']);
@@ -83,15 +74,7 @@ export const getManyProperties: INodeProperties[] = [
 		],
 	},
 	...fieldSelectionProperties(ALL_VIEW_RESOURCES, ['getAll']),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [keepRawJsonOption, concurrencyOption, retriesOption, pageSizeOption, simplifyOption],
-	},
+	optionsCollection(show, pagedReadOptions),
 ];
 
 /** Get Many: filtered, sorted rows of a view; Return All pages through everything with bounded concurrency. */
