@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite, as CI runs it.
-#   1. lint (n8n community-node rules)   2. build (type check + bundle)
+#   1. lint (n8n community-node rules) and type check of everything, tests included   2. build (bundle)
 #   3. unit and integration tests against the emulators (jest)
 #   4. end-to-end in real n8n 1.123.81 and 2.40.7 (installed once into a cache outside the repo)
 #   5. end-to-end in n8n queue mode (Redis, PostgreSQL, workers, webhook processors)
@@ -13,6 +13,7 @@ rm -f "$results"/*.json
 trap 'node scripts/test-summary.js "$results"' EXIT
 
 npm run lint
+npm run typecheck
 npm run build
 npx jest --json --outputFile="$results/unit.json"
 if [ "${SKIP_E2E:-}" != "1" ]; then

@@ -9,6 +9,7 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
+	INodeTypeDescription,
 	INodeTypes,
 	IRun,
 	IWorkflowExecuteAdditionalData,
@@ -19,7 +20,7 @@ import { TestCredentialsHelper } from './credentialsHelper';
 
 /** A node type that emits the items given in its `items` parameter: the input of the node under test. */
 class ItemSource implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Item Source',
 		name: 'itemSource',
 		group: ['input'],
@@ -28,7 +29,7 @@ class ItemSource implements INodeType {
 		defaults: { name: 'Item Source' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json' as const, default: '[]' }],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -41,11 +42,8 @@ let binaryDataReady: Promise<void> | undefined;
 
 /** n8n-core keeps binary data through a service from its DI container; tests use the in-memory mode. */
 async function ensureBinaryDataService(): Promise<void> {
-	binaryDataReady ??= Container.get(BinaryDataService).init({
-		mode: 'default',
-		availableModes: ['default'],
-		localStoragePath: '',
-	} as never);
+	// Its configuration comes from n8n's defaults (mode "default": binary data kept in memory).
+	binaryDataReady ??= Container.get(BinaryDataService).init();
 	await binaryDataReady;
 }
 

@@ -1,11 +1,11 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { runNode } from './execute';
 
 /** A tiny node used only to prove the harness runs nodes the way n8n does. */
 class Doubler implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Doubler',
 		name: 'doubler',
 		group: ['transform'],
@@ -14,7 +14,7 @@ class Doubler implements INodeType {
 		defaults: { name: 'Doubler' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Factor', name: 'factor', type: 'number' as const, default: 2 }],
+		properties: [{ displayName: 'Factor', name: 'factor', type: 'number', default: 2 }],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
