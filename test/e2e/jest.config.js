@@ -10,7 +10,7 @@ module.exports = {
 	testEnvironment: 'node',
 	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	// Every test boots n8n processes; in parallel they would only fight over 2 cores.
 	maxWorkers: 1,
