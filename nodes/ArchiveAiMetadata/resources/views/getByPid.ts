@@ -14,7 +14,8 @@ import type { AiSession, ReadOptions } from '../../shared/session';
 import type { AiMetadataConnection } from '../../shared/transport';
 import { RESOURCES_WITH_PID, fieldSelectionProperties, optionsCollection, pagedReadOptions, showFor } from './common';
 
-export const DEFAULT_PID_BATCH_SIZE = 250;
+// 500 PIDs keep a request small (a few KB of variables) and 1,000 input items at 2 batches: 7 requests with paging.
+export const DEFAULT_PID_BATCH_SIZE = 500;
 const MAX_PID_BATCH_SIZE = 5000;
 /** Cluster ids per match query when matches are found through their tasks' clusters. */
 const CLUSTER_BATCH_SIZE = 1000;
