@@ -1,0 +1,171 @@
+import * as http from 'node:http';
+
+import { Webhook } from 'standardwebhooks';
+
+import { generateSecret } from '../emulators/webhook/sender';
+import { parseRun } from './lib/execute';
+import { GroupMemorySampler, groupMembers, memoryInWindow, processGroupOf, processMemory } from './lib/memory';
+import { formatCell, markdownTable, verdict } from './lib/report';
+import { combineLoads, runSenderLoad } from './lib/senders';
+import { percentile, ratio } from './lib/stats';
+import { eventsInRound } from './sections/trigger';
+
+describe('bench statistics', () => {
+	it('takes nearest-rank percentiles of unsorted values', () => {
+		const values = [5, 1, 4, 2, 3, 10, 9, 8, 7, 6];
+		expect(percentile(values, 50)).toBe(5);
+		expect(percentile(values, 99)).toBe(10);
+		expect(percentile(values, 0)).toBe(1);
+		expect(percentile([], 50)).toBeNaN();
+		expect(() => percentile(values, 101)).toThrow(RangeError);
+	});
+
+	it('gives ratios only when both figures exist', () => {
+		expect(ratio(1, 4)).toBe(0.25);
+		expect(ratio(1, 0)).toBeNaN();
+		expect(ratio(Number.NaN, 2)).toBeNaN();
+	});
+
+	it('splits events over rounds without losing any', () => {
+		const rounds = [0, 1, 2].map((round) => eventsInRound(2000, 3, round));
+		expect(rounds).toEqual([667, 667, 666]);
+		expect(rounds.reduce((sum, each) => sum + each, 0)).toBe(2000);
+	});
+});
+
+describe('bench report', () => {
+	it('renders a markdown table with escaped pipes and placeholders for missing figures', () => {
+		const table = markdownTable(['Name', 'Value'], [['a|b', 1234.5], ['c', undefined], ['d', Number.NaN]]);
+		expect(table.split('\n')).toEqual([
+			'| Name | Value |',
+			'| --- | --- |',
+			'| a\\|b | 1,234.5 |',
+			'| c | – |',
+			'| d | n/a |',
+		]);
+	});
+
+	it('states whether a target is met', () => {
+		expect(verdict(0.4, 0.5)).toBe('0.4 met (target ≤ 0.5)');
+		expect(verdict(0.6, 0.5)).toBe('0.6 MISSED (target ≤ 0.5)');
+		expect(verdict(undefined, 1)).toBe('n/a (target ≤ 1)');
+		expect(formatCell(3)).toBe('3');
+	});
+});
+
+describe('n8n execute output', () => {
+	const run = { data: { resultData: { runData: { A: [{ executionTime: 12, data: { main: [[{ json: { x: 1 } }]] } }] } } } };
+
+	it('finds the run JSON between log lines', () => {
+		const output = `Loading nodes\n${JSON.stringify(run, null, 2)}\nshutting down\n`;
+		expect(parseRun(output)).toEqual(run);
+	});
+
+	it('returns undefined for output cut off mid-run', () => {
+		const output = JSON.stringify(run, null, 2);
+		expect(parseRun(output.slice(0, output.length - 10))).toBeUndefined();
+	});
+});
+
+describe('process group memory', () => {
+	it('reads this process from /proc and samples its group', () => {
+		const group = processGroupOf(process.pid);
+		expect(group).toBeGreaterThan(0);
+		expect(groupMembers(group as number)).toContain(process.pid);
+		const own = processMemory(process.pid);
+		expect(own?.rssBytes).toBeGreaterThan(0);
+		expect(own?.hwmBytes).toBeGreaterThanOrEqual(own?.rssBytes ?? 0);
+
+		const sampler = new GroupMemorySampler(group as number, 1_000);
+		const memory = sampler.stop();
+		expect(memory.samples).toBe(1);
+		expect(memory.peakGroupRssBytes).toBeGreaterThanOrEqual(own?.rssBytes ?? 0);
+		expect(processMemory(2 ** 22 + 1)).toBeUndefined();
+	});
+});
+
+describe('memory while a node ran', () => {
+	const series: Array<[number, number]> = [
+		[100, 10],
+		[200, 12],
+		[300, 50],
+		[400, 30],
+		[500, 90],
+	];
+
+	it('takes the last sample before the window as the start and the largest sample inside it as the peak', () => {
+		expect(memoryInWindow(series, 250, 200)).toEqual({ atStartBytes: 12, peakBytes: 50 });
+		expect(memoryInWindow(series, 0, 1000)).toEqual({ atStartBytes: 0, peakBytes: 90 });
+	});
+
+	it('falls back to the start figure when no sample fell inside a short window', () => {
+		expect(memoryInWindow(series, 410, 20)).toEqual({ atStartBytes: 30, peakBytes: 30 });
+	});
+});
+
+describe('concurrent signed senders', () => {
+	let server: http.Server;
+	let url: string;
+	const secret = generateSecret(32);
+	const received: string[] = [];
+	// Answers are held until five requests wait: the load only finishes if five senders really overlap.
+	const BARRIER = 5;
+	let waiting: Array<() => void> = [];
+	let maxWaiting = 0;
+
+	beforeAll(async () => {
+		const verifier = new Webhook(secret);
+		server = http.createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				const body = Buffer.concat(chunks).toString('utf8');
+				const event = JSON.parse(body) as { data: { correlation_id: string } };
+				let status = 204;
+				try {
+					verifier.verify(body, req.headers as Record<string, string>);
+					received.push(event.data.correlation_id);
+				} catch {
+					status = 401;
+				}
+				// Every 7th event is refused, so error counting is exercised with real answers.
+				if (status === 204 && received.length % 7 === 0) status = 503;
+				waiting.push(() => res.writeHead(status, { connection: 'close' }).end());
+				maxWaiting = Math.max(maxWaiting, waiting.length);
+				if (waiting.length < BARRIER) return;
+				const release = waiting;
+				waiting = [];
+				for (const answer of release) answer();
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const address = server.address() as { port: number };
+		url = `http://127.0.0.1:${address.port}/hook`;
+	});
+
+	afterAll(async () => {
+		server.closeAllConnections();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+
+	it('sends every event once, signed, with the requested concurrency, and counts refusals as errors', async () => {
+		const result = await runSenderLoad({ url, secrets: [secret], events: 70, concurrency: 5, deadlineMs: 60_000 });
+
+		expect(result.sent).toBe(70);
+		expect(received).toHaveLength(70);
+		expect(new Set(received).size).toBe(70);
+		expect(result.statuses).toEqual({ '204': 60, '503': 10 });
+		expect(result.errors).toBe(10);
+		expect(result.firstError).toBe('HTTP 503: ');
+		expect(result.deliveredCorrelationIds).toHaveLength(60);
+		expect(result.deliveredCorrelationIds.every((id) => received.includes(id))).toBe(true);
+		expect(maxWaiting).toBe(BARRIER);
+		expect(result.latenciesMs).toHaveLength(70);
+		expect(result.p99Ms).toBeGreaterThanOrEqual(result.p50Ms);
+
+		const combined = combineLoads([result, result]);
+		expect(combined.sent).toBe(140);
+		expect(combined.statuses).toEqual({ '204': 120, '503': 20 });
+		expect(combined.p50Ms).toBe(result.p50Ms);
+	});
+});

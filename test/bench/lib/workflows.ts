@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+
+import { parse, print } from 'graphql';
+
+import {
+	chainWorkflow,
+	code,
+	manualWorkflow,
+	node,
+	PACKAGE_NODE_TYPES,
+	webhookTrigger,
+	type CredentialRef,
+	type WorkflowJson,
+	type WorkflowNode,
+} from '../../e2e/lib/workflows';
+
+/** Workflows of the benchmark: our nodes and n8n's built-in peers doing the same job. */
+
+/** The face_tasks columns of seed 001: what "All Fields" returns, so every contender moves the same bytes. */
+export const FACE_TASK_COLUMNS = [
+	'cluster_uuids',
+	'cp',
+	'error',
+	'external_id',
+	'main_local_id',
+	'media_object_id',
+	'n_faces',
+	'n_faces_per_frame',
+	'n_persons',
+	'n_persons_per_frame',
+	'n_scenes',
+	'perc_frames_with_faces',
+	'pid',
+	'processed_time',
+	'status',
+	'task_id',
+	'title',
+] as const;
+
+export const PAGE_SIZE = 1000;
+
+/**
+ * One page of face tasks in a total order (task_id is unique), as any correct offset pager must ask for it.
+ * Static text, parsed and printed by graphql-js so that a typo fails here and not as a server error.
+ */
+export const FACE_TASKS_PAGE_QUERY = print(
+	parse(`query FaceTasksPage($limit: Int!, $offset: Int!) {
+		face_tasks(limit: $limit, offset: $offset, order_by: [{ task_id: asc }]) { ${FACE_TASK_COLUMNS.join(' ')} }
+	}`),
+);
+
+export const FACE_TASKS_BY_PID_QUERY = print(
+	parse(`query FaceTasksByPid($pid: String!) {
+		face_tasks(where: { pid: { _eq: $pid } }, order_by: [{ task_id: asc }]) { ${FACE_TASK_COLUMNS.join(' ')} }
+	}`),
+);
+
+export const AI_NODE = 'Archive AI Metadata';
+export const ORG_NODE = 'Archive Organization';
+export const HTTP_NODE = 'HTTP Request';
+export const SPLIT_NODE = 'Split Out';
+export const GRAPHQL_NODE = 'GraphQL';
+export const ITEMS_NODE = 'PID Items';
+
+/** Manual Trigger -> NoOp: what a bare `n8n execute` costs (memory baseline). */
+export function baselineWorkflow(): WorkflowJson {
+	return manualWorkflow('bench baseline', [node('Nothing', 'n8n-nodes-base.noOp', {})]);
+}
+
+export function ourReturnAllWorkflow(aiCredential: CredentialRef): WorkflowJson {
+	return manualWorkflow('bench ours return all', [aiGetAllNode(aiCredential, { returnAll: true })]);
+}
+
+function aiGetAllNode(credential: CredentialRef, amount: { returnAll: true } | { returnAll: false; limit: number }): WorkflowNode {
+	return node(
+		AI_NODE,
+		PACKAGE_NODE_TYPES.aiMetadata,
+		{ resource: 'faceTask', operation: 'getAll', ...amount, fieldSelection: 'all', options: {} },
+		{ credentials: { archiveAiMetadataApi: credential } },
+	);
+}
+
+/**
+ * n8n's HTTP Request node (v4.2) paging the same query: "Update a Parameter in Each Request" sets the body's
+ * `variables` from `$pageCount`, and the pager stops at the first empty page.
+ */
+function httpPagingNode(graphqlUrl: string, headerCredential: CredentialRef): WorkflowNode {
+	const variables = `={{ { "limit": ${PAGE_SIZE}, "offset": $pageCount * ${PAGE_SIZE} } }}`;
+	return node(
+		HTTP_NODE,
+		'n8n-nodes-base.httpRequest',
+		{
+			method: 'POST',
+			url: graphqlUrl,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody: JSON.stringify({ query: FACE_TASKS_PAGE_QUERY, variables: { limit: PAGE_SIZE, offset: 0 } }),
+			options: {
+				pagination: {
+					pagination: {
+						paginationMode: 'updateAParameterInEachRequest',
+						parameters: { parameters: [{ type: 'body', name: 'variables', value: variables }] },
+						paginationCompleteWhen: 'other',
+						completeExpression: '={{ $response.body.data.face_tasks.length === 0 }}',
+					},
+				},
+			},
+		},
+		{ typeVersion: 4.2, credentials: { httpHeaderAuth: headerCredential } },
+	);
+}
+
+/** HTTP Request alone: one item per page (the same bytes as our node's 100,000 items). */
+export function httpReturnAllWorkflow(graphqlUrl: string, headerCredential: CredentialRef): WorkflowJson {
+	return manualWorkflow('bench http return all', [httpPagingNode(graphqlUrl, headerCredential)]);
+}
+
+/** HTTP Request + Split Out: one item per row, the output our node gives. */
+export function httpSplitReturnAllWorkflow(graphqlUrl: string, headerCredential: CredentialRef): WorkflowJson {
+	return manualWorkflow('bench http split return all', [
+		httpPagingNode(graphqlUrl, headerCredential),
+		node(SPLIT_NODE, 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'data.face_tasks', include: 'noOtherFields', options: {} }),
+	]);
+}
+
+/** A Code node emitting one item per PID; the PIDs are a JSON literal, not code. */
+function pidItemsNode(pids: string[]): WorkflowNode {
+	return code(ITEMS_NODE, `const pids = ${JSON.stringify(pids)};\nreturn pids.map((pid) => ({ json: { pid } }));`);
+}
+
+export function ourGetByPidWorkflow(aiCredential: CredentialRef, pids: string[]): WorkflowJson {
+	return manualWorkflow('bench ours get by pid', [
+		pidItemsNode(pids),
+		node(
+			AI_NODE,
+			PACKAGE_NODE_TYPES.aiMetadata,
+			{ resource: 'faceTask', operation: 'getByPid', pid: '={{ $json.pid }}', fieldSelection: 'all', options: {} },
+			{ credentials: { archiveAiMetadataApi: aiCredential } },
+		),
+	]);
+}
+
+/** n8n's GraphQL node: one request per input item, the PID as a variable. */
+export function graphqlGetByPidWorkflow(graphqlUrl: string, headerCredential: CredentialRef, pids: string[]): WorkflowJson {
+	return manualWorkflow('bench graphql get by pid', [
+		pidItemsNode(pids),
+		node(
+			GRAPHQL_NODE,
+			'n8n-nodes-base.graphql',
+			{
+				authentication: 'headerAuth',
+				requestMethod: 'POST',
+				endpoint: graphqlUrl,
+				requestFormat: 'json',
+				query: FACE_TASKS_BY_PID_QUERY,
+				variables: '={{ { "pid": $json.pid } }}',
+				responseFormat: 'json',
+			},
+			{ typeVersion: 1.1, credentials: { httpHeaderAuth: headerCredential } },
+		),
+	]);
+}
+
+export interface TokenCredentials {
+	ai: CredentialRef;
+	org: CredentialRef;
+}
+
+/** Both token-using nodes, one small read each, so every execution needs a token of each service. */
+function tokenUsingNodes(credentials: TokenCredentials): WorkflowNode[] {
+	return [
+		aiGetAllNode(credentials.ai, { returnAll: false, limit: 1 }),
+		node(
+			ORG_NODE,
+			PACKAGE_NODE_TYPES.organization,
+			{ resource: 'contentPartner', operation: 'getMany', returnAll: false, limit: 1, outputDetail: 'basic', options: {} },
+			{ credentials: { archiveOrganizationApi: credentials.org } },
+		),
+	];
+}
+
+export function tokenCliWorkflow(credentials: TokenCredentials): WorkflowJson {
+	return manualWorkflow('bench tokens cli', tokenUsingNodes(credentials));
+}
+
+/** Webhook answering with the last node's output, so consecutive calls are consecutive executions. */
+export function tokenServerWorkflow(credentials: TokenCredentials, path: string): WorkflowJson {
+	return chainWorkflow('bench tokens server', [
+		webhookTrigger('Webhook', { path, responseMode: 'lastNode' }),
+		...tokenUsingNodes(credentials),
+	]);
+}
+
+export const SIP_TRIGGER_NODE = 'SIP Status';
+export const PLAIN_WEBHOOK_NODE = 'Webhook';
+
+export function sipTriggerWorkflow(secretCredential: CredentialRef): WorkflowJson {
+	return chainWorkflow('bench sip trigger', [
+		node(SIP_TRIGGER_NODE, PACKAGE_NODE_TYPES.sipStatusTrigger, {}, {
+			credentials: { archiveSipWebhookApi: secretCredential },
+			webhookId: randomUUID(),
+		}),
+		node('Done', 'n8n-nodes-base.noOp', {}),
+	]);
+}
+
+export function plainWebhookWorkflow(path: string): WorkflowJson {
+	return chainWorkflow('bench plain webhook', [
+		webhookTrigger(PLAIN_WEBHOOK_NODE, { path, responseMode: 'onReceived' }),
+		node('Done', 'n8n-nodes-base.noOp', {}),
+	]);
+}

@@ -1,0 +1,268 @@
+/**
+ * `npm run bench [-- --n8n 2.40.7 --rows 100000 --small-rows 10000 --pid-items 1000 --token-runs 50
+ *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --latency-ms 50
+ *   --only returnAll,getByPid,tokens,trigger]`
+ *
+ * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
+ * emulators, over loopback only. Prints the tables to stdout (progress goes to stderr) and writes
+ * test/bench/results.json and test/bench/results.md. Figures, not assertions: nothing here fails on a target.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+import { startSandbox, type Sandbox } from '../emulators';
+import { generateSecret } from '../emulators/webhook/sender';
+import { request } from '../e2e/lib/http';
+import { REPO_ROOT } from '../e2e/lib/install';
+import { N8nInstance, type CredentialImport } from '../e2e/lib/n8n';
+import type { CredentialRef, WorkflowJson } from '../e2e/lib/workflows';
+import { idsOf, importWorkflows } from './lib/importing';
+import { renderResults, type BenchResults } from './lib/results';
+import { getByPidWorkflows, planPids, runGetByPid } from './sections/getByPid';
+import { returnAllWorkflows, runReturnAll } from './sections/returnAll';
+import { runTokensViaCli, runTokensViaWebhook } from './sections/tokens';
+import { runTrigger, triggerTargets } from './sections/trigger';
+import { plainWebhookWorkflow, sipTriggerWorkflow, tokenCliWorkflow, tokenServerWorkflow } from './lib/workflows';
+
+const SECTIONS = ['returnAll', 'getByPid', 'tokens', 'trigger'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface BenchOptions {
+	n8nVersion: string;
+	rows: number;
+	/** Rows of the second, smaller emulator used for PID lookups and tokens (where 100k rows add nothing). */
+	smallRows: number;
+	pidItems: number;
+	tokenRuns: number;
+	cliTokenRuns: number;
+	events: number;
+	senders: number;
+	warmup: number;
+	rounds: number;
+	/** Delay the AI emulator adds per GraphQL request in the second Return All scenario (0 = skip it). */
+	latencyMs: number;
+	only: Set<Section>;
+}
+
+function parseOptions(argv: string[]): BenchOptions {
+	const flags = new Map<string, string>();
+	for (let index = 0; index < argv.length; index += 2) {
+		const name = argv[index];
+		if (!name.startsWith('--') || argv[index + 1] === undefined) throw new Error(`expected --flag value pairs, got "${name}"`);
+		flags.set(name.slice(2), argv[index + 1]);
+	}
+	const integer = (name: string, fallback: number) => {
+		const value = Number(flags.get(name) ?? fallback);
+		if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`);
+		flags.delete(name);
+		return value;
+	};
+	const only = (flags.get('only') ?? SECTIONS.join(',')).split(',').map((each) => each.trim()) as Section[];
+	for (const section of only) if (!SECTIONS.includes(section)) throw new Error(`--only takes ${SECTIONS.join(', ')}`);
+	const options: BenchOptions = {
+		n8nVersion: flags.get('n8n') ?? '2.40.7',
+		rows: integer('rows', 100_000),
+		smallRows: integer('small-rows', 10_000),
+		pidItems: integer('pid-items', 1000),
+		tokenRuns: integer('token-runs', 50),
+		cliTokenRuns: integer('cli-token-runs', 10),
+		events: integer('events', 2000),
+		senders: integer('senders', 20),
+		warmup: integer('warmup', 20),
+		rounds: Math.max(1, integer('rounds', 4)),
+		latencyMs: integer('latency-ms', 50),
+		only: new Set(only),
+	};
+	flags.delete('n8n');
+	flags.delete('only');
+	if (flags.size > 0) throw new Error(`unknown flag(s): ${[...flags.keys()].map((name) => `--${name}`).join(', ')}`);
+	return options;
+}
+
+function log(line: string): void {
+	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+}
+
+function builtNodes(): { ai: boolean; org: boolean; sip: boolean } {
+	const built = (name: string) => fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', name, `${name}.node.js`));
+	return { ai: built('ArchiveAiMetadata'), org: built('ArchiveOrganization'), sip: built('ArchiveSipStatusTrigger') };
+}
+
+function newId(): string {
+	return randomBytes(12).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 16);
+}
+
+/** A token for the peers' header credential, fetched like any API client would. */
+async function fetchAiToken(sandbox: Sandbox): Promise<string> {
+	const basic = Buffer.from(`${sandbox.ai.email}:${sandbox.ai.password}`).toString('base64');
+	const response = await request(`${sandbox.ai.authUrl}/token`, {
+		method: 'POST',
+		headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+		body: 'grant_type=client_credentials&expires_in=3600',
+	});
+	if (response.status !== 200) throw new Error(`token request answered ${response.status}`);
+	return (JSON.parse(response.body) as { access_token: string }).access_token;
+}
+
+interface Credential extends CredentialImport {
+	ref: CredentialRef;
+}
+
+function credential(name: string, type: string, data: Record<string, unknown>): Credential {
+	const id = newId();
+	return { id, name, type, data, ref: { id, name } };
+}
+
+function aiCredential(name: string, sandbox: Sandbox): Credential {
+	const { authUrl, graphqlUrl, email, password } = sandbox.ai;
+	return credential(name, 'archiveAiMetadataApi', { authUrl, graphqlUrl, email, password, lifetimeSeconds: 3600 });
+}
+
+function orgCredential(name: string, sandbox: Sandbox): Credential {
+	const { authUrl, apiUrl, username, password } = sandbox.org;
+	return credential(name, 'archiveOrganizationApi', { authUrl, apiUrl, username, password, lifetimeSeconds: 3600, jwtPlacement: 'header' });
+}
+
+function headerCredential(name: string, token: string): Credential {
+	return credential(name, 'httpHeaderAuth', { name: 'Authorization', value: `Bearer ${token}` });
+}
+
+function machine(n8n: N8nInstance): BenchResults['machine'] {
+	const cpus = os.cpus();
+	return {
+		cpu: cpus[0]?.model ?? 'unknown',
+		cores: cpus.length,
+		memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
+		n8nNode: execFileSync(n8n.install.nodeBin, ['--version'], { encoding: 'utf8' }).trim(),
+		benchNode: process.version,
+		loadAverageAtStart: os.loadavg().map((each) => Math.round(each * 100) / 100),
+	};
+}
+
+async function main(): Promise<void> {
+	const options = parseOptions(process.argv.slice(2));
+	const built = builtNodes();
+	const anyBuilt = built.ai || built.org || built.sip;
+	if (!anyBuilt) log('dist/ is not built (npm run build): only the built-in peers run');
+	const started = Date.now();
+	log(`emulators: ${options.rows} rows (return all) and ${options.smallRows} rows (PIDs, tokens)`);
+	const large = options.only.has('returnAll') ? await startSandbox({ rows: options.rows }) : undefined;
+	const small = await startSandbox({ rows: options.smallRows });
+	// A copy of the built package (package.json, index.js, dist), so a rebuild during the run cannot change it.
+	const n8n = await N8nInstance.create({ version: options.n8nVersion, packageMode: anyBuilt ? 'copy' : 'none' });
+	const results: BenchResults = {
+		generatedAt: new Date().toISOString(),
+		n8nVersion: n8n.version,
+		machine: machine(n8n),
+		options: { ...options, only: [...options.only] },
+		packageBuilt: built,
+		errors: [],
+	};
+	let largeClosed = false;
+	const guard = async (section: string, body: () => Promise<void>) => {
+		try {
+			await body();
+		} catch (error) {
+			const message = n8n.redact((error as Error).message).slice(0, 2_000);
+			log(`${section} failed: ${message}`);
+			results.errors.push({ section, message });
+		}
+	};
+	try {
+		const smallToken = await fetchAiToken(small);
+		const creds = {
+			aiSmall: aiCredential('bench ai small', small),
+			headerSmall: headerCredential('bench header small', smallToken),
+			aiTokensCli: aiCredential('bench ai tokens cli', small),
+			orgTokensCli: orgCredential('bench org tokens cli', small),
+			aiTokensServer: aiCredential('bench ai tokens server', small),
+			orgTokensServer: orgCredential('bench org tokens server', small),
+			sip: credential('bench sip secret', 'archiveSipWebhookApi', { signingSecret: generateSecret(32) }),
+			...(large
+				? { aiLarge: aiCredential('bench ai large', large), headerLarge: headerCredential('bench header large', await fetchAiToken(large)) }
+				: {}),
+		};
+		await n8n.importCredentials(Object.values(creds).map(({ ref: _ref, ...imported }) => imported));
+
+		// Everything is imported (in one CLI call) and activated while n8n is stopped; the CLI cases run before
+		// the server starts.
+		const returnAllSetup = large && creds.aiLarge && creds.headerLarge
+			? { n8n, sandbox: large, aiCredential: creds.aiLarge.ref, headerCredential: creds.headerLarge.ref, token: '', packageBuilt: built.ai, log }
+			: undefined;
+		const returnAll = returnAllSetup ? returnAllWorkflows(returnAllSetup) : {};
+		const pidSetup = { n8n, sandbox: small, aiCredential: creds.aiSmall.ref, headerCredential: creds.headerSmall.ref, items: options.pidItems, packageBuilt: built.ai, log };
+		const pidPlan = planPids(small, options.pidItems);
+		const pid = options.only.has('getByPid') ? getByPidWorkflows(pidSetup, pidPlan) : {};
+		const tokensReady = options.only.has('tokens') && built.ai && built.org;
+		const tokenPath = `bench-tokens-${newId()}`;
+		const tokenCli = tokensReady ? tokenCliWorkflow({ ai: creds.aiTokensCli.ref, org: creds.orgTokensCli.ref }) : undefined;
+		const tokenServer = tokensReady ? tokenServerWorkflow({ ai: creds.aiTokensServer.ref, org: creds.orgTokensServer.ref }, tokenPath) : undefined;
+		const plainPath = `bench-plain-${newId()}`;
+		const sipWorkflow = options.only.has('trigger') && built.sip ? sipTriggerWorkflow(creds.sip.ref) : undefined;
+		const plainWorkflow = options.only.has('trigger') ? plainWebhookWorkflow(plainPath) : undefined;
+		const served = [tokenServer, sipWorkflow, plainWorkflow].filter((each): each is WorkflowJson => each !== undefined);
+		log('importing the workflows');
+		await importWorkflows(n8n, [...Object.values(returnAll), ...Object.values(pid), ...(tokenCli ? [tokenCli] : []), ...served]);
+		for (const workflow of served) await n8n.activate(workflow.id, workflow.name);
+		const returnAllIds = idsOf(returnAll);
+		const pidIds = options.only.has('getByPid') ? idsOf(pid) : undefined;
+		const tokenCliId = tokenCli?.id;
+
+		if (returnAllSetup && large) {
+			await guard('returnAll', async () => {
+				results.returnAll = await runReturnAll({ ...returnAllSetup, token: await fetchAiToken(large) }, returnAllIds, options.latencyMs);
+			});
+			// 100,000 rows per view hold about 0.5 GB: free them before the other sections.
+			await large.close();
+			largeClosed = true;
+		}
+		if (pidIds) {
+			await guard('getByPid', async () => {
+				results.getByPid = await runGetByPid(pidSetup, pidPlan, pidIds);
+			});
+		}
+		if (tokenCliId && options.cliTokenRuns > 0) {
+			await guard('tokens (cli)', async () => {
+				log(`tokens: ${options.cliTokenRuns} consecutive n8n execute runs`);
+				results.tokensCli = await runTokensViaCli(n8n, small, tokenCliId, options.cliTokenRuns);
+			});
+		}
+		if (tokenServer || plainWorkflow) {
+			log('starting n8n (server) with the webhook workflows active');
+			await n8n.start();
+			if (tokenServer) {
+				await guard('tokens (server)', async () => {
+					log(`tokens: ${options.tokenRuns} consecutive webhook-triggered executions`);
+					results.tokensServer = await runTokensViaWebhook(n8n, small, tokenPath, options.tokenRuns);
+				});
+			}
+			if (plainWorkflow) {
+				await guard('trigger', async () => {
+					const targets = triggerTargets(n8n, { ours: sipWorkflow?.id, plain: plainWorkflow.id }, sipWorkflow?.nodes[0].webhookId, plainPath);
+					const secrets = [String(creds.sip.data.signingSecret)];
+					results.trigger = await runTrigger({ n8n, secrets, events: options.events, concurrency: options.senders, warmupEvents: options.warmup, rounds: options.rounds, log }, targets);
+				});
+			}
+			await n8n.stop();
+		}
+	} finally {
+		await n8n.dispose();
+		await small.close();
+		if (large && !largeClosed) await large.close();
+	}
+	results.totalSeconds = Math.round((Date.now() - started) / 1000);
+	results.machine.loadAverageAtEnd = os.loadavg().map((each) => Math.round(each * 100) / 100);
+	const markdown = renderResults(results);
+	fs.writeFileSync(path.join(REPO_ROOT, 'test', 'bench', 'results.json'), `${JSON.stringify(results, null, '\t')}\n`);
+	fs.writeFileSync(path.join(REPO_ROOT, 'test', 'bench', 'results.md'), markdown);
+	process.stdout.write(markdown);
+	log(`done in ${results.totalSeconds} s; wrote test/bench/results.json and results.md`);
+}
+
+main().catch((error: unknown) => {
+	log(`benchmark failed: ${(error as Error).stack ?? String(error)}`);
+	process.exitCode = 1;
+});
