@@ -26,37 +26,71 @@ import { hasReplayStoreOverride, replayStoreFor, type ReplayStore } from './repl
 /** Where in the node's static data the ids live. */
 export const SHARED_REPLAY_KEY = 'acceptedWebhookIds';
 
-/** Static data is rewritten on every accepted delivery; this keeps the row below ~200 KB. */
+/**
+ * n8n loads static data for every delivery, saves it after every accepted one, and copies it into
+ * every execution it stores: the record is kept compact (12 bytes per id, about 60 KB at capacity).
+ */
 export const SHARED_REPLAY_CAPACITY = 5000;
 
 /** How long a process re-asserts the ids it accepted, in case a concurrent save overwrote them. */
 export const PENDING_REPAIR_MS = 15 * 60 * 1000;
 
-const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/** 72 bits of SHA-256: a false match among 5,000 stored ids has a chance of about 1 in 10^18. */
+export const SHARED_KEY_LENGTH = 12;
 
 /** Fixed-size keys: the stored record does not grow with whatever id length a sender uses. */
 export function sharedReplayKey(id: string): string {
-	return createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 22);
+	return createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, SHARED_KEY_LENGTH);
 }
 
-/** id key -> expiry in whole minutes since the epoch (compact, and rounding up only lengthens it). */
-type SharedRecord = Record<string, number>;
+/**
+ * Expiry hour (hours since the epoch, rounded up: that only lengthens the protection) -> the keys
+ * expiring in it, concatenated in the order they were accepted.
+ */
+type SharedRecord = Map<number, string>;
 
+/** Keys of the earlier layout (`{ key22: expiryMinute }`) are read too, so an upgrade keeps them. */
 function readRecord(staticData: IDataObject): SharedRecord {
 	const stored = staticData[SHARED_REPLAY_KEY];
-	if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return {};
-	const record: SharedRecord = {};
-	for (const [key, expiry] of Object.entries(stored as IDataObject)) {
-		if (typeof expiry === 'number') record[key] = expiry;
+	const record: SharedRecord = new Map();
+	if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return record;
+	for (const [name, value] of Object.entries(stored as IDataObject)) {
+		if (typeof value === 'string' && /^\d+$/.test(name) && value.length % SHARED_KEY_LENGTH === 0) {
+			record.set(Number(name), (record.get(Number(name)) ?? '') + value);
+		} else if (typeof value === 'number' && name.length >= SHARED_KEY_LENGTH) {
+			const hour = Math.ceil(value / 60);
+			record.set(hour, (record.get(hour) ?? '') + name.slice(0, SHARED_KEY_LENGTH));
+		}
 	}
 	return record;
 }
 
-/** Drops expired ids, then the soonest-expiring ones beyond the capacity. */
-function pruneRecord(record: SharedRecord, nowMs: number, capacity: number): SharedRecord {
-	const live = Object.entries(record).filter(([, expiry]) => expiry * MINUTE_MS > nowMs);
-	live.sort(([, left], [, right]) => right - left);
-	return Object.fromEntries(live.slice(0, capacity));
+/** Offset of `key` in `keys` at a key boundary, or -1. */
+function keyOffset(keys: string, key: string): number {
+	for (let at = keys.indexOf(key); at !== -1; at = keys.indexOf(key, at + 1)) {
+		if (at % SHARED_KEY_LENGTH === 0) return at;
+	}
+	return -1;
+}
+
+function expiryHourOf(expiresAtMs: number): number {
+	return Math.ceil(expiresAtMs / HOUR_MS);
+}
+
+/** Drops expired hours, then the oldest keys of the soonest-expiring hours beyond the capacity. */
+function pruneRecord(record: SharedRecord, nowMs: number, capacity: number): IDataObject {
+	const live = [...record].filter(([hour, keys]) => hour * HOUR_MS > nowMs && keys.length > 0);
+	live.sort(([left], [right]) => left - right);
+	let excess = live.reduce((sum, [, keys]) => sum + keys.length / SHARED_KEY_LENGTH, 0) - capacity;
+	const pruned: IDataObject = {};
+	for (const [hour, keys] of live) {
+		const dropped = Math.max(0, Math.min(excess, keys.length / SHARED_KEY_LENGTH));
+		excess -= dropped;
+		if (dropped * SHARED_KEY_LENGTH < keys.length) pruned[String(hour)] = keys.slice(dropped * SHARED_KEY_LENGTH);
+	}
+	return pruned;
 }
 
 /**
@@ -78,7 +112,8 @@ export class StaticDataReplayStore implements ReplayStore {
 		const record = readRecord(this.staticData);
 		const key = sharedReplayKey(id);
 		if (this.isLive(record, key)) return false;
-		record[key] = Math.ceil(expiresAtMs / MINUTE_MS);
+		const hour = expiryHourOf(expiresAtMs);
+		record.set(hour, (record.get(hour) ?? '') + key);
 		this.write(record);
 		return true;
 	}
@@ -86,9 +121,14 @@ export class StaticDataReplayStore implements ReplayStore {
 	async forget(id: string): Promise<void> {
 		const record = readRecord(this.staticData);
 		const key = sharedReplayKey(id);
-		if (!(key in record)) return;
-		delete record[key];
-		this.write(record);
+		let found = false;
+		for (const [hour, keys] of record) {
+			const at = keyOffset(keys, key);
+			if (at === -1) continue;
+			record.set(hour, keys.slice(0, at) + keys.slice(at + SHARED_KEY_LENGTH));
+			found = true;
+		}
+		if (found) this.write(record);
 	}
 
 	/** Writes back ids this process accepted that a concurrent save dropped; true when any was missing. */
@@ -97,23 +137,41 @@ export class StaticDataReplayStore implements ReplayStore {
 		let restored = false;
 		for (const [id, expiresAtMs] of entries) {
 			const key = sharedReplayKey(id);
-			if (key in record || expiresAtMs <= this.now()) continue;
-			record[key] = Math.ceil(expiresAtMs / MINUTE_MS);
+			if (expiresAtMs <= this.now() || this.isRecorded(record, key)) continue;
+			const hour = expiryHourOf(expiresAtMs);
+			record.set(hour, (record.get(hour) ?? '') + key);
 			restored = true;
 		}
 		if (restored) this.write(record);
 		return restored;
 	}
 
+	private isRecorded(record: SharedRecord, key: string): boolean {
+		for (const keys of record.values()) if (keyOffset(keys, key) !== -1) return true;
+		return false;
+	}
+
 	private isLive(record: SharedRecord, key: string): boolean {
-		const expiry = record[key];
-		return expiry !== undefined && expiry * MINUTE_MS > this.now();
+		const nowMs = this.now();
+		for (const [hour, keys] of record) {
+			if (hour * HOUR_MS > nowMs && keyOffset(keys, key) !== -1) return true;
+		}
+		return false;
 	}
 
 	private write(record: SharedRecord): void {
 		// Assigning the key (not mutating the nested object) is what marks static data as changed.
 		this.staticData[SHARED_REPLAY_KEY] = pruneRecord(record, this.now(), this.capacity);
 	}
+}
+
+/** The keys recorded in a node's static data, for inspection (tests, support). */
+export function recordedReplayKeys(staticData: IDataObject): string[] {
+	const keys: string[] = [];
+	for (const joined of readRecord(staticData).values()) {
+		for (let at = 0; at < joined.length; at += SHARED_KEY_LENGTH) keys.push(joined.slice(at, at + SHARED_KEY_LENGTH));
+	}
+	return keys;
 }
 
 /** Ids this process recorded in the shared store lately, per scope: re-asserted on later deliveries. */

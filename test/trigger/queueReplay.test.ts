@@ -4,6 +4,7 @@
  * one "database" the way n8n's LiveWebhooks does: workflow static data is loaded fresh for every
  * request and saved back when the node changed it.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +24,7 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	recordedReplayKeys,
 	SHARED_REPLAY_CAPACITY,
 	SHARED_REPLAY_KEY,
 	sharedReplayKey,
@@ -174,7 +176,7 @@ async function deliver(processor: Processor, id: string, body = sipEventBody()):
 
 function recordedKeys(row: WorkflowRow): string[] {
 	const nodeData = row.staticData[`node:${NODE_NAME}`] as IDataObject | undefined;
-	return Object.keys((nodeData?.[SHARED_REPLAY_KEY] as IDataObject | undefined) ?? {});
+	return nodeData ? recordedReplayKeys(nodeData) : [];
 }
 
 function totalRuns(all: Processor[]): number {
@@ -291,8 +293,54 @@ describe('StaticDataReplayStore', () => {
 
 		expect(await store.seen('msg_soon')).toBe(false);
 		expect(await store.seen('msg_late_1')).toBe(true);
-		expect(Object.keys(data[SHARED_REPLAY_KEY] as IDataObject)).toHaveLength(3);
+		expect(recordedReplayKeys(data)).toHaveLength(3);
 		expect(SHARED_REPLAY_CAPACITY).toBeGreaterThan(1000);
+	});
+
+	it('drops the oldest ids of one expiry hour first when it is over capacity', async () => {
+		const now = 1_000 * HOUR;
+		const data: IDataObject = {};
+		const store = new StaticDataReplayStore(data, () => now, 2);
+		for (const id of ['msg_first', 'msg_second', 'msg_third']) await store.remember(id, now + HOUR);
+
+		expect(await store.seen('msg_first')).toBe(false);
+		expect(await store.seen('msg_second')).toBe(true);
+		expect(await store.seen('msg_third')).toBe(true);
+	});
+
+	it('keeps the record compact: a full store stays below 64 KB of static data', async () => {
+		const now = 1_000 * HOUR;
+		const data: IDataObject = {};
+		const store = new StaticDataReplayStore(data, () => now);
+		for (let index = 0; index < SHARED_REPLAY_CAPACITY + 100; index++) {
+			await store.remember(`msg_${index}`, now + (index % 72) * HOUR + 1);
+		}
+
+		expect(recordedReplayKeys(data)).toHaveLength(SHARED_REPLAY_CAPACITY);
+		expect(JSON.stringify(data).length).toBeLessThan(64 * 1024);
+		expect(await store.seen(`msg_${SHARED_REPLAY_CAPACITY + 99}`)).toBe(true);
+	});
+
+	it('matches a key only at a key boundary, not inside two neighbours', async () => {
+		const now = 1_000 * HOUR;
+		const key = sharedReplayKey('msg_straddling');
+		const straddled = `${'a'.repeat(6)}${key}${'b'.repeat(6)}`;
+		const store = new StaticDataReplayStore({ [SHARED_REPLAY_KEY]: { [String(1_001)]: straddled } }, () => now);
+
+		expect(await store.seen('msg_straddling')).toBe(false);
+	});
+
+	it('still reads ids recorded in the earlier layout (key -> expiry minute), so an upgrade keeps them', async () => {
+		const now = 1_000 * HOUR;
+		const earlierKey = createHash('sha256').update('msg_before_upgrade', 'utf8').digest('base64url').slice(0, 22);
+		const data: IDataObject = { [SHARED_REPLAY_KEY]: { [earlierKey]: (now + HOUR) / 60_000 } };
+		const store = new StaticDataReplayStore(data, () => now);
+
+		expect(await store.seen('msg_before_upgrade')).toBe(true);
+		expect(await store.remember('msg_after_upgrade', now + HOUR)).toBe(true);
+		expect(recordedReplayKeys(data).sort()).toEqual(
+			[sharedReplayKey('msg_before_upgrade'), sharedReplayKey('msg_after_upgrade')].sort(),
+		);
 	});
 
 	it('forgets an id so a failed delivery can be retried', async () => {
