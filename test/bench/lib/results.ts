@@ -123,13 +123,14 @@ function getByPidSection(result: GetByPidResult): string {
 
 function triggerSection(result: TriggerResult): string {
 	const table = markdownTable(
-		['Contender', 'Events', 'Senders', 'p50 ms', 'p99 ms', 'Max ms', 'p50 per round ms', 'Events/s', 'Errors', 'Statuses', 'Executions ok', 'Executions failed', 'Executions unfinished', 'Lost'],
+		['Contender', 'Events', 'Senders', 'p50 ms', 'p99 ms', 'Mean ms', 'Max ms', 'p50 per round ms', 'Events/s', 'Errors', 'Statuses', 'Executions ok', 'Executions failed', 'Executions unfinished', 'Lost'],
 		result.cases.map((each) => [
 			each.contender,
 			each.events,
 			each.concurrency,
 			each.p50Ms,
 			each.p99Ms,
+			each.meanMs,
 			each.maxMs,
 			each.p50ByRoundMs.map((value) => Math.round(value)).join(' / '),
 			each.eventsPerSecond,
@@ -146,7 +147,7 @@ function triggerSection(result: TriggerResult): string {
 		'## Trigger under concurrent senders',
 		table,
 		`Warm-up: ${result.warmupEvents} events per workflow first (in the execution counts, not in the latencies); then ${result.rounds} rounds alternating between the workflows.`,
-		`Our p50 / Webhook p50: ${verdict(result.p50Ratio, 1.2)}. Our p99 / Webhook p99: ${verdict(result.p99Ratio, 1.2)}.`,
+		`Our p50 / Webhook p50: ${verdict(result.p50Ratio, 1.2)}. Our p99 / Webhook p99: ${verdict(result.p99Ratio, 1.2)}. Our mean / Webhook mean: ${result.meanRatio ?? '–'} (each sender waits for its answer, so mean latency = senders / events per second).`,
 		...(errors.length ? [`First errors: ${errors.join('; ')}`] : []),
 	].join('\n\n');
 }

@@ -21,6 +21,8 @@ export interface SenderLoadResult {
 	statuses: Record<string, number>;
 	p50Ms: number;
 	p99Ms: number;
+	/** With every sender waiting for its answer, mean = senders / events per second (Little's law). */
+	meanMs: number;
 	maxMs: number;
 	wallMs: number;
 	/** Correlation ids of the events answered with 2xx, to find them again among the executions. */
@@ -77,6 +79,7 @@ function summarizeLoad(
 		statuses,
 		p50Ms: round(percentile(latencies, 50), 2),
 		p99Ms: round(percentile(latencies, 99), 2),
+		meanMs: round(latencies.reduce((sum, each) => sum + each, 0) / Math.max(1, latencies.length), 2),
 		maxMs: round(latencies.reduce((max, each) => Math.max(max, each), 0), 2),
 		wallMs,
 		deliveredCorrelationIds: delivered,

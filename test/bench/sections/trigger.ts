@@ -16,6 +16,7 @@ export interface TriggerCase {
 	concurrency: number;
 	p50Ms: number;
 	p99Ms: number;
+	meanMs: number;
 	maxMs: number;
 	eventsPerSecond: number;
 	errors: number;
@@ -38,6 +39,7 @@ export interface TriggerResult {
 	/** Our p50/p99 over the plain Webhook's (target: at most 1.2). */
 	p50Ratio?: number;
 	p99Ratio?: number;
+	meanRatio?: number;
 }
 
 export interface TriggerTarget {
@@ -110,7 +112,7 @@ export async function runTrigger(setup: TriggerSetup, targets: TriggerTarget[]):
 		warmupEvents: setup.warmupEvents,
 		rounds: setup.rounds,
 		cases,
-		...(ours ? { p50Ratio: ratio(ours.p50Ms, plain.p50Ms), p99Ratio: ratio(ours.p99Ms, plain.p99Ms) } : {}),
+		...(ours ? { p50Ratio: ratio(ours.p50Ms, plain.p50Ms), p99Ratio: ratio(ours.p99Ms, plain.p99Ms), meanRatio: ratio(ours.meanMs, plain.meanMs) } : {}),
 	};
 }
 
@@ -149,6 +151,7 @@ async function checkExecutions(
 		concurrency: setup.concurrency,
 		p50Ms: measured.p50Ms,
 		p99Ms: measured.p99Ms,
+		meanMs: measured.meanMs,
 		maxMs: measured.maxMs,
 		eventsPerSecond: Math.round((measured.sent / measured.wallMs) * 1000),
 		errors: measured.errors,
