@@ -95,7 +95,9 @@ export class AiDataset {
 	readonly rawStorage: RawStorage;
 	private readonly views = new Map<string, AiView>();
 	private readonly byCanonical = new Map<CanonicalView, AiView>();
-	private readonly heavyCache = new Map<string, Record<string, unknown>>();
+	/** Keyed by row index * 16 + the view's ordinal: a number key keeps this hot lookup cheap. */
+	private readonly heavyCache = new Map<number, Record<string, unknown>>();
+	private readonly viewOrdinals = new Map<CanonicalView, number>();
 	private readonly taskIdIndex = new Map<string, Map<string, number>>();
 	private readonly cpIds: string[];
 	private readonly pidPoolSize: number;
@@ -356,13 +358,23 @@ export class AiDataset {
 
 	/** Heavy columns of one row (inline content), regenerated from the row's own seed and cached briefly. */
 	private heavyValues(view: AiView, row: AiRow): Record<string, unknown> {
-		const key = `${view.def.canonical}:${row._index}`;
+		const key = row._index * 16 + this.viewOrdinal(view.def.canonical);
 		const cached = this.heavyCache.get(key);
 		if (cached) return cached;
 		const values = this.generateHeavy(view.def, row);
-		if (this.heavyCache.size >= HEAVY_CACHE_LIMIT) this.heavyCache.delete(this.heavyCache.keys().next().value as string);
+		if (this.heavyCache.size >= HEAVY_CACHE_LIMIT) this.heavyCache.delete(this.heavyCache.keys().next().value as number);
 		this.heavyCache.set(key, values);
 		return values;
+	}
+
+	private viewOrdinal(view: CanonicalView): number {
+		let ordinal = this.viewOrdinals.get(view);
+		if (ordinal === undefined) {
+			ordinal = this.viewOrdinals.size;
+			if (ordinal >= 16) throw new Error('heavy value cache keys hold at most 16 views');
+			this.viewOrdinals.set(view, ordinal);
+		}
+		return ordinal;
 	}
 
 	private generateHeavy(def: ViewDef, row: AiRow): Record<string, unknown> {

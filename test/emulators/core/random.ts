@@ -3,6 +3,21 @@
  * regenerated on its own: heavy columns are produced lazily and data is identical for the same seed.
  */
 
+/** Two lowercase hex digits per byte value: hex() is on the emulator's hot path (ids of every row served). */
+const BYTE_HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/** Stream names repeat (one per view and purpose); their hashes are worth keeping. */
+const streamHashes = new Map<string, number>();
+
+function streamHash(stream: string): number {
+	let hash = streamHashes.get(stream);
+	if (hash === undefined) {
+		hash = hashString(stream);
+		if (streamHashes.size < 1000) streamHashes.set(stream, hash);
+	}
+	return hash;
+}
+
 /** 32-bit FNV-1a over a string, used to turn stream names into numbers. */
 export function hashString(text: string): number {
 	let hash = 0x811c9dc5;
@@ -33,7 +48,7 @@ export class Random {
 	}
 
 	static for(seed: number, stream: string, index = 0, extra = 0): Random {
-		return new Random(mixSeed(seed, hashString(stream), index, extra));
+		return new Random(mixSeed(seed, streamHash(stream), index, extra));
 	}
 
 	/** mulberry32: fast, good enough for test data, fully deterministic. */
@@ -72,18 +87,19 @@ export class Random {
 
 	/** Lowercase hex, 8 characters per 32 random bits. */
 	hex(length: number): string {
-		const parts: string[] = [];
+		let text = '';
 		for (let produced = 0; produced < length; produced += 8) {
-			parts.push(Math.floor(this.next() * 4294967296).toString(16).padStart(8, '0'));
+			const word = Math.floor(this.next() * 4294967296);
+			text += BYTE_HEX[word >>> 24] + BYTE_HEX[(word >>> 16) & 255] + BYTE_HEX[(word >>> 8) & 255] + BYTE_HEX[word & 255];
 		}
-		return parts.join('').slice(0, length);
+		return text.length === length ? text : text.slice(0, length);
 	}
 
 	/** RFC 4122 version-4 shaped UUID. */
 	uuid(): string {
 		const hex = this.hex(32);
 		const variant = '89ab'[parseInt(hex[16], 16) & 3];
-		return [hex.slice(0, 8), hex.slice(8, 12), `4${hex.slice(13, 16)}`, `${variant}${hex.slice(17, 20)}`, hex.slice(20, 32)].join('-');
+		return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 	}
 
 	shuffle<T>(items: T[]): T[] {
