@@ -1,25 +1,16 @@
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { clearSchemaCache } from '../../nodes/shared/schemaCache';
 import { startSandbox } from '../emulators';
 import type { Sandbox, SandboxOptions } from '../emulators';
-import { credentialsFor, runNode } from '../harness/execute';
+import { runNode } from '../harness/execute';
 import type { NodeRunResult } from '../harness/execute';
 import type { TestCredentialsHelper } from '../harness/credentialsHelper';
+import { aiCredentials } from '../harness/sandboxCredentials';
 
-export function aiCredentials(sandbox: Sandbox): TestCredentialsHelper {
-	const helper = credentialsFor([new ArchiveAiMetadataApi()]);
-	helper.set('archiveAiMetadataApi', {
-		authUrl: sandbox.ai.authUrl,
-		graphqlUrl: sandbox.ai.graphqlUrl,
-		email: sandbox.ai.email,
-		password: sandbox.ai.password,
-	} as never);
-	return helper;
-}
+export { aiCredentials };
 
 export interface AiRunOptions {
 	input?: IDataObject[];

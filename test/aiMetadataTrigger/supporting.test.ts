@@ -1,14 +1,13 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
 import { startFromToUtc } from '../../nodes/ArchiveAiMetadataTrigger/startFrom';
 import { clearSchemaCache } from '../../nodes/shared/schemaCache';
 import { startSandbox } from '../emulators';
 import type { Sandbox } from '../emulators';
-import { credentialsFor } from '../harness/execute';
 import { PollHarness } from '../harness/poll';
+import { aiCredentials } from '../harness/sandboxCredentials';
 
 /** Counts its polls in static data and emits on every second poll. */
 class Counter implements INodeType {
@@ -76,13 +75,7 @@ describe('option lists (loadOptions through n8n-core LoadOptionsContext)', () =>
 	});
 
 	function harness(graphqlUrl: string): PollHarness {
-		const credentials = credentialsFor([new ArchiveAiMetadataApi()]);
-		credentials.set('archiveAiMetadataApi', {
-			authUrl: sandbox.ai.authUrl,
-			graphqlUrl,
-			email: sandbox.ai.email,
-			password: sandbox.ai.password,
-		});
+		const credentials = aiCredentials(sandbox, { graphqlUrl });
 		return new PollHarness({ nodeType: new ArchiveAiMetadataTrigger(), parameters: { view: 'speech_tasks' }, credentials });
 	}
 

@@ -1,13 +1,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
 import { startSandbox } from '../emulators';
 import type { Sandbox } from '../emulators';
-import { credentialsFor } from '../harness/execute';
 import { PollHarness } from '../harness/poll';
 import type { PollOutcome } from '../harness/poll';
+import { aiCredentials } from '../harness/sandboxCredentials';
 import { useSandbox } from '../harness/sandboxFixture';
 import { MATCH_SHAPE, TASK_SHAPE, after, identity, micros, newestRecord, recordsAfter } from './oracle';
 import type { ViewShape } from './oracle';
@@ -15,14 +14,7 @@ import type { ViewShape } from './oracle';
 const sandbox = useSandbox({ rows: 400 });
 
 function triggerFor(parameters: INodeParameters, staticData?: IDataObject, target: Sandbox = sandbox()): PollHarness {
-	const credentials = credentialsFor([new ArchiveAiMetadataApi()]);
-	credentials.set('archiveAiMetadataApi', {
-		authUrl: target.ai.authUrl,
-		graphqlUrl: target.ai.graphqlUrl,
-		email: target.ai.email,
-		password: target.ai.password,
-	});
-	return new PollHarness({ nodeType: new ArchiveAiMetadataTrigger(), parameters, credentials, staticData });
+	return new PollHarness({ nodeType: new ArchiveAiMetadataTrigger(), parameters, credentials: aiCredentials(target), staticData });
 }
 
 function emitted(outcome: PollOutcome): IDataObject[] {
@@ -236,13 +228,7 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	});
 
 	it('reports a rejected login as NodeApiError without the password', async () => {
-		const credentials = credentialsFor([new ArchiveAiMetadataApi()]);
-		credentials.set('archiveAiMetadataApi', {
-			authUrl: sandbox().ai.authUrl,
-			graphqlUrl: sandbox().ai.graphqlUrl,
-			email: sandbox().ai.email,
-			password: 'wrong-secret-pw',
-		});
+		const credentials = aiCredentials(sandbox(), { password: 'wrong-secret-pw' });
 		const trigger = new PollHarness({ nodeType: new ArchiveAiMetadataTrigger(), parameters: { view: 'face_tasks' }, credentials });
 		const outcome = await trigger.poll();
 		expect(outcome.error).toBeInstanceOf(NodeApiError);

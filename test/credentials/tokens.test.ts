@@ -1,10 +1,13 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
 import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { startSandbox } from '../emulators';
 import type { Sandbox } from '../emulators';
-import { credentialsFor, runNode } from '../harness/execute';
+import { runNode } from '../harness/execute';
 import { graphqlProbe } from '../harness/graphqlProbe';
+import { aiCredentials as sandboxAiCredentials, orgCredentials as sandboxOrgCredentials } from '../harness/sandboxCredentials';
 
 const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
 const orgProbe = graphqlProbe({ credentialType: 'archiveOrganizationApi', serviceName: 'Organization API', endpointProperty: 'apiUrl' });
@@ -21,29 +24,8 @@ beforeEach(() => {
 	sandbox.counters.reset();
 });
 
-function aiCredentials(overrides: Record<string, unknown> = {}) {
-	const helper = credentialsFor([new ArchiveAiMetadataApi()]);
-	helper.set('archiveAiMetadataApi', {
-		authUrl: sandbox.ai.authUrl,
-		graphqlUrl: sandbox.ai.graphqlUrl,
-		email: sandbox.ai.email,
-		password: sandbox.ai.password,
-		...overrides,
-	} as never);
-	return helper;
-}
-
-function orgCredentials(overrides: Record<string, unknown> = {}) {
-	const helper = credentialsFor([new ArchiveOrganizationApi()]);
-	helper.set('archiveOrganizationApi', {
-		authUrl: sandbox.org.authUrl,
-		apiUrl: sandbox.org.apiUrl,
-		username: sandbox.org.username,
-		password: sandbox.org.password,
-		...overrides,
-	} as never);
-	return helper;
-}
+const aiCredentials = (overrides: IDataObject = {}) => sandboxAiCredentials(sandbox, overrides);
+const orgCredentials = (overrides: IDataObject = {}) => sandboxOrgCredentials(sandbox, overrides);
 
 const AI_QUERY = 'query Probe { face_tasks(limit: 2, order_by: {task_id: asc}) { task_id } }';
 const ORG_QUERY = 'query Probe { contentpartners(limit: 2, offset: 0) { id } }';

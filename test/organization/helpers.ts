@@ -9,12 +9,12 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
 import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
 import type { Sandbox } from '../emulators';
-import { credentialsFor, runNode } from '../harness/execute';
+import { runNode } from '../harness/execute';
 import type { NodeRunResult, RunNodeOptions } from '../harness/execute';
 import type { TestCredentialsHelper } from '../harness/credentialsHelper';
+import { orgCredentials } from '../harness/sandboxCredentials';
 
 export const CREDENTIAL_TYPE = 'archiveOrganizationApi';
 
@@ -36,17 +36,7 @@ export const ORGANIZATION_SCALARS = [
 ];
 export const PERSON_SCALARS = ['iri', 'given_name', 'family_name', 'telephone', 'email'];
 
-export function orgCredentials(sandbox: Sandbox, overrides: IDataObject = {}): TestCredentialsHelper {
-	const helper = credentialsFor([new ArchiveOrganizationApi()]);
-	helper.set(CREDENTIAL_TYPE, {
-		authUrl: sandbox.org.authUrl,
-		apiUrl: sandbox.org.apiUrl,
-		username: sandbox.org.username,
-		password: sandbox.org.password,
-		...overrides,
-	} as never);
-	return helper;
-}
+export { orgCredentials };
 
 export async function runOrganizationNode(
 	sandbox: Sandbox,

@@ -1,26 +1,17 @@
-import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
-import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { parseRetryAfter } from '../../nodes/shared/transport';
 import { startSandbox } from '../emulators';
 import type { Sandbox } from '../emulators';
-import { credentialsFor, runNode } from '../harness/execute';
+import { runNode } from '../harness/execute';
 import { graphqlProbe } from '../harness/graphqlProbe';
+import { aiCredentials, orgCredentials } from '../harness/sandboxCredentials';
 
 const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
 const orgProbe = graphqlProbe({ credentialType: 'archiveOrganizationApi', serviceName: 'Organization API', endpointProperty: 'apiUrl' });
 
 let sandbox: Sandbox;
-const ai = () => {
-	const helper = credentialsFor([new ArchiveAiMetadataApi()]);
-	helper.set('archiveAiMetadataApi', { authUrl: sandbox.ai.authUrl, graphqlUrl: sandbox.ai.graphqlUrl, email: sandbox.ai.email, password: sandbox.ai.password } as never);
-	return helper;
-};
-const org = () => {
-	const helper = credentialsFor([new ArchiveOrganizationApi()]);
-	helper.set('archiveOrganizationApi', { authUrl: sandbox.org.authUrl, apiUrl: sandbox.org.apiUrl, username: sandbox.org.username, password: sandbox.org.password } as never);
-	return helper;
-};
+const ai = () => aiCredentials(sandbox);
+const org = () => orgCredentials(sandbox);
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ rows: 2500 });
