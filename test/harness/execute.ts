@@ -47,6 +47,40 @@ async function ensureBinaryDataService(): Promise<void> {
 	await binaryDataReady;
 }
 
+/**
+ * What n8n-core asks of a host while a node runs: the credentials, the instance URLs, and refusals for what tests do
+ * not offer (sub-workflows, task runners). `extra` adds or overrides fields (hooks, an execution id).
+ */
+export function testAdditionalData(
+	credentialsHelper: TestCredentialsHelper,
+	extra: Partial<IWorkflowExecuteAdditionalData> = {},
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		executionId: undefined,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		variables: {},
+		setExecutionStatus: () => undefined,
+		sendDataToUI: () => undefined,
+		logAiEvent: () => undefined,
+		executeWorkflow: async () => {
+			throw new Error('not supported in tests');
+		},
+		getRunExecutionData: async () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('not supported in tests');
+		},
+		...extra,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
 export interface RunNodeOptions {
 	nodeType: INodeType;
 	parameters: INodeParameters;
@@ -128,30 +162,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	} as never);
-	const additionalData = {
-		credentialsHelper,
-		hooks,
-		executionId: 'test-execution',
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		instanceBaseUrl: 'http://127.0.0.1:5678',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-		currentNodeParameters: undefined,
-		executionTimeoutTimestamp: undefined,
-		variables: {},
-		setExecutionStatus: () => undefined,
-		sendDataToUI: () => undefined,
-		logAiEvent: () => undefined,
-		executeWorkflow: async () => {
-			throw new Error('not supported in tests');
-		},
-		getRunExecutionData: async () => undefined,
-		startRunnerTask: async () => {
-			throw new Error('not supported in tests');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = testAdditionalData(credentialsHelper, { hooks, executionId: 'test-execution' });
 
 	const execute = new WorkflowExecute(additionalData, 'manual', createRunExecutionData());
 	const run = await execute.run(workflow, source);

@@ -16,7 +16,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { TestCredentialsHelper } from './credentialsHelper';
-import { credentialsFor } from './execute';
+import { credentialsFor, testAdditionalData } from './execute';
 
 export interface PollHarnessOptions {
 	nodeType: INodeType;
@@ -164,29 +164,7 @@ export class PollHarness {
 	}
 
 	private additionalData(): IWorkflowExecuteAdditionalData {
-		return {
-			credentialsHelper: this.credentials,
-			executionId: undefined,
-			restApiUrl: 'http://127.0.0.1:5678/rest',
-			instanceBaseUrl: 'http://127.0.0.1:5678',
-			webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-			webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-			webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-			formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-			currentNodeParameters: undefined,
-			executionTimeoutTimestamp: undefined,
-			variables: {},
-			setExecutionStatus: () => undefined,
-			sendDataToUI: () => undefined,
-			logAiEvent: () => undefined,
-			executeWorkflow: async () => {
-				throw new Error('not supported in tests');
-			},
-			getRunExecutionData: async () => undefined,
-			startRunnerTask: async () => {
-				throw new Error('not supported in tests');
-			},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		return testAdditionalData(this.credentials);
 	}
 }
 
