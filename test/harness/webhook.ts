@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type {
+	IDataObject,
 	ICredentialDataDecryptedObject,
 	INode,
 	INodeExecutionData,
@@ -66,6 +67,9 @@ function loadN8n(): { WebhookContext: typeof import('n8n-core').WebhookContext; 
 	return { WebhookContext: core.WebhookContext, Workflow: workflow.Workflow };
 }
 
+/** Name of the trigger node in the harness's workflow (its static data lives under `node:<name>`). */
+export const TRIGGER_NODE_NAME = 'Trigger Under Test';
+
 export interface WebhookHarnessOptions {
 	/** Node type name as n8n would know it, e.g. `n8n-nodes-archive-services.archiveSipStatusTrigger`. */
 	nodeTypeName: string;
@@ -81,6 +85,12 @@ export interface WebhookHarnessOptions {
 	 * `lazy` (only `readRawBody()` is offered, as n8n does for bodies it did not pre-read).
 	 */
 	rawBody?: 'eager' | 'lazy';
+	/**
+	 * The workflow's row in n8n's database, shared by several harnesses as by the webhook processors of one
+	 * queue-mode instance: every request works on a fresh copy of its static data, as n8n loads it per delivery,
+	 * and a production delivery that changed it saves it back. Without it, one in-memory workflow serves all requests.
+	 */
+	sharedStaticData?: { staticData: IDataObject };
 }
 
 export interface RecordedCall {
@@ -123,7 +133,7 @@ function buildNode(options: WebhookHarnessOptions): INode {
 	const credentialNames = Object.keys(options.credentials ?? {});
 	return {
 		id: options.nodeId ?? 'node-under-test',
-		name: 'Trigger Under Test',
+		name: TRIGGER_NODE_NAME,
 		type: options.nodeTypeName,
 		typeVersion: 1,
 		position: [0, 0],
@@ -143,15 +153,18 @@ export async function startWebhookHarness(
 		getByNameAndVersion: () => nodeType,
 		getKnownTypes: () => ({}),
 	};
-	const workflow = new Workflow({
-		id: options.workflowId ?? 'workflow-under-test',
-		name: 'Harness',
-		nodes: [buildNode(options)],
-		connections: {},
-		active: options.mode !== 'manual',
-		nodeTypes,
-	});
-	const node = workflow.getNode('Trigger Under Test')!;
+	const shared = options.sharedStaticData;
+	const newWorkflow = () =>
+		new Workflow({
+			id: options.workflowId ?? 'workflow-under-test',
+			name: 'Harness',
+			nodes: [buildNode(options)],
+			connections: {},
+			active: options.mode !== 'manual',
+			nodeTypes,
+			...(shared ? { staticData: structuredClone(shared.staticData) } : {}),
+		});
+	const inMemoryWorkflow = shared ? undefined : newWorkflow();
 	const webhookDescription = (nodeType.description.webhooks ?? [])[0] as IWebhookDescription;
 	const calls: RecordedCall[] = [];
 
@@ -165,6 +178,8 @@ export async function startWebhookHarness(
 
 	async function handle(req: N8nRequest, res: ServerResponse): Promise<void> {
 		await prepareRequest(req, options.rawBody ?? 'eager');
+		const workflow = inMemoryWorkflow ?? newWorkflow();
+		const node = workflow.getNode(TRIGGER_NODE_NAME)!;
 		const additionalData = {
 			credentialsHelper,
 			httpRequest: req,
@@ -190,6 +205,10 @@ export async function startWebhookHarness(
 		);
 		try {
 			const result = await nodeType.webhook!.call(context as unknown as IWebhookFunctions);
+			// n8n saves static data only for production deliveries, and only when the node changed it.
+			if (shared && context.getMode() === 'webhook' && workflow.staticData.__dataChanged === true) {
+				shared.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+			}
 			calls.push({ result });
 			// n8n itself answers when the node did not (responseMode onReceived).
 			if (!result.noWebhookResponse && !res.headersSent) res.writeHead(200).end();

@@ -5,23 +5,8 @@
  * request and saved back when the node changed it.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
-import type {
-	IDataObject,
-	INode,
-	INodeType,
-	IWebhookData,
-	IWebhookDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-	IWorkflowExecuteAdditionalData,
-	WorkflowExecuteMode,
-} from 'n8n-workflow';
+import type { IDataObject, INodeType, WorkflowExecuteMode } from 'n8n-workflow';
 
 import {
 	recordedReplayKeys,
@@ -30,36 +15,17 @@ import {
 	sharedReplayKey,
 	StaticDataReplayStore,
 } from '../../nodes/ArchiveSipStatusTrigger/sharedReplayStore';
-import { postRaw, type HttpAnswer } from '../harness/webhook';
+import { postRaw, startWebhookHarness, TRIGGER_NODE_NAME, type HttpAnswer, type WebhookHarness } from '../harness/webhook';
 import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders, sipEventBody } from './fixtures';
 
-process.env.N8N_USER_FOLDER ??= join(tmpdir(), 'n8n-nodes-archive-services-test-n8n');
-mkdirSync(process.env.N8N_USER_FOLDER, { recursive: true });
-
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { WebhookContext } = require('n8n-core') as typeof import('n8n-core');
-const { Workflow } = require('n8n-workflow') as typeof import('n8n-workflow');
-const { Container } = require('@n8n/di') as typeof import('@n8n/di');
-const { Logger } = require('@n8n/backend-common') as typeof import('@n8n/backend-common');
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-const quietLogger = { error() {}, warn() {}, info() {}, debug() {}, scoped: () => quietLogger };
-Container.set(Logger, quietLogger as unknown as InstanceType<typeof Logger>);
-
 const SECRET = newSecret();
-const NODE_NAME = 'SIP Status';
 
 /** The row n8n keeps per workflow; only static data matters here. */
 interface WorkflowRow {
 	staticData: IDataObject;
 }
 
-interface Processor {
-	url: string;
-	/** workflowData of every delivery that started the workflow on this process. */
-	runs: unknown[];
-	close(): Promise<void>;
-}
+type Processor = WebhookHarness;
 
 function loadIsolatedNodeType(): INodeType {
 	let nodeType: INodeType | undefined;
@@ -71,85 +37,19 @@ function loadIsolatedNodeType(): INodeType {
 	return nodeType!;
 }
 
-function triggerNode(): INode {
-	return {
-		id: 'queue-trigger-node',
-		name: NODE_NAME,
-		type: NODE_TYPE_NAME,
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: 'f1b2c3d4-0000-4000-8000-00000000abcd',
-		parameters: {},
-		credentials: { [CREDENTIAL_TYPE]: { id: 'cred', name: 'cred' } },
-	};
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks);
-}
-
 /** One n8n process: its own module memory, the shared row read and written per request. */
 async function startProcessor(
 	row: WorkflowRow,
 	workflowId: string,
 	mode: WorkflowExecuteMode = 'webhook',
 ): Promise<Processor> {
-	const nodeType = loadIsolatedNodeType();
-	const webhookDescription = nodeType.description.webhooks![0] as IWebhookDescription;
-	const runs: unknown[] = [];
-
-	async function handle(req: IncomingMessage & { rawBody?: Buffer }, res: import('node:http').ServerResponse) {
-		req.rawBody = await readBody(req);
-		const workflow = new Workflow({
-			id: workflowId,
-			name: 'queue replay',
-			nodes: [triggerNode()],
-			connections: {},
-			active: true,
-			nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
-			// A fresh copy per request, as LiveWebhooks loads the workflow from the database.
-			staticData: structuredClone(row.staticData),
-		});
-		const additionalData = {
-			credentialsHelper: { getDecrypted: async () => ({ signingSecret: SECRET }) },
-			httpRequest: req,
-			httpResponse: res,
-		} as unknown as IWorkflowExecuteAdditionalData;
-		const webhookData: IWebhookData = {
-			httpMethod: 'POST',
-			node: NODE_NAME,
-			path: webhookDescription.path,
-			webhookDescription,
-			workflowId,
-			workflowExecuteAdditionalData: additionalData,
-		};
-		const node = workflow.getNode(NODE_NAME)!;
-		const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
-		const result: IWebhookResponseData = await nodeType.webhook!.call(context as unknown as IWebhookFunctions);
-		// n8n saves static data only for production deliveries, and only when the node changed it.
-		if (mode === 'webhook' && workflow.staticData.__dataChanged === true) {
-			row.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
-		}
-		if (result.workflowData) runs.push(result.workflowData);
-	}
-
-	const server: Server = createServer((req, res) => {
-		handle(req, res).catch(() => {
-			if (!res.headersSent) res.writeHead(500).end();
-		});
+	return await startWebhookHarness(loadIsolatedNodeType(), {
+		nodeTypeName: NODE_TYPE_NAME,
+		credentials: { [CREDENTIAL_TYPE]: { signingSecret: SECRET } },
+		mode,
+		workflowId,
+		sharedStaticData: row,
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}/webhook/${webhookDescription.path}`,
-		runs,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
 }
 
 const processors: Processor[] = [];
@@ -175,12 +75,12 @@ async function deliver(processor: Processor, id: string, body = sipEventBody()):
 }
 
 function recordedKeys(row: WorkflowRow): string[] {
-	const nodeData = row.staticData[`node:${NODE_NAME}`] as IDataObject | undefined;
+	const nodeData = row.staticData[`node:${TRIGGER_NODE_NAME}`] as IDataObject | undefined;
 	return nodeData ? recordedReplayKeys(nodeData) : [];
 }
 
 function totalRuns(all: Processor[]): number {
-	return all.reduce((sum, each) => sum + each.runs.length, 0);
+	return all.reduce((sum, each) => sum + each.runs().length, 0);
 }
 
 describe('replays across webhook processors sharing n8n static data', () => {
@@ -191,8 +91,8 @@ describe('replays across webhook processors sharing n8n static data', () => {
 		const retry = await deliver(second, 'msg_cross_1');
 
 		expect(retry.status).toBe(204);
-		expect(first.runs).toHaveLength(1);
-		expect(second.runs).toHaveLength(0);
+		expect(first.runs()).toHaveLength(1);
+		expect(second.runs()).toHaveLength(0);
 	});
 
 	it('runs every distinct event exactly once when deliveries and replays alternate between processes', async () => {
@@ -218,12 +118,13 @@ describe('replays across webhook processors sharing n8n static data', () => {
 	it('drops a replay after the only process restarted (memory lost, database kept)', async () => {
 		const { row, workflowId, processors: [before] } = await startQueueMode(1);
 		await deliver(before, 'msg_restart');
+		processors.splice(processors.indexOf(before), 1);
 		await before.close();
 
 		const after = await startProcessor(row, workflowId);
 		processors.push(after);
 		expect((await deliver(after, 'msg_restart')).status).toBe(204);
-		expect(after.runs).toHaveLength(0);
+		expect(after.runs()).toHaveLength(0);
 	});
 
 	it('writes an id lost to a concurrent save back on the accepting process\'s next delivery', async () => {
@@ -241,8 +142,8 @@ describe('replays across webhook processors sharing n8n static data', () => {
 			expect.arrayContaining([sharedReplayKey('msg_overwritten'), sharedReplayKey('msg_next')]),
 		);
 		expect(replay.status).toBe(204);
-		expect(first.runs).toHaveLength(2);
-		expect(second.runs).toHaveLength(0);
+		expect(first.runs()).toHaveLength(2);
+		expect(second.runs()).toHaveLength(0);
 	});
 
 	it('keeps test-URL deliveries out of the shared record (n8n does not save them)', async () => {
@@ -251,7 +152,7 @@ describe('replays across webhook processors sharing n8n static data', () => {
 		expect((await deliver(first, 'msg_manual')).status).toBe(204);
 		expect((await deliver(first, 'msg_manual')).status).toBe(204);
 
-		expect(first.runs).toHaveLength(1);
+		expect(first.runs()).toHaveLength(1);
 		expect(row.staticData).toEqual({});
 	});
 
@@ -263,7 +164,7 @@ describe('replays across webhook processors sharing n8n static data', () => {
 		expect((await postRaw(first.url, body, forged)).status).toBe(401);
 		expect(recordedKeys(row)).toEqual([]);
 		expect((await deliver(second, 'msg_forged')).status).toBe(204);
-		expect(second.runs).toHaveLength(1);
+		expect(second.runs()).toHaveLength(1);
 	});
 });
 
