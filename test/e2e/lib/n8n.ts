@@ -450,7 +450,8 @@ function placePackage(userFolder: string, packageRoot: string, mode: 'symlink' |
 	}
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nobody listens on right now. */
+export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { REPO_ROOT } from '../../lib/install';
-import { N8nInstance, type CredentialImport, type ExecutionRecord, type PackageMode } from '../../lib/n8n';
+import { freePort, N8nInstance, type CredentialImport, type ExecutionRecord, type PackageMode } from '../../lib/n8n';
 import { runGroup, spawnGroup, type GroupProcess } from '../../lib/processes';
 import type { RunExecutionData } from '../../lib/run-data';
 import type { WorkflowJson } from '../../lib/workflows';
@@ -337,19 +337,6 @@ async function redisPing(port: number): Promise<string> {
 		});
 		socket.once('close', () => resolve(answer.trim()));
 		socket.once('error', reject);
-	});
-}
-
-async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => resolve(port));
-		});
 	});
 }
 
