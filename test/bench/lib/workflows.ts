@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { parse, print } from 'graphql';
 
+import { AI_VIEWS } from '../../../nodes/ArchiveAiMetadata/shared/views';
 import {
 	chainWorkflow,
 	code,
@@ -17,25 +18,7 @@ import {
 /** Workflows of the benchmark: our nodes and n8n's built-in peers doing the same job. */
 
 /** The face_tasks columns of seed 001: what "All Fields" returns, so every contender moves the same bytes. */
-export const FACE_TASK_COLUMNS = [
-	'cluster_uuids',
-	'cp',
-	'error',
-	'external_id',
-	'main_local_id',
-	'media_object_id',
-	'n_faces',
-	'n_faces_per_frame',
-	'n_persons',
-	'n_persons_per_frame',
-	'n_scenes',
-	'perc_frames_with_faces',
-	'pid',
-	'processed_time',
-	'status',
-	'task_id',
-	'title',
-] as const;
+export const FACE_TASK_COLUMNS: readonly string[] = AI_VIEWS.face_tasks.seedColumns;
 
 export const PAGE_SIZE = 1000;
 
