@@ -14,7 +14,7 @@ import {
 import { CONTROL_PREFIX, handleControl } from '../core/control';
 import { type Counters, countResponses } from '../core/counters';
 import type { FaultControl } from '../core/faults';
-import { ServerLifecycle, baseUrl, extractAccessToken, readBody, send, sendJson, writeFault } from '../core/http';
+import { ServerLifecycle, answeredByInjectedFault, baseUrl, extractAccessToken, readBody, send, sendJson } from '../core/http';
 import { TokenStore, handleTokenRequest } from '../core/tokens';
 import type { AiDataset } from './dataset';
 import { HasuraError } from './engine';
@@ -126,14 +126,8 @@ export class AiServer {
 
 	private async graphql(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 		const { faults, counters } = this.options;
-		counters.request('ai', 'graphql');
-		const slowMs = faults.get('ai').slowMs;
-		if (slowMs) await this.lifecycle.delay(slowMs);
-		const fault = faults.decide('ai');
-		if (fault) {
-			counters.fault('ai', 'graphql', fault.kind);
-			return writeFault(res, fault);
-		}
+		const delay = (ms: number) => this.lifecycle.delay(ms);
+		if (await answeredByInjectedFault(res, { service: 'ai', endpoint: 'graphql', target: 'ai', faults, counters, delay })) return;
 		const body = await readBody(req);
 		// The gateway answers authentication problems itself, before Hasura sees the request.
 		const tokenState = this.tokens.check(extractAccessToken(req, url));

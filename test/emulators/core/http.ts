@@ -2,7 +2,8 @@
 import type { IncomingMessage, ServerResponse, Server } from 'node:http';
 import type { Socket } from 'node:net';
 
-import type { FaultDecision } from './faults';
+import type { Counters, ServiceName } from './counters';
+import type { FaultControl, FaultDecision, FaultTarget } from './faults';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -93,6 +94,32 @@ export function writeFault(res: ServerResponse, decision: FaultDecision): void {
 			send(res, 200, 'OK maintenance-mode 7f3a;;', { 'content-type': 'text/plain; charset=utf-8' });
 			return;
 	}
+}
+
+export interface InjectedFaultsOptions {
+	service: ServiceName;
+	/** Counter name of the endpoint, e.g. `graphql` or `token`. */
+	endpoint: string;
+	target: FaultTarget;
+	faults: FaultControl;
+	counters: Counters;
+	delay: (ms: number) => Promise<void>;
+}
+
+/**
+ * What every emulated endpoint does first: counts the request, waits the injected delay and answers an injected
+ * fault. True when a fault answered, so the endpoint stops there.
+ */
+export async function answeredByInjectedFault(res: ServerResponse, options: InjectedFaultsOptions): Promise<boolean> {
+	const { service, endpoint, target, faults, counters } = options;
+	counters.request(service, endpoint);
+	const slowMs = faults.get(target).slowMs;
+	if (slowMs) await options.delay(slowMs);
+	const fault = faults.decide(target);
+	if (!fault) return false;
+	counters.fault(service, endpoint, fault.kind);
+	writeFault(res, fault);
+	return true;
 }
 
 /** Tracks sockets and delay timers so `close()` ends everything and jest sees no open handles. */

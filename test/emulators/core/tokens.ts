@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { Counters, ServiceName } from './counters';
 import type { FaultControl, FaultTarget } from './faults';
-import { parseBasicAuth, readBody, sendJson, writeFault } from './http';
+import { answeredByInjectedFault, parseBasicAuth, readBody, sendJson } from './http';
 
 interface IssuedToken {
 	issuedAt: number;
@@ -95,15 +95,8 @@ export async function handleTokenRequest(
 	options: TokenEndpointOptions,
 ): Promise<void> {
 	const { service, counters, faults } = options;
-	counters.request(service, 'token');
-	const slowMs = faults.get(options.faultTarget).slowMs;
-	if (slowMs) await options.delay(slowMs);
-	const fault = faults.decide(options.faultTarget);
-	if (fault) {
-		counters.fault(service, 'token', fault.kind);
-		writeFault(res, fault);
-		return;
-	}
+	const injected = { service, endpoint: 'token', target: options.faultTarget, faults, counters, delay: options.delay };
+	if (await answeredByInjectedFault(res, injected)) return;
 	if (req.method !== options.method) {
 		await readBody(req).catch(() => undefined);
 		return tokenError(res, 401, 'invalid_request', `Token requests must use ${options.method}`);

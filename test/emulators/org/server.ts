@@ -6,7 +6,7 @@ import { type DocumentNode, type GraphQLError, type GraphQLSchema, execute, pars
 import { CONTROL_PREFIX, handleControl } from '../core/control';
 import { type Counters, countResponses } from '../core/counters';
 import type { FaultControl } from '../core/faults';
-import { ServerLifecycle, baseUrl, extractAccessToken, readBody, sendJson, writeFault } from '../core/http';
+import { ServerLifecycle, answeredByInjectedFault, baseUrl, extractAccessToken, readBody, sendJson } from '../core/http';
 import { TokenStore, handleTokenRequest } from '../core/tokens';
 import type { OrgDataset } from './dataset';
 import { OrgResolvers, SparqlUnavailableError, buildOrgSchema, type OrgContext } from './schema';
@@ -100,14 +100,8 @@ export class OrgServer {
 
 	private async graphql(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 		const { faults, counters } = this.options;
-		counters.request('org', 'graphql');
-		const slowMs = faults.get('org').slowMs;
-		if (slowMs) await this.lifecycle.delay(slowMs);
-		const fault = faults.decide('org');
-		if (fault) {
-			counters.fault('org', 'graphql', fault.kind);
-			return writeFault(res, fault);
-		}
+		const delay = (ms: number) => this.lifecycle.delay(ms);
+		if (await answeredByInjectedFault(res, { service: 'org', endpoint: 'graphql', target: 'org', faults, counters, delay })) return;
 		const body = await readBody(req);
 		const tokenState = this.tokens.check(extractAccessToken(req, url));
 		if (tokenState !== 'valid') {
