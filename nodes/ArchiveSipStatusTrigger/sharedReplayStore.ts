@@ -51,6 +51,10 @@ export function sharedReplayKey(id: string): string {
  */
 type SharedRecord = Map<number, string>;
 
+function appendKeys(record: SharedRecord, hour: number, keys: string): void {
+	record.set(hour, (record.get(hour) ?? '') + keys);
+}
+
 /** Keys of the earlier layout (`{ key22: expiryMinute }`) are read too, so an upgrade keeps them. */
 function readRecord(staticData: IDataObject): SharedRecord {
 	const stored = staticData[SHARED_REPLAY_KEY];
@@ -58,10 +62,9 @@ function readRecord(staticData: IDataObject): SharedRecord {
 	if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return record;
 	for (const [name, value] of Object.entries(stored as IDataObject)) {
 		if (typeof value === 'string' && /^\d+$/.test(name) && value.length % SHARED_KEY_LENGTH === 0) {
-			record.set(Number(name), (record.get(Number(name)) ?? '') + value);
+			appendKeys(record, Number(name), value);
 		} else if (typeof value === 'number' && name.length >= SHARED_KEY_LENGTH) {
-			const hour = Math.ceil(value / 60);
-			record.set(hour, (record.get(hour) ?? '') + name.slice(0, SHARED_KEY_LENGTH));
+			appendKeys(record, Math.ceil(value / 60), name.slice(0, SHARED_KEY_LENGTH));
 		}
 	}
 	return record;
@@ -112,8 +115,7 @@ export class StaticDataReplayStore implements ReplayStore {
 		const record = readRecord(this.staticData);
 		const key = sharedReplayKey(id);
 		if (this.isLive(record, key)) return false;
-		const hour = expiryHourOf(expiresAtMs);
-		record.set(hour, (record.get(hour) ?? '') + key);
+		appendKeys(record, expiryHourOf(expiresAtMs), key);
 		this.write(record);
 		return true;
 	}
@@ -138,8 +140,7 @@ export class StaticDataReplayStore implements ReplayStore {
 		for (const [id, expiresAtMs] of entries) {
 			const key = sharedReplayKey(id);
 			if (expiresAtMs <= this.now() || this.isRecorded(record, key)) continue;
-			const hour = expiryHourOf(expiresAtMs);
-			record.set(hour, (record.get(hour) ?? '') + key);
+			appendKeys(record, expiryHourOf(expiresAtMs), key);
 			restored = true;
 		}
 		if (restored) this.write(record);
