@@ -18,6 +18,7 @@ import { ServerLifecycle, answeredByInjectedFault, baseUrl, extractAccessToken, 
 import { TokenStore, handleTokenRequest } from '../core/tokens';
 import type { AiDataset } from './dataset';
 import { HasuraError } from './engine';
+import { answerPlainSelect } from './plainSelect';
 import { buildAiSchema, type AiContext } from './schema';
 
 export const AI_GRAPHQL_PATH = '/ai-results/v1/graphql';
@@ -149,14 +150,13 @@ export class AiServer {
 		if (typeof request.query !== 'string') return hasuraErrors([{ message: "the key 'query' was not present", extensions: { path: '$', code: 'parse-failed' } }]);
 		const document = this.document(request.query);
 		if (Array.isArray(document)) return hasuraErrors(document);
+		const variableValues = (request.variables as Record<string, unknown> | null | undefined) ?? undefined;
+		const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
+		// Pages of plain columns skip graphql-js's per-field execution (same answer, a fraction of the CPU).
+		const plain = answerPlainSelect(this.schema, this.options.dataset, document, variableValues, operationName);
+		if (plain) return plain;
 		const context: AiContext = { dataset: this.options.dataset, presign: (path) => this.presign(path) };
-		const result = execute({
-			schema: this.schema,
-			document,
-			contextValue: context,
-			variableValues: (request.variables as Record<string, unknown> | null | undefined) ?? undefined,
-			operationName: typeof request.operationName === 'string' ? request.operationName : undefined,
-		});
+		const result = execute({ schema: this.schema, document, contextValue: context, variableValues, operationName });
 		if (result instanceof Promise) throw new Error('resolvers are synchronous');
 		// Hasura answers either data or errors, never both.
 		if (result.errors?.length) return hasuraErrors(result.errors.map(toHasuraError));
