@@ -6,6 +6,7 @@ import {
 	type CredentialRef,
 	type WorkflowJson,
 	type WorkflowNode,
+	SIP_TRIGGER_VERSION,
 } from '../../test/e2e/lib/workflows';
 
 /** Fixed ids, so a restarted demo finds (and does not duplicate) what it imported before. */
@@ -37,7 +38,7 @@ export function sipStatusWorkflow(): WorkflowJson {
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
 		{ outcomes: 'both', outputMode: 'perOutcome', options: {} },
-		{ credentials: { archiveSipWebhookApi: DEMO_CREDENTIALS.sip }, webhookId: SIP_WEBHOOK_ID },
+		{ typeVersion: SIP_TRIGGER_VERSION, credentials: { archiveSipWebhookApi: DEMO_CREDENTIALS.sip }, webhookId: SIP_WEBHOOK_ID },
 	);
 	const aiMetadata = node(
 		'AI Metadata for PID',

@@ -57,7 +57,9 @@ describeIfBuilt.each(selectedN8nVersions())('package loaded by n8n %s', (version
 		const secret = `whsec_${randomBytes(32).toString('base64')}`;
 		const credential = { id: randomUUID().replace(/-/g, '').slice(0, 16), name: 'e2e sip secret' };
 		await n8n.importCredentials([{ ...credential, type: 'archiveSipWebhookApi', data: { signingSecret: secret } }]);
+		// Version 1, as saved before version 2 existed: such workflows must keep running.
 		const trigger = node('SIP Status', PACKAGE_NODE_TYPES.sipStatusTrigger, {}, {
+			typeVersion: 1,
 			credentials: { archiveSipWebhookApi: credential },
 			webhookId: randomUUID(),
 		});

@@ -12,7 +12,7 @@ import { packageUnderTest, describeIfPackageBuilt, newCredentialId } from './lib
 import { selectedN8nVersions } from './lib/install';
 import { N8nInstance, type ExecutionRecord } from './lib/n8n';
 import { nodeItems, nodeJson } from './lib/run-data';
-import { graphWorkflow, node, PACKAGE_NODE_TYPES, setFields } from './lib/workflows';
+import { graphWorkflow, node, PACKAGE_NODE_TYPES, setFields, SIP_TRIGGER_VERSION } from './lib/workflows';
 
 // The SIP Status Trigger activated in a running n8n, fed by the emulator's webhook sender: the
 // statuses the sender sees and the executions n8n records are both asserted.
@@ -52,7 +52,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger')
 			'SIP Status',
 			PACKAGE_NODE_TYPES.sipStatusTrigger,
 			{ outcomes: 'both', outputMode: 'perOutcome', options: { eventTypes: '*.sip.archived' } },
-			{ credentials: { archiveSipWebhookApi: credential }, webhookId: randomUUID() },
+			{ typeVersion: SIP_TRIGGER_VERSION, credentials: { archiveSipWebhookApi: credential }, webhookId: randomUUID() },
 		);
 		const workflow = graphWorkflow(
 			'e2e SIP status branches',

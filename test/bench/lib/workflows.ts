@@ -13,6 +13,7 @@ import {
 	type CredentialRef,
 	type WorkflowJson,
 	type WorkflowNode,
+	SIP_TRIGGER_VERSION,
 } from '../../e2e/lib/workflows';
 
 /** Workflows of the benchmark: our nodes and n8n's built-in peers doing the same job. */
@@ -183,6 +184,7 @@ export const PLAIN_WEBHOOK_NODE = 'Webhook';
 export function sipTriggerWorkflow(secretCredential: CredentialRef): WorkflowJson {
 	return chainWorkflow('bench sip trigger', [
 		node(SIP_TRIGGER_NODE, PACKAGE_NODE_TYPES.sipStatusTrigger, {}, {
+			typeVersion: SIP_TRIGGER_VERSION,
 			credentials: { archiveSipWebhookApi: secretCredential },
 			webhookId: randomUUID(),
 		}),

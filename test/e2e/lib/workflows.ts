@@ -12,6 +12,9 @@ export const PACKAGE_NODE_TYPES = {
 	aiMetadataTrigger: `${PACKAGE_NAME}.archiveAiMetadataTrigger`,
 } as const;
 
+/** Type version of a new SIP Status Trigger node (its defaultVersion); version 1 still loads. */
+export const SIP_TRIGGER_VERSION = 2;
+
 export interface CredentialRef {
 	id: string;
 	name: string;

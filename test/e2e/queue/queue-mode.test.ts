@@ -16,6 +16,7 @@ import {
 	type CredentialRef,
 	type WorkflowJson,
 	type WorkflowNode,
+	SIP_TRIGGER_VERSION,
 } from '../lib/workflows';
 import { QueueCluster } from './lib/cluster';
 import { percentile, recordFigures, type TriggerFigures } from './lib/figures';
@@ -95,6 +96,7 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 	const orgPath = `queue-org-${randomUUID()}`;
 	const tokenPath = `queue-token-${randomUUID()}`;
 	const sipTrigger = node('SIP Status', PACKAGE_NODE_TYPES.sipStatusTrigger, {}, {
+		typeVersion: SIP_TRIGGER_VERSION,
 		credentials: { archiveSipWebhookApi: sipCredential },
 		webhookId: randomUUID(),
 	});
