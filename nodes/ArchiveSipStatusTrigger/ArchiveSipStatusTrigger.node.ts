@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { testSigningSecrets } from './credentialTest';
-import { handleDelivery } from './delivery';
+import { handleDelivery, type DeliveryResult } from './delivery';
 import { rateLimiterFor } from './rateLimit';
 import type { ReplayStore } from './replayStore';
 import { readRawBody, type RawBodyRequest } from './request';
@@ -43,6 +43,37 @@ function scopeOf(context: IWebhookFunctions): string {
 function describeFailure(error: unknown): string {
 	if (error instanceof TriggerConfigurationError) return error.message;
 	return error instanceof Error ? `unexpected ${error.name}` : 'unexpected failure';
+}
+
+/**
+ * One delivery, verified with the credential's signing keys. Keys this process read a moment ago are reused
+ * (signingKeyCache.ts); a refusal with reused keys is checked once more with the credential read afresh.
+ */
+async function handleWithSigningKeys(
+	context: IWebhookFunctions,
+	scope: string,
+	replayStore: ReplayStore,
+): Promise<DeliveryResult> {
+	const req = context.getRequestObject() as unknown as RawBodyRequest;
+	const rawBody = await readRawBody(req);
+	const nowMs = Date.now();
+	const attempt = async (reuseRecentKeys: boolean) => {
+		const { settings, eventsPerMinute, secretProblems, keysReused } = await readSettings(context, { reuseRecentKeys });
+		if (secretProblems.length > 0) {
+			context.logger.warn(`Archive SIP Status Trigger ignores unusable secrets: ${secretProblems.join('; ')}`);
+		}
+		const result = await handleDelivery(req.headers, rawBody, settings, {
+			replayStore,
+			rateLimiter: eventsPerMinute > 0 ? rateLimiterFor(scope, eventsPerMinute) : undefined,
+			nowMs,
+		});
+		return { result, keysReused };
+	};
+	const first = await attempt(true);
+	// A secret may have been added since the keys were read. A 401 comes before the replay record and the rate
+	// limit are touched, so the second look has nothing to undo.
+	if (first.result.status === 401 && first.keysReused) return (await attempt(false)).result;
+	return first.result;
 }
 
 export class ArchiveSipStatusTrigger implements INodeType {
@@ -185,18 +216,9 @@ export class ArchiveSipStatusTrigger implements INodeType {
 		try {
 			const scope = scopeOf(this);
 			// Shared through n8n's workflow static data, so replays hold across queue-mode processes.
-			replayStore = replayStoreForDelivery(this, scope);
-			const { settings, eventsPerMinute, secretProblems } = await readSettings(this);
-			if (secretProblems.length > 0) {
-				this.logger.warn(`Archive SIP Status Trigger ignores unusable secrets: ${secretProblems.join('; ')}`);
-			}
-			const req = this.getRequestObject() as unknown as RawBodyRequest;
-			const rawBody = await readRawBody(req);
-			const result = await handleDelivery(req.headers, rawBody, settings, {
-				replayStore,
-				rateLimiter: eventsPerMinute > 0 ? rateLimiterFor(scope, eventsPerMinute) : undefined,
-				nowMs: Date.now(),
-			});
+			const store = replayStoreForDelivery(this, scope);
+			replayStore = store;
+			const result = await handleWithSigningKeys(this, scope, store);
 			if (result.status !== 204) {
 				sendError(res, result.status, result.error, result.headers);
 				return { noWebhookResponse: true };

@@ -1,7 +1,8 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { OutcomeFilter, OutputMode, TriggerSettings } from './delivery';
-import { parseSigningKeys } from './secrets';
+import { parseSigningKeys, type SigningKeys } from './secrets';
+import { recentSigningKeys, rememberSigningKeys } from './signingKeyCache';
 import { DEFAULT_EVENT_TYPE_PATTERNS, splitPatterns } from './typeFilter';
 
 export const CREDENTIAL_NAME = 'archiveSipWebhookApi';
@@ -21,13 +22,36 @@ function numberOption(options: IDataObject, name: string, fallback: number): num
 export interface ResolvedSettings {
 	settings: TriggerSettings;
 	eventsPerMinute: number;
-	/** Problems with some secrets while others are usable; logged, never answered. */
+	/** Problems with some secrets while others are usable; logged when the credential is read, never answered. */
 	secretProblems: string[];
+	/** True when the keys were read from the credential by an earlier delivery (see signingKeyCache.ts). */
+	keysReused: boolean;
 }
 
-export async function readSettings(context: IWebhookFunctions): Promise<ResolvedSettings> {
+/**
+ * The credential's signing keys. Production deliveries reuse keys this process read a moment ago, unless
+ * `reuseRecentKeys` is false; test-URL deliveries always read the credential, so edits show at once there.
+ */
+async function signingKeys(
+	context: IWebhookFunctions,
+	reuseRecentKeys: boolean,
+): Promise<{ keys: SigningKeys; reused: boolean }> {
+	const credentialId = context.getNode().credentials?.[CREDENTIAL_NAME]?.id;
+	const cacheKey = context.getMode() === 'webhook' && credentialId ? credentialId : undefined;
+	const nowMs = Date.now();
+	const recent = cacheKey && reuseRecentKeys ? recentSigningKeys(cacheKey, nowMs) : undefined;
+	if (recent) return { keys: recent, reused: true };
 	const credentials = await context.getCredentials(CREDENTIAL_NAME);
-	const parsed = parseSigningKeys(credentials.signingSecret, credentials.additionalSecrets);
+	const keys = parseSigningKeys(credentials.signingSecret, credentials.additionalSecrets);
+	if (cacheKey && keys.keys.length > 0) rememberSigningKeys(cacheKey, keys, nowMs);
+	return { keys, reused: false };
+}
+
+export async function readSettings(
+	context: IWebhookFunctions,
+	{ reuseRecentKeys }: { reuseRecentKeys: boolean },
+): Promise<ResolvedSettings> {
+	const { keys: parsed, reused } = await signingKeys(context, reuseRecentKeys);
 	if (parsed.keys.length === 0) {
 		throw new TriggerConfigurationError(`No usable signing secret: ${parsed.errors.join('; ')}`);
 	}
@@ -45,6 +69,7 @@ export async function readSettings(context: IWebhookFunctions): Promise<Resolved
 			includeRawEvent: options.includeRawEvent === true,
 		},
 		eventsPerMinute: Math.floor(numberOption(options, 'eventsPerMinute', 0)),
-		secretProblems: parsed.errors,
+		secretProblems: reused ? [] : parsed.errors,
+		keysReused: reused,
 	};
 }

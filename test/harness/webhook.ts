@@ -104,6 +104,8 @@ export interface WebhookHarness {
 	calls: RecordedCall[];
 	/** The `workflowData` of every call that started the workflow, in order. */
 	runs(): INodeExecutionData[][][];
+	/** How often the node read (decrypted) its credentials. */
+	credentialReads(): number;
 	close(): Promise<void>;
 }
 
@@ -129,17 +131,20 @@ async function prepareRequest(req: N8nRequest, mode: 'eager' | 'lazy'): Promise<
 	}
 }
 
-function buildNode(options: WebhookHarnessOptions): INode {
+/** Every harness stands for its own credentials (n8n ids are unique), so process-wide caches keep them apart. */
+let harnessSerial = 0;
+
+function buildNode(options: WebhookHarnessOptions, serial: number): INode {
 	const credentialNames = Object.keys(options.credentials ?? {});
 	return {
 		id: options.nodeId ?? 'node-under-test',
 		name: TRIGGER_NODE_NAME,
 		type: options.nodeTypeName,
-		typeVersion: 1,
+		typeVersion: 2,
 		position: [0, 0],
 		webhookId: 'a6c2bb8e-0000-4000-8000-000000000001',
 		parameters: options.parameters ?? {},
-		credentials: Object.fromEntries(credentialNames.map((name) => [name, { id: `cred-${name}`, name }])),
+		credentials: Object.fromEntries(credentialNames.map((name) => [name, { id: `cred-${name}-${serial}`, name }])),
 	};
 }
 
@@ -154,11 +159,12 @@ export async function startWebhookHarness(
 		getKnownTypes: () => ({}),
 	};
 	const shared = options.sharedStaticData;
+	const serial = ++harnessSerial;
 	const newWorkflow = () =>
 		new Workflow({
 			id: options.workflowId ?? 'workflow-under-test',
 			name: 'Harness',
-			nodes: [buildNode(options)],
+			nodes: [buildNode(options, serial)],
 			connections: {},
 			active: options.mode !== 'manual',
 			nodeTypes,
@@ -167,9 +173,11 @@ export async function startWebhookHarness(
 	const inMemoryWorkflow = shared ? undefined : newWorkflow();
 	const webhookDescription = (nodeType.description.webhooks ?? [])[0] as IWebhookDescription;
 	const calls: RecordedCall[] = [];
+	let credentialReads = 0;
 
 	const credentialsHelper = {
 		getDecrypted: async (_data: unknown, _nodeCredentials: unknown, type: string) => {
+			credentialReads++;
 			const found = options.credentials?.[type];
 			if (!found) throw new Error(`No test credentials of type ${type}`);
 			return { ...found };
@@ -228,6 +236,7 @@ export async function startWebhookHarness(
 		url: `http://127.0.0.1:${port}/webhook/${webhookDescription.path}`,
 		calls,
 		runs: () => calls.flatMap((call) => (call.result.workflowData ? [call.result.workflowData] : [])),
+		credentialReads: () => credentialReads,
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));

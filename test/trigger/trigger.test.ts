@@ -4,6 +4,7 @@ import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameter
 
 import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 import { setReplayStore, type ReplayStore } from '../../nodes/ArchiveSipStatusTrigger/replayStore';
+import { SIGNING_KEY_REUSE_MS } from '../../nodes/ArchiveSipStatusTrigger/signingKeyCache';
 import {
 	freezeClock,
 	postRaw,
@@ -590,6 +591,73 @@ describe('secrets and internal errors', () => {
 		expect(everything).not.toContain('not-a-secret');
 		for (const signature of signatures) expect(everything).not.toContain(signature.slice(3));
 		expect(answers.every((answer) => answer.status !== 410)).toBe(true);
+	});
+});
+
+describe('signing keys: read once, reused for a few seconds by production deliveries', () => {
+	/** A trigger whose credential the test edits between deliveries, as a user would in n8n. */
+	async function startEditableTrigger(mode: WebhookHarnessOptions['mode'] = 'webhook') {
+		workflowCounter += 1;
+		const credential: ICredentialDataDecryptedObject = { signingSecret: SECRET };
+		const harness = await startWebhookHarness(new ArchiveSipStatusTrigger(), {
+			nodeTypeName: NODE_TYPE_NAME,
+			workflowId: `trigger-test-${workflowCounter}`,
+			credentials: { [CREDENTIAL_TYPE]: credential },
+			mode,
+		});
+		harnesses.push(harness);
+		return { harness, credential };
+	}
+
+	it('reads the credential once for a burst of deliveries, and again once the keys are older than the window', async () => {
+		const { harness } = await startEditableTrigger();
+		const statuses = [];
+		for (let index = 0; index < 5; index++) statuses.push((await deliver(harness, sipEventBody())).status);
+		expect(statuses).toEqual([204, 204, 204, 204, 204]);
+		expect(harness.credentialReads()).toBe(1);
+		freezeClock(NOW_SECONDS * 1000 + SIGNING_KEY_REUSE_MS);
+		expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		expect(harness.credentialReads()).toBe(2);
+		expect(harness.runs()).toHaveLength(6);
+	});
+
+	it('verifies an event signed with a secret added to the credential at once (rotation)', async () => {
+		const { harness, credential } = await startEditableTrigger();
+		expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		const rotated = newSecret();
+		credential.signingSecret = rotated;
+		credential.additionalSecrets = SECRET;
+		expect((await deliver(harness, sipEventBody(), { secret: rotated })).status).toBe(204);
+		expect((await deliver(harness, sipEventBody(), { secret: SECRET })).status).toBe(204);
+		expect(harness.credentialReads()).toBe(2);
+	});
+
+	it('stops verifying a secret removed from the credential once the window has passed', async () => {
+		const { harness, credential } = await startEditableTrigger();
+		expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		credential.signingSecret = newSecret();
+		// Within the window the keys read a moment ago still hold the removed secret (the documented delay) ...
+		freezeClock(NOW_SECONDS * 1000 + SIGNING_KEY_REUSE_MS - 1);
+		expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		// ... and from then on the credential as it is now decides.
+		freezeClock(NOW_SECONDS * 1000 + SIGNING_KEY_REUSE_MS);
+		const refused = await deliver(harness, sipEventBody());
+		expect(refused.status).toBe(401);
+		expect(errorOf(refused)).toMatch(/signature/i);
+		expect(harness.runs()).toHaveLength(2);
+	});
+
+	it('reads the credential again before refusing a signature, so forged deliveries cost what they did', async () => {
+		const { harness } = await startEditableTrigger();
+		expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		expect((await deliver(harness, sipEventBody(), { secret: newSecret() })).status).toBe(401);
+		expect(harness.credentialReads()).toBe(2);
+	});
+
+	it('reads the credential for every test-URL delivery, so edits show at once in the editor', async () => {
+		const { harness } = await startEditableTrigger('manual');
+		for (let index = 0; index < 3; index++) expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		expect(harness.credentialReads()).toBe(3);
 	});
 });
 
