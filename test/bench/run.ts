@@ -4,7 +4,8 @@
  *   --only returnAll,getByPid,tokens,trigger]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
- * emulators, over loopback only. Prints the tables to stdout (progress goes to stderr) and writes
+ * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
+ * process (n8n settings such as N8N_EXPRESSION_ENGINE_POOL_SIZE; they apply to both contenders alike). Prints the tables to stdout (progress goes to stderr) and writes
  * test/bench/results.json and test/bench/results.md. Figures, not assertions: nothing here fails on a target.
  */
 import { randomBytes } from 'node:crypto';
@@ -82,6 +83,17 @@ function parseOptions(argv: string[]): BenchOptions {
 	return options;
 }
 
+/** BENCH_N8N_ENV: a JSON object of string values, added to every n8n process's environment. */
+function extraN8nEnv(): Record<string, string> {
+	const text = process.env.BENCH_N8N_ENV;
+	if (!text) return {};
+	const parsed: unknown = JSON.parse(text);
+	const valid = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string');
+	if (!valid) throw new Error('BENCH_N8N_ENV must be a JSON object of string values, e.g. {"N8N_EXPRESSION_ENGINE_POOL_SIZE": "4"}');
+	log(`n8n runs with BENCH_N8N_ENV: ${Object.keys(parsed).join(', ')}`);
+	return parsed as Record<string, string>;
+}
+
 function log(line: string): void {
 	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 }
@@ -152,7 +164,7 @@ async function main(): Promise<void> {
 	const large = options.only.has('returnAll') ? await startSandbox({ rows: options.rows }) : undefined;
 	const small = await startSandbox({ rows: options.smallRows });
 	// A copy of the built package (package.json, index.js, dist), so a rebuild during the run cannot change it.
-	const n8n = await N8nInstance.create({ version: options.n8nVersion, packageMode: anyBuilt ? 'copy' : 'none' });
+	const n8n = await N8nInstance.create({ version: options.n8nVersion, packageMode: anyBuilt ? 'copy' : 'none', env: extraN8nEnv() });
 	const results: BenchResults = {
 		generatedAt: new Date().toISOString(),
 		n8nVersion: n8n.version,
