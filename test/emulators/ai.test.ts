@@ -90,6 +90,19 @@ describe('AI metadata emulator (Hasura semantics)', () => {
 		expect(ids(data.face_tasks)).toEqual(ids(expected));
 	});
 
+	it('reads an empty where as no filter, while _not of an empty filter matches nothing', async () => {
+		const data = await query(
+			`query($where: face_tasks_bool_exp) {
+				empty: face_tasks(where: $where, order_by: { task_id: asc }, limit: 30, offset: 370) { task_id }
+				none: face_tasks(where: { _not: {} }) { task_id }
+			}`,
+			{ where: {} },
+		);
+		const sorted = [...faceTasks].sort((a, b) => (String(a.task_id) < String(b.task_id) ? -1 : 1));
+		expect(ids(data.empty)).toEqual(ids(sorted.slice(370, 400)));
+		expect(data.none).toEqual([]);
+	});
+
 	it('orders (nulls placement included) and pages with limit/offset', async () => {
 		const data = await query(`{
 			page1: face_tasks(order_by: [{ n_faces: desc }, { task_id: asc }], limit: 50, offset: 0) { task_id n_faces }

@@ -37,7 +37,9 @@ interface OrderKey {
 export function selectRows(dataset: AiDataset, view: AiView, args: SelectArgs, argPath: string): AiRow[] {
 	const limit = checkBound(args.limit, `${argPath}.limit`);
 	const offset = checkBound(args.offset, `${argPath}.offset`) ?? 0;
-	const predicate = args.where ? compileBoolExp(dataset, view, args.where, `${argPath}.where`) : undefined;
+	// `where: {}` is Hasura's "no filter" (clients send it when the user set none): page straight to the window.
+	const filtered = args.where && Object.keys(args.where).length > 0;
+	const predicate = filtered ? compileBoolExp(dataset, view, args.where!, `${argPath}.where`) : undefined;
 	const orderKeys = orderKeysOf(view, args.order_by, `${argPath}.order_by`);
 	const distinctColumns = toList(args.distinct_on).map((name) => columnOf(view, name, `${argPath}.distinct_on`));
 	const effectiveOrder = withDistinctOrder(orderKeys, distinctColumns, `${argPath}.distinct_on`);
