@@ -595,18 +595,10 @@ describe('secrets and internal errors', () => {
 });
 
 describe('signing keys: read once, reused for a few seconds by production deliveries', () => {
-	/** A trigger whose credential the test edits between deliveries, as a user would in n8n. */
+	/** A trigger whose credential the test edits between deliveries, as a user would in n8n (the harness reads it each time). */
 	async function startEditableTrigger(mode: WebhookHarnessOptions['mode'] = 'webhook') {
-		workflowCounter += 1;
 		const credential: ICredentialDataDecryptedObject = { signingSecret: SECRET };
-		const harness = await startWebhookHarness(new ArchiveSipStatusTrigger(), {
-			nodeTypeName: NODE_TYPE_NAME,
-			workflowId: `trigger-test-${workflowCounter}`,
-			credentials: { [CREDENTIAL_TYPE]: credential },
-			mode,
-		});
-		harnesses.push(harness);
-		return { harness, credential };
+		return { harness: await startTrigger({ credentials: credential, mode }), credential };
 	}
 
 	it('reads the credential once for a burst of deliveries, and again once the keys are older than the window', async () => {
