@@ -32,8 +32,3 @@ export function rememberSigningKeys(credentialId: string, keys: SigningKeys, now
 	entries.set(credentialId, { keys, readAtMs: nowMs });
 	if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
 }
-
-/** Forgets every reused key (tests start from a process that has read nothing). */
-export function clearSigningKeyCache(): void {
-	entries.clear();
-}
