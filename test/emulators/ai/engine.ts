@@ -38,8 +38,8 @@ export function selectRows(dataset: AiDataset, view: AiView, args: SelectArgs, a
 	const limit = checkBound(args.limit, `${argPath}.limit`);
 	const offset = checkBound(args.offset, `${argPath}.offset`) ?? 0;
 	// `where: {}` is Hasura's "no filter" (clients send it when the user set none): page straight to the window.
-	const filtered = args.where && Object.keys(args.where).length > 0;
-	const predicate = filtered ? compileBoolExp(dataset, view, args.where!, `${argPath}.where`) : undefined;
+	const where = args.where && Object.keys(args.where).length > 0 ? args.where : undefined;
+	const predicate = where ? compileBoolExp(dataset, view, where, `${argPath}.where`) : undefined;
 	const orderKeys = orderKeysOf(view, args.order_by, `${argPath}.order_by`);
 	const distinctColumns = toList(args.distinct_on).map((name) => columnOf(view, name, `${argPath}.distinct_on`));
 	const effectiveOrder = withDistinctOrder(orderKeys, distinctColumns, `${argPath}.distinct_on`);
