@@ -130,7 +130,9 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		await cluster.importCredentials([
 			{ ...sipCredential, type: 'archiveSipWebhookApi', data: { signingSecret: sipSecret } },
 			{ ...orgCredential, type: 'archiveOrganizationApi', data: orgCredentialData() },
-			{ ...tokenCredential, type: 'archiveOrganizationApi', data: orgCredentialData() },
+			// A token belongs to the account, and a worker reuses one it holds for any credential of that account: a
+			// lifetime of its own keeps this credential from picking up the token the action-node test fetched.
+			{ ...tokenCredential, type: 'archiveOrganizationApi', data: { ...orgCredentialData(), lifetimeSeconds: 3599 } },
 			{ ...aiCredential, type: 'archiveAiMetadataApi', data: aiCredentialData() },
 		]);
 		workflows.builtin = chainWorkflow('queue builtin', [webhookTrigger('Webhook', { path: builtinPath }), setFields('Mark', { seen: true })]);
