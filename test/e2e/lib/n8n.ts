@@ -341,11 +341,11 @@ export class N8nInstance {
 		}));
 	}
 
-	/** Polls the database until `count` executions of the workflow have finished (any outcome). */
+	/** Polls the database until `count` executions of the workflow have finished (any outcome) with their run data saved. */
 	async waitForExecutions(workflowId: string, count = 1, timeoutMs = 60_000): Promise<ExecutionRecord[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const done = (await this.executions(workflowId)).filter((each) => !isUnfinished(each.status));
+			const done = (await this.executions(workflowId)).filter((each) => !isUnfinished(each.status) && hasFinalData(each));
 			if (done.length >= count) return done;
 			if (Date.now() > deadline) {
 				throw new Error(`${done.length}/${count} executions of ${workflowId} finished after ${timeoutMs} ms`);
@@ -466,6 +466,17 @@ export async function freePort(): Promise<number> {
 
 function isUnfinished(status: string): boolean {
 	return status === 'new' || status === 'running' || status === 'waiting';
+}
+
+/**
+ * n8n 1.x on SQLite (pool size 0) finishes an execution in two writes outside a transaction: the status first,
+ * then the run data. In between, a reader sees `success` with the run data of the start (no node has run), so a
+ * finished execution counts only once its data shows a node's run or an error.
+ */
+function hasFinalData(execution: ExecutionRecord): boolean {
+	if (execution.status !== 'success' && execution.status !== 'error' && execution.status !== 'crashed') return true;
+	const result = execution.data?.resultData;
+	return result !== undefined && (Object.keys(result.runData ?? {}).length > 0 || result.error !== undefined);
 }
 
 function pick(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
