@@ -10,11 +10,13 @@ import {
 	getArgumentValues,
 	getNamedType,
 	getVariableValues,
+	isObjectType,
 	isScalarType,
 	Kind,
 	type DocumentNode,
 	type FieldNode,
 	type GraphQLField,
+	type GraphQLNamedType,
 	type GraphQLScalarType,
 	type GraphQLSchema,
 	type OperationDefinitionNode,
@@ -60,9 +62,8 @@ function uniqueKeys(keys: string[]): boolean {
 	return new Set(keys).size === keys.length;
 }
 
-function plainColumns(view: AiView, selections: readonly SelectionNode[], schema: GraphQLSchema, typeName: string): PlainColumn[] | undefined {
-	const rowType = schema.getType(typeName);
-	if (!rowType || !('getFields' in rowType)) return undefined;
+function plainColumns(view: AiView, selections: readonly SelectionNode[], rowType: GraphQLNamedType): PlainColumn[] | undefined {
+	if (!isObjectType(rowType)) return undefined;
 	const fields = rowType.getFields();
 	const columns: PlainColumn[] = [];
 	for (const selection of selections) {
@@ -84,7 +85,7 @@ function plainRootFields(schema: GraphQLSchema, dataset: AiDataset, operation: O
 		if (!isBareField(selection, true) || !viewNames.has(selection.name.value)) return undefined;
 		const field = queryType.getFields()[selection.name.value];
 		const view = dataset.view(selection.name.value);
-		const columns = plainColumns(view, selection.selectionSet!.selections, schema, getNamedType(field.type).name);
+		const columns = plainColumns(view, selection.selectionSet!.selections, getNamedType(field.type));
 		if (!columns) return undefined;
 		roots.push({ key: selection.alias?.value ?? selection.name.value, node: selection, field, view, columns });
 	}
