@@ -58,7 +58,7 @@ async function handleWithSigningKeys(
 	const rawBody = await readRawBody(req);
 	const nowMs = Date.now();
 	const attempt = async (reuseRecentKeys: boolean) => {
-		const { settings, eventsPerMinute, secretProblems, keysReused } = await readSettings(context, { reuseRecentKeys });
+		const { settings, eventsPerMinute, secretProblems, keysReused } = await readSettings(context, { reuseRecentKeys, nowMs });
 		if (secretProblems.length > 0) {
 			context.logger.warn(`Archive SIP Status Trigger ignores unusable secrets: ${secretProblems.join('; ')}`);
 		}

@@ -35,10 +35,10 @@ export interface ResolvedSettings {
 async function signingKeys(
 	context: IWebhookFunctions,
 	reuseRecentKeys: boolean,
+	nowMs: number,
 ): Promise<{ keys: SigningKeys; reused: boolean }> {
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_NAME]?.id;
 	const cacheKey = context.getMode() === 'webhook' && credentialId ? credentialId : undefined;
-	const nowMs = Date.now();
 	const recent = cacheKey && reuseRecentKeys ? recentSigningKeys(cacheKey, nowMs) : undefined;
 	if (recent) return { keys: recent, reused: true };
 	const credentials = await context.getCredentials(CREDENTIAL_NAME);
@@ -49,9 +49,9 @@ async function signingKeys(
 
 export async function readSettings(
 	context: IWebhookFunctions,
-	{ reuseRecentKeys }: { reuseRecentKeys: boolean },
+	{ reuseRecentKeys, nowMs }: { reuseRecentKeys: boolean; nowMs: number },
 ): Promise<ResolvedSettings> {
-	const { keys: parsed, reused } = await signingKeys(context, reuseRecentKeys);
+	const { keys: parsed, reused } = await signingKeys(context, reuseRecentKeys, nowMs);
 	if (parsed.keys.length === 0) {
 		throw new TriggerConfigurationError(`No usable signing secret: ${parsed.errors.join('; ')}`);
 	}

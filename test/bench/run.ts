@@ -5,8 +5,8 @@
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
  * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
- * process (n8n settings such as N8N_EXPRESSION_ENGINE_POOL_SIZE; they apply to both contenders alike). Prints the tables to stdout (progress goes to stderr) and writes
- * test/bench/results.json and test/bench/results.md. Figures, not assertions: nothing here fails on a target.
+ * process (n8n settings such as N8N_EXPRESSION_ENGINE_POOL_SIZE; they apply to both contenders alike). Prints the
+ * tables to stdout (progress goes to stderr) and writes test/bench/results.json and test/bench/results.md. Figures, not assertions: nothing here fails on a target.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
