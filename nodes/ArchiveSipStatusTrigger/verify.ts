@@ -12,7 +12,8 @@ export type HeaderMap = Record<string, HeaderValue>;
 export interface WebhookHeaders {
 	id: string;
 	timestamp: string;
-	signature: string;
+	/** The entries of the webhook-signature header(s), e.g. `v1,<base64>`. */
+	signatures: string[];
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -21,12 +22,30 @@ const SIGNATURE_BYTES = 32;
 const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Integer seconds; 12 digits keep the value a safe integer and flag millisecond timestamps as far future. */
 const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
+const WHITESPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]);
+
+/**
+ * Bounds on what an unauthenticated sender controls, checked before any parsing: a real header holds one or two
+ * signatures (two while a secret rotates), well under these.
+ */
+export const MAX_SIGNATURE_HEADER_BYTES = 4096;
+export const MAX_SIGNATURE_ENTRIES = 10;
+/** Real ids are about 30 characters; accepted ids are kept for the replay window, so their size is bounded too. */
+export const MAX_WEBHOOK_ID_LENGTH = 256;
+const MAX_TIMESTAMP_LENGTH = 32;
+
+function headerLength(value: HeaderValue): number {
+	if (Array.isArray(value)) return value.reduce((sum, entry) => sum + entry.length + 1, 0);
+	return value?.length ?? 0;
+}
 
 /**
  * A header sent twice reaches the node as an array or as one comma-joined string. Identical
  * copies are harmless; differing copies mean the signed value is ambiguous.
  */
-function singleValue(value: HeaderValue, name: string): Checked<string> {
+function singleValue(value: HeaderValue, name: string, maxLength: number): Checked<string> {
+	// A comma-joined copy of an acceptable value is at most twice as long, plus the separator.
+	if (headerLength(value) > 2 * maxLength + 2) return { ok: false, reason: `${name} header is too long` };
 	const parts = (Array.isArray(value) ? value : [value ?? ''])
 		.flatMap((entry) => entry.split(','))
 		.map((entry) => entry.trim())
@@ -35,24 +54,48 @@ function singleValue(value: HeaderValue, name: string): Checked<string> {
 	if (parts.some((part) => part !== parts[0])) {
 		return { ok: false, reason: `${name} header was sent more than once with different values` };
 	}
+	if (parts[0].length > maxLength) return { ok: false, reason: `${name} header is too long` };
 	return { ok: true, value: parts[0] };
 }
 
-function signatureValue(value: HeaderValue): Checked<string> {
-	const joined = (Array.isArray(value) ? value.join(' ') : (value ?? '')).trim();
-	if (joined === '') return { ok: false, reason: 'missing webhook-signature header' };
-	return { ok: true, value: joined };
+/** Whitespace-separated entries, in one linear pass; stops counting past the limit. */
+function splitEntries(header: string, limit: number): string[] | undefined {
+	const entries: string[] = [];
+	let start = -1;
+	for (let at = 0; at <= header.length; at++) {
+		const isSpace = at === header.length || WHITESPACE.has(header.charCodeAt(at));
+		if (!isSpace && start < 0) start = at;
+		if (isSpace && start >= 0) {
+			if (entries.length === limit) return undefined;
+			entries.push(header.slice(start, at));
+			start = -1;
+		}
+	}
+	return entries;
+}
+
+function signatureValue(value: HeaderValue): Checked<string[]> {
+	if (headerLength(value) > MAX_SIGNATURE_HEADER_BYTES) {
+		return { ok: false, reason: `webhook-signature header is longer than ${MAX_SIGNATURE_HEADER_BYTES} bytes` };
+	}
+	const joined = Array.isArray(value) ? value.join(' ') : (value ?? '');
+	const entries = splitEntries(joined, MAX_SIGNATURE_ENTRIES);
+	if (entries === undefined) {
+		return { ok: false, reason: `webhook-signature header has more than ${MAX_SIGNATURE_ENTRIES} entries` };
+	}
+	if (entries.length === 0) return { ok: false, reason: 'missing webhook-signature header' };
+	return { ok: true, value: entries };
 }
 
 /** Reads the three Standard Webhooks headers (names are lower-case in node's `req.headers`). */
 export function readWebhookHeaders(headers: HeaderMap): Checked<WebhookHeaders> {
-	const id = singleValue(headers['webhook-id'], 'webhook-id');
+	const id = singleValue(headers['webhook-id'], 'webhook-id', MAX_WEBHOOK_ID_LENGTH);
 	if (!id.ok) return id;
-	const timestamp = singleValue(headers['webhook-timestamp'], 'webhook-timestamp');
+	const timestamp = singleValue(headers['webhook-timestamp'], 'webhook-timestamp', MAX_TIMESTAMP_LENGTH);
 	if (!timestamp.ok) return timestamp;
 	const signature = signatureValue(headers['webhook-signature']);
 	if (!signature.ok) return signature;
-	return { ok: true, value: { id: id.value, timestamp: timestamp.value, signature: signature.value } };
+	return { ok: true, value: { id: id.value, timestamp: timestamp.value, signatures: signature.value } };
 }
 
 /** Accepts only digit-only integer seconds within `toleranceSeconds` of `nowMs`, both ways. */
@@ -73,16 +116,22 @@ export function checkTimestamp(
 	return { ok: true, value: seconds };
 }
 
-/** The `v1` signatures of a space-separated list; other versions (e.g. `v1a`) are ignored. */
-export function v1Signatures(header: string): Buffer[] {
+/** Drops the trailing commas a comma-joined duplicate header leaves on an entry (a loop: linear time). */
+function withoutTrailingCommas(entry: string): string {
+	let end = entry.length;
+	while (end > 0 && entry.charCodeAt(end - 1) === 0x2c) end--;
+	return entry.slice(0, end);
+}
+
+/** The well-formed 32-byte `v1` signatures among the entries; other versions (e.g. `v1a`) are ignored. */
+export function v1Signatures(entries: string[]): Buffer[] {
 	const signatures: Buffer[] = [];
-	for (const rawEntry of header.split(/\s+/)) {
-		// A comma-joined duplicate header leaves a trailing comma on the entry before it.
-		const entry = rawEntry.replace(/,+$/, '');
-		const separator = entry.indexOf(',');
-		if (separator < 0 || entry.slice(0, separator) !== 'v1') continue;
-		const encoded = entry.slice(separator + 1);
-		if (!BASE64_PATTERN.test(encoded)) continue;
+	for (const rawEntry of entries) {
+		const entry = withoutTrailingCommas(rawEntry);
+		if (!entry.startsWith('v1,')) continue;
+		const encoded = entry.slice(3);
+		// 32 bytes are 44 base64 characters with padding, 43 without.
+		if (encoded.length > 44 || !BASE64_PATTERN.test(encoded)) continue;
 		const decoded = Buffer.from(encoded, 'base64');
 		if (decoded.length === SIGNATURE_BYTES) signatures.push(decoded);
 	}
@@ -100,7 +149,7 @@ export function signatureMatches(
 	headers: WebhookHeaders,
 	rawBody: Buffer,
 ): boolean {
-	const candidates = v1Signatures(headers.signature);
+	const candidates = v1Signatures(headers.signatures);
 	let matched = false;
 	for (const key of keys) {
 		const expected = computeSignature(key, headers.id, headers.timestamp, rawBody);

@@ -244,6 +244,64 @@ describe('signatures', () => {
 	});
 });
 
+describe('hostile signature headers (bounded before parsing)', () => {
+	function forgedHeaders(signature: string, id = nextId()): Record<string, string> {
+		return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(NOW_SECONDS), 'webhook-signature': signature };
+	}
+
+	it('refuses 16,000 commas (under the HTTP header limit) with 401 before parsing them', async () => {
+		const trigger = await startTrigger();
+		const answer = await postRaw(trigger.url, sipEventBody(), forgedHeaders(','.repeat(16_000)));
+		expect(answer.status).toBe(401);
+		expect(errorOf(answer)).toBe('webhook-signature header is longer than 4096 bytes');
+		expect(trigger.runs()).toHaveLength(0);
+	});
+
+	it('refuses a header of more than 10 entries even when one of them is valid', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const id = nextId();
+		const decoys = Array.from({ length: 10 }, () => `v1,${randomBytes(32).toString('base64')}`);
+		const answer = await postRaw(trigger.url, body, forgedHeaders([...decoys, sign(SECRET, id, NOW_SECONDS, body)].join(' '), id));
+		expect(answer.status).toBe(401);
+		expect(errorOf(answer)).toBe('webhook-signature header has more than 10 entries');
+		expect(trigger.runs()).toHaveLength(0);
+	});
+
+	it('counts the entries of repeated signature headers together', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const id = nextId();
+		const decoys = Array.from({ length: 10 }, () => `v1,${randomBytes(32).toString('base64')}`);
+		const answer = await postRaw(trigger.url, body, {
+			...forgedHeaders('', id),
+			'webhook-signature': [decoys.slice(0, 5).join(' '), decoys.slice(5).join(' '), sign(SECRET, id, NOW_SECONDS, body)],
+		});
+		expect(answer.status).toBe(401);
+		expect(errorOf(answer)).toBe('webhook-signature header has more than 10 entries');
+	});
+
+	it('accepts 10 entries of which one is valid', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const id = nextId();
+		const decoys = Array.from({ length: 9 }, () => `v1,${randomBytes(32).toString('base64')}`);
+		const answer = await postRaw(trigger.url, body, forgedHeaders([...decoys, sign(SECRET, id, NOW_SECONDS, body)].join(' '), id));
+		expect(answer.status).toBe(204);
+	});
+
+	it('refuses a webhook-id longer than 256 characters before checking the signature', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const id = `msg_${'x'.repeat(253)}`;
+		const answer = await postRaw(trigger.url, body, signedHeaders(SECRET, id, NOW_SECONDS, body));
+		expect(answer.status).toBe(401);
+		expect(errorOf(answer)).toBe('webhook-id header is too long');
+		const fits = id.slice(0, 256);
+		expect((await postRaw(trigger.url, body, signedHeaders(SECRET, fits, NOW_SECONDS, body))).status).toBe(204);
+	});
+});
+
 describe('headers', () => {
 	function headersFor(body: string, id = nextId()): Record<string, string | string[]> {
 		return signedHeaders(SECRET, id, NOW_SECONDS, body);

@@ -63,7 +63,7 @@ describe('readWebhookHeaders', () => {
 
 	it('joins repeated signature headers into one list', () => {
 		const read = readWebhookHeaders({ ...base, 'webhook-signature': ['v1,a', 'v1,b'] });
-		expect(read.ok && read.value.signature).toBe('v1,a v1,b');
+		expect(read.ok && read.value.signatures).toEqual(['v1,a', 'v1,b']);
 	});
 
 	it('reports an empty header as missing', () => {
@@ -75,6 +75,27 @@ describe('v1Signatures', () => {
 	const sig = Buffer.alloc(32, 7).toString('base64');
 	it('keeps only well-formed 32-byte v1 entries', () => {
 		const header = `v1,${sig} v1a,${sig} v2,${sig} v1,${Buffer.alloc(16).toString('base64')} v1,** v1,${sig},`;
-		expect(v1Signatures(header)).toEqual([Buffer.alloc(32, 7), Buffer.alloc(32, 7)]);
+		expect(v1Signatures(header.split(' '))).toEqual([Buffer.alloc(32, 7), Buffer.alloc(32, 7)]);
+	});
+});
+
+describe('signature header parsing is linear and bounded', () => {
+	const base = { 'webhook-id': 'msg_1', 'webhook-timestamp': '1' };
+
+	it('refuses a header over 4 KiB or with more than 10 entries before splitting it', () => {
+		expect(readWebhookHeaders({ ...base, 'webhook-signature': ','.repeat(4097) })).toEqual({
+			ok: false,
+			reason: 'webhook-signature header is longer than 4096 bytes',
+		});
+		expect(readWebhookHeaders({ ...base, 'webhook-signature': 'v1,a '.repeat(11) })).toEqual({
+			ok: false,
+			reason: 'webhook-signature header has more than 10 entries',
+		});
+		expect(readWebhookHeaders({ ...base, 'webhook-signature': 'v1,a '.repeat(10) }).ok).toBe(true);
+	});
+
+	it('finds no signature in an entry of commas only', () => {
+		expect(v1Signatures([','.repeat(4000)])).toEqual([]);
+		expect(v1Signatures([`v1,${Buffer.alloc(32, 1).toString('base64')}${','.repeat(4000)}`])).toEqual([Buffer.alloc(32, 1)]);
 	});
 });
