@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite, as CI runs it.
 #   1. lint (n8n community-node rules) and type check of everything, tests included   2. build (bundle)
-#   3. unit and integration tests against the emulators (jest)
-#   4. end-to-end in real n8n 1.123.81 and 2.40.7 (installed once into a cache outside the repo)
-#   5. end-to-end in n8n queue mode (Redis, PostgreSQL, workers, webhook processors)
-# Set SKIP_E2E=1 to stop after step 3. Prints one closing line "N passed, N failed" over all jest runs.
+#   3. n8n's community-package scan of the source and of the packed tarball (scripts/scan.sh)
+#   4. unit and integration tests against the emulators (jest)
+#   5. end-to-end in real n8n 1.123.81 and 2.40.7 (installed once into a cache outside the repo)
+#   6. end-to-end in n8n queue mode (Redis, PostgreSQL, workers, webhook processors)
+# Set SKIP_E2E=1 to stop after step 4. Prints one closing line "N passed, N failed" over all jest runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 results=.build/test-results
@@ -15,6 +16,7 @@ trap 'node scripts/test-summary.js "$results"' EXIT
 npm run lint
 npm run typecheck
 npm run build
+bash scripts/scan.sh
 npx jest --json --outputFile="$results/unit.json"
 if [ "${SKIP_E2E:-}" != "1" ]; then
 	npm run e2e -- --json --outputFile="$PWD/$results/e2e.json"
