@@ -4,7 +4,7 @@ import { parseSigningKeys } from './secrets';
 
 /**
  * The credential has no API to call, so its test checks the secrets locally. Every invalid entry
- * fails the test; a short key passes with a warning in the message.
+ * fails the test (so does a key under 16 bytes); a key of 16 to 23 bytes passes with a warning in the message.
  */
 export function testSigningSecrets(
 	data: ICredentialDataDecryptedObject | undefined,

@@ -5,7 +5,11 @@
 
 export const SECRET_PREFIX = 'whsec_';
 
-/** Standard Webhooks asks for 24..64 random bytes; shorter keys still verify, so they only warn. */
+/**
+ * Standard Webhooks asks for 24..64 random bytes. Keys under 16 bytes are refused: a key of a few bytes can be
+ * guessed from one delivery's signature. Keys of 16 to 23 bytes verify, with a warning.
+ */
+export const MIN_KEY_BYTES = 16;
 export const RECOMMENDED_MIN_KEY_BYTES = 24;
 
 const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -51,6 +55,14 @@ function decodeKey(encoded: string, label: string): ParsedSecret {
 	const key = Buffer.from(encoded, 'base64');
 	if (key.length === 0) {
 		return { ok: false, problem: `${label} decodes to an empty key` };
+	}
+	if (key.length < MIN_KEY_BYTES) {
+		return {
+			ok: false,
+			problem:
+				`${label} decodes to ${key.length} bytes, fewer than the minimum of ${MIN_KEY_BYTES} ` +
+				`(Standard Webhooks secrets hold ${RECOMMENDED_MIN_KEY_BYTES} to 64 random bytes)`,
+		};
 	}
 	if (key.length < RECOMMENDED_MIN_KEY_BYTES) {
 		return {

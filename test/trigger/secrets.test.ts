@@ -46,6 +46,20 @@ describe('parseSigningSecret', () => {
 		}
 	});
 
+	it.each([1, 8, 15])('refuses a key of %i bytes (guessable from one signature)', (bytes) => {
+		const parsed = parseSigningSecret(`whsec_${randomBytes(bytes).toString('base64')}`, 'Signing Secret');
+		expect(parsed).toEqual({
+			ok: false,
+			problem: `Signing Secret decodes to ${bytes} bytes, fewer than the minimum of 16 (Standard Webhooks secrets hold 24 to 64 random bytes)`,
+		});
+	});
+
+	it('accepts a 16-byte key with a warning', () => {
+		const parsed = parseSigningSecret(`whsec_${randomBytes(16).toString('base64')}`, 'Signing Secret');
+		expect(parsed.ok && parsed.key.length).toBe(16);
+		expect(parsed.ok && parsed.warning).toContain('16 bytes');
+	});
+
 	it('never repeats the value in a message', () => {
 		const values = ['v1,c2VjcmV0c2VjcmV0', 'whsec_c2Vj cmV0', 'c2VjcmV0c2VjcmV0', 'whsec_c2VjcmV0*'];
 		for (const value of values) {
@@ -103,6 +117,14 @@ describe('credential test archiveSipWebhookSecretTest', () => {
 		expect(result.message).toContain('Signing Secret looks like a signature');
 		expect(result.message).toContain('Additional Secret 1 must start with "whsec_"');
 		expect(result.message).not.toContain('c2VjcmV0');
+	});
+
+	it('fails for a key under 16 bytes, also when another secret is fine', async () => {
+		const result = await runTest({ signingSecret: newSecret(), additionalSecrets: 'whsec_QQ==' });
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'Additional Secret 1 decodes to 1 bytes, fewer than the minimum of 16 (Standard Webhooks secrets hold 24 to 64 random bytes)',
+		});
 	});
 
 	it('reports a missing secret', async () => {

@@ -621,6 +621,29 @@ describe('secrets and internal errors', () => {
 		expect(recordedLogs.some((entry) => entry.level === 'error' && entry.message.includes('Signing Secret'))).toBe(true);
 	});
 
+	it('refuses a 1-byte key at delivery: 500 (never 410) and a log line naming the minimum, even for a correct signature', async () => {
+		const tinySecret = 'whsec_QQ==';
+		const trigger = await startTrigger({ credentials: { signingSecret: tinySecret } });
+		const body = sipEventBody();
+		const id = nextId();
+		const key = Buffer.from('QQ==', 'base64');
+		const signature = `v1,${createHmac('sha256', key).update(`${id}.${NOW_SECONDS}.${body}`).digest('base64')}`;
+		const answer = await postRaw(trigger.url, body, {
+			'webhook-id': id,
+			'webhook-timestamp': String(NOW_SECONDS),
+			'webhook-signature': signature,
+		});
+		expect(answer.status).toBe(500);
+		expect(JSON.parse(answer.body)).toEqual({ error: 'internal error' });
+		expect(trigger.runs()).toHaveLength(0);
+		expect(recordedLogs.at(-1)).toEqual({
+			level: 'error',
+			message:
+				'Archive SIP Status Trigger could not handle a delivery: No usable signing secret: Signing Secret decodes to 1 bytes, fewer than the minimum of 16 (Standard Webhooks secrets hold 24 to 64 random bytes)',
+			metadata: undefined,
+		});
+	});
+
 	it('never puts a secret or a signature in any answer or log', async () => {
 		const rotated = newSecret();
 		const trigger = await startTrigger({
