@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { obtainAccessToken } from './common/accessToken';
+import { insecureUrlNotice } from './common/insecureUrl';
 
 /**
  * AI metadata GraphQL API (Hasura behind a gateway). Token: POST {Token URL}/token with HTTP Basic
@@ -45,6 +46,8 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			placeholder: 'https://api.example.org/ai-results/v1/graphql',
 			description: 'Full URL of the AI metadata GraphQL endpoint',
 		},
+		insecureUrlNotice('authUrl', 'Token URL', 'the password'),
+		insecureUrlNotice('graphqlUrl', 'GraphQL Endpoint URL', 'the access token and every answer'),
 		{
 			displayName: 'E-Mail',
 			name: 'email',
@@ -105,6 +108,9 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			url: '={{$credentials.graphqlUrl}}',
 			headers: { 'content-type': 'application/json' },
 			body: { query: 'query CredentialTest { __typename }' },
+			// Never carry the token along a redirect to another host.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 	};
 }

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { obtainAccessToken } from './common/accessToken';
+import { insecureUrlNotice } from './common/insecureUrl';
 
 /**
  * Organization GraphQL API (v2). Token: GET {Token URL}/token?grant_type=client_credentials&expires_in=N with
@@ -46,6 +47,8 @@ export class ArchiveOrganizationApi implements ICredentialType {
 			placeholder: 'https://api.example.org/organisation_v2',
 			hint: 'The production or QAS endpoint ending in /organisation_v2, matching the token URL above',
 		},
+		insecureUrlNotice('authUrl', 'Token URL', 'the password'),
+		insecureUrlNotice('apiUrl', 'API URL', 'the access token and every answer'),
 		{
 			displayName: 'Username',
 			name: 'username',
@@ -122,6 +125,9 @@ export class ArchiveOrganizationApi implements ICredentialType {
 			url: '={{$credentials.apiUrl}}',
 			headers: { 'content-type': 'application/json' },
 			body: { query: 'query CredentialTest { __typename }' },
+			// Never carry the token along a redirect to another host.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 	};
 }

@@ -137,6 +137,9 @@ async function fetchAccessToken(
 			json: false,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			// A redirect would carry the Basic credential to wherever it points (n8n re-adds it across origins).
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: 30_000,
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
@@ -160,6 +163,7 @@ function parseTokenResponse(
 	startedAt: number,
 ): CachedToken {
 	const status = response.statusCode;
+	if (status >= 300 && status < 400) throw redirectError(request, url, status, response.headers?.location);
 	const text = typeof response.body === 'string' ? response.body : Buffer.isBuffer(response.body) ? response.body.toString('utf8') : JSON.stringify(response.body ?? '');
 	if (status === 401 || status === 403) {
 		throw tokenError(
@@ -189,6 +193,22 @@ function parseTokenResponse(
 	const expiresInSeconds = Number.isFinite(stated) && stated > 0 ? stated : request.lifetimeSeconds;
 	const margin = Math.min(EXPIRY_MARGIN_MS, (expiresInSeconds * 1000) / 10);
 	return { accessToken: token, expiresInSeconds, validUntil: startedAt + expiresInSeconds * 1000 - margin };
+}
+
+/** Names only the host a redirect points to: its path or query may hold anything. */
+function redirectError(request: TokenRequest, url: string, status: number, location: unknown): WorkflowOperationError {
+	let target = 'no address (no Location header)';
+	if (typeof location === 'string' && location !== '') {
+		try {
+			target = `the host ${new URL(location, url).host}`;
+		} catch {
+			target = 'an address that is not a URL';
+		}
+	}
+	return tokenError(
+		`${request.service}: the token endpoint ${url} redirected (HTTP ${status}) to ${target}. Redirects are not followed, so the password is never sent elsewhere: set the "Token URL" to the token service's own address.`,
+		false,
+	);
 }
 
 function parseJson(text: string): unknown {

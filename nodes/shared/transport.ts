@@ -75,6 +75,8 @@ interface AttemptFailure {
 	/** A failure that is neither HTTP nor a known socket error; its message is passed on. */
 	unexpectedMessage?: string;
 	retryAfterMs?: number;
+	/** For a redirect that was not followed: where it pointed (origin only). */
+	redirectTarget?: string;
 	body?: unknown;
 }
 
@@ -155,13 +157,14 @@ export class GraphqlClient {
 	 */
 	private async attempt(request: GraphqlRequest): Promise<{ body: unknown } | { failure: AttemptFailure }> {
 		try {
-			let response = await this.send(request, true);
-			if (response.statusCode === 401) response = await this.send(request, false);
+			let response = await this.exchange(request, true);
+			if (response.statusCode === 401) response = await this.exchange(request, false);
 			if (response.statusCode >= 200 && response.statusCode < 300) return { body: response.body };
 			return {
 				failure: {
 					status: response.statusCode,
 					retryAfterMs: parseRetryAfter(response.headers?.['retry-after']),
+					redirectTarget: isRedirect(response.statusCode) ? describeLocation(response.headers?.location, this.endpoint) : undefined,
 					body: response.body,
 				},
 			};
@@ -170,19 +173,37 @@ export class GraphqlClient {
 		}
 	}
 
-	private async send(request: GraphqlRequest, tolerateStatus: boolean): Promise<IN8nHttpFullResponse> {
+	/**
+	 * Sends the request, following only 307/308 redirects within the endpoint's own origin (method and body kept).
+	 * n8n would follow any redirect and, by default, re-add the token on the other host; here redirects elsewhere are
+	 * answered to the caller, who turns them into an error.
+	 */
+	private async exchange(request: GraphqlRequest, tolerateStatus: boolean): Promise<IN8nHttpFullResponse> {
+		let url = this.endpoint;
+		for (let hop = 0; ; hop++) {
+			const response = await this.send(request, url, tolerateStatus);
+			const next = sameOriginRedirect(url, response);
+			if (next === undefined || hop >= MAX_SAME_ORIGIN_REDIRECTS) return response;
+			url = next;
+		}
+	}
+
+	private async send(request: GraphqlRequest, url: string, tolerateStatus: boolean): Promise<IN8nHttpFullResponse> {
 		this.stats.requests++;
 		return (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.service.credentialType, {
 			...this.httpOptions(request),
+			url,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: tolerateStatus,
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		})) as IN8nHttpFullResponse;
 	}
 
-	private httpOptions(request: GraphqlRequest): IHttpRequestOptions {
+	private httpOptions(request: GraphqlRequest): Omit<IHttpRequestOptions, 'url'> {
 		const operationName = request.operationName ?? firstOperationName(request.document);
 		const query = print(request.document);
-		const common = { url: this.endpoint, json: true, timeout: this.timeoutMs };
+		const common = { json: true, timeout: this.timeoutMs };
 		if (this.method === 'GET') {
 			const qs: IDataObject = { query };
 			if (request.variables && Object.keys(request.variables).length > 0) {
@@ -225,6 +246,35 @@ function combineSignals(...signals: Array<AbortSignal | undefined>): AbortSignal
 	const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
 	if (present.length <= 1) return present[0];
 	return AbortSignal.any(present);
+}
+
+const MAX_SAME_ORIGIN_REDIRECTS = 3;
+
+function isRedirect(status: number): boolean {
+	return status >= 300 && status < 400;
+}
+
+/** The next URL when the answer is a 307/308 within the same origin; its query is dropped (ours is sent again). */
+function sameOriginRedirect(from: string, response: IN8nHttpFullResponse): string | undefined {
+	if (response.statusCode !== 307 && response.statusCode !== 308) return undefined;
+	const location = response.headers?.location;
+	if (typeof location !== 'string' || location === '') return undefined;
+	try {
+		const next = new URL(location, from);
+		return next.origin === new URL(from).origin ? `${next.origin}${next.pathname}` : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Where a redirect points, as an origin: its path and query may carry anything, even the token. */
+function describeLocation(location: unknown, base: string): string {
+	if (typeof location !== 'string' || location === '') return 'no address (no Location header)';
+	try {
+		return new URL(location, base).origin;
+	} catch {
+		return 'an address that is not a URL';
+	}
 }
 
 function firstOperationName(document: DocumentNode): string | undefined {
@@ -350,6 +400,18 @@ function failureToNodeApiError(
 			{ message: `${failure.tokenError.message}${afterRetries}`, description: 'Check the credential.', itemIndex },
 		);
 	}
+	if (failure.redirectTarget !== undefined) {
+		return new NodeApiError(
+			node,
+			{ message: `HTTP ${failure.status}`, httpCode: String(failure.status) },
+			{
+				message: `${serviceName}: the endpoint redirected (HTTP ${failure.status}) to ${failure.redirectTarget}; redirects to another address are not followed, so the token is never sent there`,
+				description: "Set the credential's endpoint URL to the API's own address.",
+				httpCode: String(failure.status),
+				itemIndex,
+			},
+		);
+	}
 	const errors = graphqlErrorsOf(failure.body);
 	if (errors) return graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, failure.status);
 	if (failure.unexpectedMessage !== undefined) {
@@ -386,6 +448,7 @@ function statusMessage(status: number): string {
 	if (status === 401) return 'authentication failed (HTTP 401) even with a fresh token; check the credential';
 	if (status === 403) return 'access denied (HTTP 403); the account may lack permission for this query';
 	if (status === 429) return 'too many requests (HTTP 429)';
+	if (isRedirect(status)) return `the endpoint redirected (HTTP ${status}); redirects to another address are not followed`;
 	if (status >= 500) return `the server failed (HTTP ${status})`;
 	return `the request was refused (HTTP ${status})`;
 }
