@@ -19,6 +19,7 @@ import { replayStoreForDelivery } from './sharedReplayStore';
 import {
 	DEFAULT_MAX_BODY_KIB,
 	DEFAULT_TOLERANCE_SECONDS,
+	mayRereadSigningKeys,
 	readSettings,
 	TriggerConfigurationError,
 } from './settings';
@@ -47,7 +48,7 @@ function describeFailure(error: unknown): string {
 
 /**
  * One delivery, verified with the credential's signing keys. Keys this process read a moment ago are reused
- * (signingKeyCache.ts); a refusal with reused keys is checked once more with the credential read afresh.
+ * (signingKeyCache.ts); a signature refused with reused keys may be checked once more with the credential read afresh.
  */
 async function handleWithSigningKeys(
 	context: IWebhookFunctions,
@@ -70,10 +71,12 @@ async function handleWithSigningKeys(
 		return { result, keysReused };
 	};
 	const first = await attempt(true);
-	// A secret may have been added since the keys were read. A 401 comes before the replay record and the rate
-	// limit are touched, so the second look has nothing to undo.
-	if (first.result.status === 401 && first.keysReused) return (await attempt(false)).result;
-	return first.result;
+	// A secret may have been added since the keys were read: worth a second look only when nothing but the
+	// signature failed. A 401 comes before the replay record and the rate limit are touched, so it has nothing to undo.
+	const { result } = first;
+	const signatureOnly = result.status === 401 && result.signatureOnly === true;
+	if (signatureOnly && first.keysReused && mayRereadSigningKeys(context, nowMs)) return (await attempt(false)).result;
+	return result;
 }
 
 export class ArchiveSipStatusTrigger implements INodeType {

@@ -40,7 +40,13 @@ export type DeliveryResult =
 			/** The id recorded as accepted by this delivery, so a later failure can release it. */
 			acceptedId?: string;
 	  }
-	| { status: 400 | 401 | 429; error: string; headers?: Record<string, string> };
+	| {
+			status: 400 | 401 | 429;
+			error: string;
+			headers?: Record<string, string>;
+			/** A 401 for well-formed, fresh headers whose signature matched none of the keys. */
+			signatureOnly?: boolean;
+	  };
 
 function isWanted(event: StatusEvent, settings: TriggerSettings): boolean {
 	const outcomeWanted = settings.outcomeFilter === 'both' || settings.outcomeFilter === event.outcome;
@@ -70,7 +76,7 @@ export async function handleDelivery(
 		nowMs: context.nowMs,
 		toleranceSeconds: settings.toleranceSeconds,
 	});
-	if (!verified.ok) return { status: 401, error: verified.reason };
+	if (!verified.ok) return { status: 401, error: verified.reason, signatureOnly: verified.signatureOnly === true };
 	const webhookId = verified.value.id;
 
 	// A redelivery of an accepted event is answered as a success so the sender stops retrying.

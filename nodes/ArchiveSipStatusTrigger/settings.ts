@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
+
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { OutcomeFilter, OutputMode, TriggerSettings } from './delivery';
 import { parseSigningKeys, type SigningKeys } from './secrets';
-import { recentSigningKeys, rememberSigningKeys } from './signingKeyCache';
+import { recentSigningKeys, rememberSigningKeys, secretsChanged, takeForcedReread } from './signingKeyCache';
 import { DEFAULT_EVENT_TYPE_PATTERNS, splitPatterns } from './typeFilter';
 
 export const CREDENTIAL_NAME = 'archiveSipWebhookApi';
@@ -22,10 +24,19 @@ function numberOption(options: IDataObject, name: string, fallback: number): num
 export interface ResolvedSettings {
 	settings: TriggerSettings;
 	eventsPerMinute: number;
-	/** Problems with some secrets while others are usable; logged when the credential is read, never answered. */
+	/** Problems with some secrets while others are usable; set once per change of the secrets, to be logged, never answered. */
 	secretProblems: string[];
 	/** True when the keys were read from the credential by an earlier delivery (see signingKeyCache.ts). */
 	keysReused: boolean;
+}
+
+function credentialIdOf(context: IWebhookFunctions): string | undefined {
+	return context.getNode().credentials?.[CREDENTIAL_NAME]?.id ?? undefined;
+}
+
+/** Identifies the secrets' values without keeping them: the unusable-secret warning is logged once per change. */
+function fingerprintOf(signingSecret: unknown, additionalSecrets: unknown): string {
+	return createHash('sha256').update(`${String(signingSecret)}\0${String(additionalSecrets)}`).digest('base64');
 }
 
 /**
@@ -36,22 +47,32 @@ async function signingKeys(
 	context: IWebhookFunctions,
 	reuseRecentKeys: boolean,
 	nowMs: number,
-): Promise<{ keys: SigningKeys; reused: boolean }> {
-	const credentialId = context.getNode().credentials?.[CREDENTIAL_NAME]?.id;
+): Promise<{ keys: SigningKeys; reused: boolean; problemsAreNew: boolean }> {
+	const credentialId = credentialIdOf(context);
 	const cacheKey = context.getMode() === 'webhook' && credentialId ? credentialId : undefined;
 	const recent = cacheKey && reuseRecentKeys ? recentSigningKeys(cacheKey, nowMs) : undefined;
-	if (recent) return { keys: recent, reused: true };
+	if (recent) return { keys: recent, reused: true, problemsAreNew: false };
 	const credentials = await context.getCredentials(CREDENTIAL_NAME);
 	const keys = parseSigningKeys(credentials.signingSecret, credentials.additionalSecrets);
 	if (cacheKey && keys.keys.length > 0) rememberSigningKeys(cacheKey, keys, nowMs);
-	return { keys, reused: false };
+	const fingerprint = fingerprintOf(credentials.signingSecret, credentials.additionalSecrets);
+	return { keys, reused: false, problemsAreNew: secretsChanged(credentialId ?? '', fingerprint) };
+}
+
+/**
+ * Whether a refusal with reused keys may read the credential again: once per few seconds per credential, so a
+ * stream of forgeries costs no more credential reads than a quiet trigger.
+ */
+export function mayRereadSigningKeys(context: IWebhookFunctions, nowMs: number): boolean {
+	const credentialId = credentialIdOf(context);
+	return credentialId !== undefined && takeForcedReread(credentialId, nowMs);
 }
 
 export async function readSettings(
 	context: IWebhookFunctions,
 	{ reuseRecentKeys, nowMs }: { reuseRecentKeys: boolean; nowMs: number },
 ): Promise<ResolvedSettings> {
-	const { keys: parsed, reused } = await signingKeys(context, reuseRecentKeys, nowMs);
+	const { keys: parsed, reused, problemsAreNew } = await signingKeys(context, reuseRecentKeys, nowMs);
 	if (parsed.keys.length === 0) {
 		throw new TriggerConfigurationError(`No usable signing secret: ${parsed.errors.join('; ')}`);
 	}
@@ -69,7 +90,7 @@ export async function readSettings(
 			includeRawEvent: options.includeRawEvent === true,
 		},
 		eventsPerMinute: Math.floor(numberOption(options, 'eventsPerMinute', 0)),
-		secretProblems: reused ? [] : parsed.errors,
+		secretProblems: problemsAreNew ? parsed.errors : [],
 		keysReused: reused,
 	};
 }

@@ -5,16 +5,28 @@ import type { SigningKeys } from './secrets';
  *
  * Reading a credential in a webhook call is not free: n8n loads and decrypts it from its database, and n8n 2.x
  * resolves its fields in an expression isolate of its own, which under a burst of deliveries is a cold one each
- * time. A delivery whose signature matches none of the reused keys reads the credential again before it is
- * refused, so a secret added for rotation verifies at once; a secret removed from the credential stops verifying
- * within SIGNING_KEY_REUSE_MS.
+ * time. A delivery with well-formed, fresh headers whose signature matches none of the reused keys reads the
+ * credential again before it is refused (at most once per FORCED_REREAD_INTERVAL_MS per credential, so forgeries
+ * cannot make every request a credential read), so a secret added for rotation verifies at once; a secret removed
+ * from the credential stops verifying within SIGNING_KEY_REUSE_MS.
  */
 export const SIGNING_KEY_REUSE_MS = 10_000;
+
+export const FORCED_REREAD_INTERVAL_MS = 5_000;
 
 /** More credentials than one n8n process serves triggers for; the oldest entry goes first. */
 const MAX_ENTRIES = 1000;
 
 const entries = new Map<string, { keys: SigningKeys; readAtMs: number }>();
+const forcedRereads = new Map<string, number>();
+const secretFingerprints = new Map<string, string>();
+
+/** Sets a value as the newest entry and drops the oldest beyond MAX_ENTRIES. */
+function setBounded<V>(map: Map<string, V>, key: string, value: V): void {
+	map.delete(key);
+	map.set(key, value);
+	if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value as string);
+}
 
 /** Keys read from the credential within the reuse window, or undefined. */
 export function recentSigningKeys(credentialId: string, nowMs: number): SigningKeys | undefined {
@@ -28,7 +40,25 @@ export function recentSigningKeys(credentialId: string, nowMs: number): SigningK
 }
 
 export function rememberSigningKeys(credentialId: string, keys: SigningKeys, nowMs: number): void {
-	entries.delete(credentialId);
-	entries.set(credentialId, { keys, readAtMs: nowMs });
-	if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+	setBounded(entries, credentialId, { keys, readAtMs: nowMs });
+}
+
+/** True (and counted) when the credential may be read again now to re-check a refused signature. */
+export function takeForcedReread(credentialId: string, nowMs: number): boolean {
+	const last = forcedRereads.get(credentialId);
+	if (last !== undefined && nowMs - last >= 0 && nowMs - last < FORCED_REREAD_INTERVAL_MS) return false;
+	setBounded(forcedRereads, credentialId, nowMs);
+	return true;
+}
+
+/** True when the credential's secrets (by fingerprint) differ from the ones last read for it. */
+export function secretsChanged(credentialKey: string, fingerprint: string): boolean {
+	if (secretFingerprints.get(credentialKey) === fingerprint) return false;
+	setBounded(secretFingerprints, credentialKey, fingerprint);
+	return true;
+}
+
+/** Entries held by the process-wide maps, for tests. */
+export function signingKeyCacheSizes(): { keys: number; forcedRereads: number; secretFingerprints: number } {
+	return { keys: entries.size, forcedRereads: forcedRereads.size, secretFingerprints: secretFingerprints.size };
 }

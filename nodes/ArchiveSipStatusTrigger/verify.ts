@@ -18,6 +18,9 @@ export interface WebhookHeaders {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
+/** A refusal; `signatureOnly` when the headers were well-formed and fresh and only the signature did not match. */
+export type Verified = { ok: true; value: WebhookHeaders } | { ok: false; reason: string; signatureOnly?: boolean };
+
 const SIGNATURE_BYTES = 32;
 const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Integer seconds; 12 digits keep the value a safe integer and flag millisecond timestamps as far future. */
@@ -172,13 +175,13 @@ export function verifyDelivery(
 	headers: HeaderMap,
 	rawBody: Buffer,
 	options: VerifyOptions,
-): Checked<WebhookHeaders> {
+): Verified {
 	const read = readWebhookHeaders(headers);
 	if (!read.ok) return read;
 	const timestamp = checkTimestamp(read.value.timestamp, options.nowMs, options.toleranceSeconds);
 	if (!timestamp.ok) return timestamp;
 	if (!signatureMatches(options.keys, read.value, rawBody)) {
-		return { ok: false, reason: 'no valid webhook signature' };
+		return { ok: false, reason: 'no valid webhook signature', signatureOnly: true };
 	}
 	return read;
 }

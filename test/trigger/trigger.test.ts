@@ -4,7 +4,7 @@ import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameter
 
 import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 import { setReplayStore, type ReplayStore } from '../../nodes/ArchiveSipStatusTrigger/replayStore';
-import { SIGNING_KEY_REUSE_MS } from '../../nodes/ArchiveSipStatusTrigger/signingKeyCache';
+import { FORCED_REREAD_INTERVAL_MS, SIGNING_KEY_REUSE_MS } from '../../nodes/ArchiveSipStatusTrigger/signingKeyCache';
 import {
 	freezeClock,
 	postRaw,
@@ -725,6 +725,44 @@ describe('signing keys: read once, reused for a few seconds by production delive
 		expect((await deliver(harness, sipEventBody())).status).toBe(204);
 		expect((await deliver(harness, sipEventBody(), { secret: newSecret() })).status).toBe(401);
 		expect(harness.credentialReads()).toBe(2);
+	});
+
+	it('does not read the credential again for a 401 without webhook headers, with a stale timestamp or a malformed header', async () => {
+		const { harness } = await startEditableTrigger();
+		expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		const body = sipEventBody();
+		expect((await postRaw(harness.url, body, { 'content-type': 'application/json' })).status).toBe(401);
+		expect((await deliver(harness, body, { secret: newSecret(), timestamp: NOW_SECONDS - 3600 })).status).toBe(401);
+		const overlong = { ...signedHeaders(newSecret(), nextId(), NOW_SECONDS, body), 'webhook-signature': 'v1,x '.repeat(11) };
+		expect((await postRaw(harness.url, body, overlong)).status).toBe(401);
+		expect(harness.credentialReads()).toBe(1);
+	});
+
+	it('reads the credential again at most once per few seconds for a stream of fresh forgeries', async () => {
+		const { harness } = await startEditableTrigger();
+		expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		for (let index = 0; index < 5; index++) {
+			expect((await deliver(harness, sipEventBody(), { secret: newSecret() })).status).toBe(401);
+		}
+		expect(harness.credentialReads()).toBe(2);
+		freezeClock(NOW_SECONDS * 1000 + FORCED_REREAD_INTERVAL_MS);
+		expect((await deliver(harness, sipEventBody(), { secret: newSecret(), timestamp: NOW_SECONDS + 5 })).status).toBe(401);
+		expect(harness.credentialReads()).toBe(3);
+	});
+
+	it('logs the unusable-secret warning once per change of the secrets, not on every read', async () => {
+		const credential: ICredentialDataDecryptedObject = { signingSecret: SECRET, additionalSecrets: 'not-a-secret' };
+		// Test-URL deliveries read the credential every time.
+		const harness = await startTrigger({ credentials: credential, mode: 'manual' });
+		const logsBefore = recordedLogs.length;
+		const warnings = () => recordedLogs.slice(logsBefore).filter((entry) => entry.level === 'warn');
+		for (let index = 0; index < 3; index++) expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		expect(harness.credentialReads()).toBe(3);
+		expect(warnings()).toHaveLength(1);
+		expect(warnings()[0].message).toContain('Additional Secret 1 must start with');
+		credential.additionalSecrets = 'still-not-a-secret';
+		for (let index = 0; index < 2; index++) expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		expect(warnings()).toHaveLength(2);
 	});
 
 	it('reads the credential for every test-URL delivery, so edits show at once in the editor', async () => {
