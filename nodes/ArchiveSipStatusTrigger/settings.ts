@@ -11,6 +11,12 @@ export const CREDENTIAL_NAME = 'archiveSipWebhookApi';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
+/**
+ * A wider window would let an old signed delivery be replayed after its id left the replay record (72 h): larger
+ * values are clamped to this one hour.
+ */
+export const MAX_TOLERANCE_SECONDS = 3600;
+
 export const DEFAULT_MAX_BODY_KIB = 1024;
 
 /** A setup problem the sender cannot fix: answered 500 so it retries later. Messages hold no secrets. */
@@ -82,7 +88,7 @@ export async function readSettings(
 	return {
 		settings: {
 			keys: parsed.keys,
-			toleranceSeconds: numberOption(options, 'toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
+			toleranceSeconds: Math.min(MAX_TOLERANCE_SECONDS, numberOption(options, 'toleranceSeconds', DEFAULT_TOLERANCE_SECONDS)),
 			maxBodyBytes: Math.floor(numberOption(options, 'maxBodySizeKib', DEFAULT_MAX_BODY_KIB) * 1024),
 			outcomeFilter: context.getNodeParameter('outcomes', 'both') as OutcomeFilter,
 			typePatterns: splitPatterns(typePatterns),

@@ -393,6 +393,16 @@ describe('timestamp window', () => {
 		);
 	});
 
+	it('clamps the tolerance to one hour: a 10-day-old signed delivery is refused even with 1e9', async () => {
+		const trigger = await startTrigger({ parameters: { options: { toleranceSeconds: 1e9 } } });
+		const tenDaysOld = await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 10 * 86_400 });
+		expect(tenDaysOld.status).toBe(401);
+		expect(errorOf(tenDaysOld)).toBe('webhook-timestamp is too old');
+		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 3601 })).status).toBe(401);
+		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 3600 })).status).toBe(204);
+		expect(trigger.runs()).toHaveLength(1);
+	});
+
 	it('honours a configured tolerance', async () => {
 		const trigger = await startTrigger({ parameters: { options: { toleranceSeconds: 600 } } });
 		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 500 })).status).toBe(204);
