@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { WorkflowOperationError } from 'n8n-workflow';
 
 import { describeNetworkCode } from '../../nodes/shared/networkErrors';
+import { redactSecrets } from '../../nodes/shared/redact';
 import type { IHttpRequestHelper, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 
 /** What a client-credentials token endpoint needs; both archive APIs use HTTP Basic on `{authUrl}/token`. */
@@ -102,7 +103,7 @@ export async function obtainAccessToken(
 function validateTokenRequest(request: TokenRequest): void {
 	const where = `${request.service} credential`;
 	if (!/^https?:\/\/[^\s/]+/i.test(request.authUrl)) {
-		throw tokenError(`${where}: "Token URL" must be an http(s) URL, got "${request.authUrl}"`, false);
+		throw tokenError(`${where}: "Token URL" must be an http(s) URL, got "${withoutUserinfo(request.authUrl)}"`, false);
 	}
 	if (!request.username) throw tokenError(`${where}: the user name / e-mail is empty`, false);
 	if (!request.password) throw tokenError(`${where}: the password is empty`, false);
@@ -116,6 +117,7 @@ async function fetchAccessToken(
 	request: TokenRequest,
 ): Promise<CachedToken> {
 	const url = tokenEndpoint(request.authUrl);
+	const shownUrl = withoutUserinfo(url);
 	const form = new URLSearchParams({
 		grant_type: 'client_credentials',
 		expires_in: String(request.lifetimeSeconds),
@@ -149,13 +151,14 @@ async function fetchAccessToken(
 	}
 	if (response === undefined) {
 		throw tokenError(
-			`${request.service}: could not reach the token endpoint ${url} (${transportFailure}). Check the "Token URL".`,
+			`${request.service}: could not reach the token endpoint ${shownUrl} (${transportFailure}). Check the "Token URL".`,
 			true,
 		);
 	}
-	return parseTokenResponse(request, url, response, startedAt);
+	return parseTokenResponse(request, shownUrl, response, startedAt);
 }
 
+/** `url` is the token endpoint as shown in messages (without userinfo). */
 function parseTokenResponse(
 	request: TokenRequest,
 	url: string,
@@ -173,7 +176,7 @@ function parseTokenResponse(
 	}
 	if (status < 200 || status >= 300) {
 		throw tokenError(
-			`${request.service}: the token endpoint ${url} answered HTTP ${status}${serverMessage(text)}`,
+			`${request.service}: the token endpoint ${url} answered HTTP ${status}${serverMessage(text, request)}`,
 			status === 429 || status >= 500,
 		);
 	}
@@ -220,8 +223,23 @@ function parseJson(text: string): unknown {
 }
 
 /** A short server message for the error text, never the request (which holds the credentials). */
-function serverMessage(text: string): string {
+function serverMessage(text: string, request: TokenRequest): string {
 	const body = parseJson(text) as Record<string, unknown> | undefined;
 	const message = body?.error_description ?? body?.message ?? body?.error;
-	return typeof message === 'string' ? `: ${message.slice(0, 300)}` : '';
+	if (typeof message !== 'string') return '';
+	const basicCredential = Buffer.from(`${request.username}:${request.password}`).toString('base64');
+	return `: ${redactSecrets(message, [request.password, basicCredential]).slice(0, 300)}`;
+}
+
+/** A URL as it may be shown: `user:password@` removed. */
+export function withoutUserinfo(url: string): string {
+	try {
+		const parsed = new URL(url);
+		if (parsed.username === '' && parsed.password === '') return url;
+		parsed.username = '';
+		parsed.password = '';
+		return parsed.toString();
+	} catch {
+		return url.replace(/\/\/[^/?#]*@/, '//');
+	}
 }

@@ -13,6 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { describeNetworkCode } from './networkErrors';
+import { redactSecrets } from './redact';
 
 /** Every n8n context our nodes send GraphQL from. */
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -455,7 +456,7 @@ function statusMessage(status: number): string {
 
 function serverText(body: unknown): string | undefined {
 	if (body === undefined || body === null || body === '') return undefined;
-	if (typeof body === 'string') return body.slice(0, 500);
+	if (typeof body === 'string') return redactSecrets(body.slice(0, 500));
 	const message = (body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error;
-	return typeof message === 'string' ? message.slice(0, 500) : JSON.stringify(body).slice(0, 500);
+	return redactSecrets(typeof message === 'string' ? message.slice(0, 500) : JSON.stringify(body).slice(0, 500));
 }
