@@ -4,7 +4,7 @@ import { parseJsonBody, toOutputJson, validateStatusEvent, type Outcome, type St
 import type { RateLimiter } from './rateLimit';
 import { REPLAY_WINDOW_MS, type ReplayStore } from './replayStore';
 import { typeMatches } from './typeFilter';
-import { verifyDelivery, type HeaderMap } from './verify';
+import { headerText, verifyDelivery, type HeaderMap } from './verify';
 
 /**
  * One delivery from verification to the items to emit. Pure of n8n: the node reads the request and
@@ -103,7 +103,7 @@ export async function handleDelivery(
 	if (!isWanted(event.value, settings)) return { status: 204, acceptedId: webhookId };
 	const json = toOutputJson(
 		event.value,
-		{ webhookId, receivedAt: new Date(context.nowMs) },
+		{ webhookId: headerText(webhookId), receivedAt: new Date(context.nowMs) },
 		settings.includeRawEvent,
 	);
 	return {

@@ -141,9 +141,24 @@ export function v1Signatures(entries: string[]): Buffer[] {
 	return signatures;
 }
 
-/** HMAC-SHA256 over the exact bytes `<id>.<timestamp>.<raw body>`. */
+/**
+ * HMAC-SHA256 over the exact bytes `<id>.<timestamp>.<raw body>`. Node hands header values over as latin1 (one
+ * character per byte received), so encoding them as latin1 gives back the bytes that arrived.
+ */
 export function computeSignature(key: Buffer, id: string, timestamp: string, rawBody: Buffer): Buffer {
-	return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(rawBody).digest();
+	return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'latin1').update(rawBody).digest();
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A header value as text for the output: its bytes read as UTF-8 when they are valid UTF-8, else as they came. */
+export function headerText(value: string): string {
+	if (/^[\x00-\x7f]*$/.test(value)) return value;
+	try {
+		return utf8.decode(Buffer.from(value, 'latin1'));
+	} catch {
+		return value;
+	}
 }
 
 /** True when any `v1` signature matches any key; every candidate is compared in constant time. */

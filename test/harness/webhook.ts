@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -269,6 +269,57 @@ export async function postRaw(
 		req.on('error', reject);
 		for (const [name, value] of Object.entries(headers)) req.setHeader(name, value);
 		req.end(body);
+	});
+}
+
+/** Parses one HTTP/1.1 answer (status line, headers, a body of Content-Length bytes) from the bytes so far. */
+function parseAnswer(received: Buffer): HttpAnswer | undefined {
+	const headEnd = received.indexOf('\r\n\r\n');
+	if (headEnd < 0) return undefined;
+	const [statusLine, ...lines] = received.subarray(0, headEnd).toString('latin1').split('\r\n');
+	const headers: IncomingMessage['headers'] = {};
+	for (const line of lines) {
+		const colon = line.indexOf(':');
+		headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+	}
+	const length = Number(headers['content-length'] ?? 0);
+	const body = received.subarray(headEnd + 4);
+	if (body.length < length) return undefined;
+	return { status: Number(statusLine.split(' ')[1]), headers, body: body.subarray(0, length).toString('utf8') };
+}
+
+/**
+ * A POST written byte for byte on a socket: header values go out exactly as given (node's client would re-encode
+ * them), and the body may be left unfinished (`endBody: false`) to see whether the server answers before it has
+ * read everything. Resolves with the first complete answer.
+ */
+export async function postBytes(
+	url: string,
+	headers: Array<[name: string, value: string | Buffer]>,
+	body: Buffer,
+	{ endBody = true }: { endBody?: boolean } = {},
+): Promise<HttpAnswer> {
+	const { hostname, port, pathname } = new URL(url);
+	const head = Buffer.concat([
+		Buffer.from(`POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: close\r\n`, 'latin1'),
+		...headers.map(([name, value]) => Buffer.concat([Buffer.from(`${name}: `, 'latin1'), Buffer.from(value), Buffer.from('\r\n')])),
+		Buffer.from('\r\n'),
+	]);
+	return await new Promise<HttpAnswer>((resolve, reject) => {
+		const socket = connect(Number(port), hostname);
+		let received = Buffer.alloc(0);
+		socket.on('data', (chunk: Buffer) => {
+			received = Buffer.concat([received, chunk]);
+			const answer = parseAnswer(received);
+			if (!answer) return;
+			socket.destroy();
+			resolve(answer);
+		});
+		socket.on('error', reject);
+		socket.on('close', () => reject(new Error(`connection closed before a complete answer: ${received.toString('latin1')}`)));
+		socket.write(head);
+		if (endBody) socket.end(body);
+		else socket.write(body);
 	});
 }
 

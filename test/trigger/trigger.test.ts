@@ -7,6 +7,7 @@ import { setReplayStore, type ReplayStore } from '../../nodes/ArchiveSipStatusTr
 import { FORCED_REREAD_INTERVAL_MS, SIGNING_KEY_REUSE_MS } from '../../nodes/ArchiveSipStatusTrigger/signingKeyCache';
 import {
 	freezeClock,
+	postBytes,
 	postRaw,
 	recordedLogs,
 	startWebhookHarness,
@@ -216,6 +217,19 @@ describe('signatures', () => {
 		});
 		expect(answer.status).toBe(204);
 		expect(trigger.runs()).toHaveLength(1);
+	});
+
+	it('verifies a non-ASCII webhook-id over the exact bytes that arrived (latin1 header values)', async () => {
+		const trigger = await startTrigger();
+		const body = sipEventBody();
+		const id = 'msg_é€ü';
+		const headers = Object.entries(signedHeaders(SECRET, id, NOW_SECONDS, body)).map(
+			([name, value]): [string, Buffer] => [name, Buffer.from(value, 'utf8')],
+		);
+		// The UTF-8 bytes of the id go on the wire as they are; the signature covers those bytes.
+		const answer = await postBytes(trigger.url, [...headers, ['content-length', Buffer.from(String(Buffer.byteLength(body)))]], Buffer.from(body));
+		expect(answer.status).toBe(204);
+		expect(onlyItem(trigger).json.webhook_id).toBe(id);
 	});
 
 	it('does not take a valid signature labelled v1a', async () => {
