@@ -274,3 +274,29 @@ describe('AI emulator variants', () => {
 		expect(dump(5)).not.toBe(dump(6));
 	});
 });
+
+describe('AI metadata emulator: what the node tests need beyond the seed', () => {
+	let sandbox: Sandbox;
+	let token: string;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ rows: 50, seed: 3 });
+		token = await aiToken(sandbox);
+	});
+	afterAll(() => sandbox.close());
+
+	it('insert() adds new rows at any time, behind the newest ones too, with chosen plain values', async () => {
+		const existing = new Set(sandbox.data.ai.records('face_tasks', ['task_id']).map((row) => row.task_id));
+		const added = sandbox.data.ai.insert('face_tasks', { count: 2, at: '2024-01-02T03:04:05.5Z', values: { title: '100%_echt' } });
+		expect(added).toHaveLength(2);
+		expect(added.every((row) => !existing.has(row.task_id))).toBe(true);
+		const data = await aiData<{ face_tasks: Row[] }>(
+			sandbox,
+			token,
+			'{ face_tasks(where: { processed_time: { _eq: "2024-01-02T03:04:05.5Z" } }, order_by: { task_id: asc }) { task_id title processed_time } }',
+		);
+		expect(data.face_tasks).toEqual(
+			added.map((row) => ({ task_id: row.task_id, title: '100%_echt', processed_time: '2024-01-02T03:04:05.5+00:00' })).sort((a, b) => String(a.task_id).localeCompare(String(b.task_id))),
+		);
+		expect(() => sandbox.data.ai.insert('face_tasks', { values: { cluster_uuids: [] } })).toThrow(/not a plain column/);
+	});
+});

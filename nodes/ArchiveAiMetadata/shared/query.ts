@@ -23,10 +23,17 @@ const inList = (value: unknown): Condition | undefined => {
 	return values.length > 0 ? { _in: values } : undefined;
 };
 
+/** LIKE wildcards and its escape character, matched literally once escaped (Postgres' default escape is `\`). */
+const LIKE_SPECIALS = /[\\%_]/g;
+
+export function escapeLikePattern(text: string): string {
+	return text.replace(LIKE_SPECIALS, '\\$&');
+}
+
+/** "Contains this text": the text matched literally anywhere, case-insensitively. */
 const containsText = (value: unknown): Condition | undefined => {
 	const text = String(value ?? '').trim();
-	// The text is a variable value, never part of the query; % and _ keep their LIKE meaning on purpose.
-	return text === '' ? undefined : { _ilike: `%${text}%` };
+	return text === '' ? undefined : { _ilike: `%${escapeLikePattern(text)}%` };
 };
 
 const fixed = (column: string) => () => column;

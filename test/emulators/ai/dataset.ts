@@ -4,7 +4,7 @@
  */
 import { FAMILY_NAMES, GIVEN_NAMES, aiContentPartnerIds } from '../core/shared';
 import { LOWERCASE, Random } from '../core/random';
-import { formatTimestamptz } from '../core/timestamps';
+import { formatTimestamptz, parseTimestamptz } from '../core/timestamps';
 import {
 	REFSET_DESCRIPTIONS,
 	TASK_ERRORS,
@@ -39,6 +39,19 @@ export interface AiRow {
 export type AiRecord = Record<string, unknown>;
 
 export type RawStorage = 'inline' | 'paths';
+
+/** What `insert()` adds: new rows that become visible now, with any time (e.g. behind a poller's watermark). */
+export interface InsertOptions {
+	/** How many rows; default 1. */
+	count?: number;
+	/** Time column value of every new row (ISO 8601); default: one second past the current maximum. */
+	at?: string;
+	/**
+	 * Plain (not heavy) column values set on every new row, timestamps as ISO text: a title with `%`, or another
+	 * row's key columns to make a tie.
+	 */
+	values?: Record<string, unknown>;
+}
 
 export interface AiDatasetOptions {
 	rows: number;
@@ -180,6 +193,40 @@ export class AiDataset {
 		});
 		view.invalidate();
 		return chosen.map((row) => this.record(view.name, row));
+	}
+
+	/**
+	 * Adds `count` freshly generated rows (new ids, same generator as the initial rows) that all carry the time
+	 * `at` and the given `values`. Models rows that commit late, behind a poller's watermark. Returns them as
+	 * API records.
+	 */
+	insert(viewName: string, options: InsertOptions = {}): AiRecord[] {
+		const view = this.view(viewName);
+		const timeColumn = view.def.timeColumn;
+		const at = options.at === undefined ? this.maxTime(view, timeColumn) + MICROS : parseTimestamptz(options.at);
+		if (at === undefined) throw new Error(`insert: "at" is not a timestamp: ${options.at}`);
+		const overrides = this.storedValues(view, options.values ?? {});
+		const added: AiRow[] = [];
+		for (let k = 0; k < (options.count ?? 1); k++) {
+			const row = this.generateRow(view.def, view.rows.length);
+			Object.assign(row, { [timeColumn]: at }, overrides);
+			view.rows.push(row);
+			added.push(row);
+		}
+		this.taskIdIndex.delete(view.name);
+		view.invalidate();
+		return added.map((row) => this.record(view.name, row));
+	}
+
+	/** `values` as rows store them (timestamps in microseconds); heavy columns are generated and cannot be set. */
+	private storedValues(view: AiView, values: Record<string, unknown>): Record<string, unknown> {
+		const stored: Record<string, unknown> = {};
+		for (const [name, value] of Object.entries(values)) {
+			const column = view.columnsByName.get(name);
+			if (!column || column.heavy) throw new Error(`insert: "${name}" is not a plain column of ${view.name}`);
+			stored[name] = column.type === 'timestamptz' && typeof value === 'string' ? parseTimestamptz(value) : value;
+		}
+		return stored;
 	}
 
 	/** Content of a raw-output object path `<task_id>/<file>`, as served by presigned URLs. */
