@@ -10,16 +10,30 @@ export function splitPatterns(value: unknown): string[] {
 		.filter((pattern) => pattern !== '');
 }
 
-function globToRegExp(pattern: string): RegExp {
-	const escaped = pattern
-		.split('*')
-		.map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-		.join('.*');
-	return new RegExp(`^${escaped}$`);
+/**
+ * `*` matches any run of characters, everything else itself. No regular expression: the literal parts are found
+ * left to right (the leftmost match of each part is always the best one), so a pattern such as `*a*a*a*b` costs
+ * one scan of the type instead of backtracking.
+ */
+export function globMatches(pattern: string, text: string): boolean {
+	const parts = pattern.split('*');
+	if (parts.length === 1) return pattern === text;
+	const head = parts[0];
+	const tail = parts[parts.length - 1];
+	if (text.length < head.length + tail.length || !text.startsWith(head) || !text.endsWith(tail)) return false;
+	const end = text.length - tail.length;
+	let at = head.length;
+	for (const part of parts.slice(1, -1)) {
+		if (part === '') continue;
+		const found = text.indexOf(part, at);
+		if (found < 0 || found + part.length > end) return false;
+		at = found + part.length;
+	}
+	return true;
 }
 
 /** True when `type` matches any pattern; an empty pattern list lets every type through. */
 export function typeMatches(type: string, patterns: string[]): boolean {
 	if (patterns.length === 0) return true;
-	return patterns.some((pattern) => globToRegExp(pattern).test(type));
+	return patterns.some((pattern) => globMatches(pattern, type));
 }

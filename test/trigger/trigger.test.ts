@@ -594,6 +594,24 @@ describe('filters and outputs', () => {
 		expect(trigger.runs().map((run) => run[0][0].json.type)).toEqual(['meemoo.ie.created', 'service.sip.archived']);
 	});
 
+	it('matches a backtracking-prone pattern against a 200-character type over HTTP without building a regex', async () => {
+		const trigger = await startTrigger({ parameters: { options: { eventTypes: '*a*a*a*a*b' } } });
+		const built: string[] = [];
+		const NativeRegExp = RegExp;
+		const spy = jest.spyOn(globalThis, 'RegExp').mockImplementation((pattern, flags) => {
+			built.push(String(pattern));
+			return new NativeRegExp(pattern as string, flags);
+		});
+		try {
+			expect((await deliver(trigger, sipEventBody({ type: 'a'.repeat(200) }))).status).toBe(204);
+			expect((await deliver(trigger, sipEventBody({ type: `${'a'.repeat(199)}b` }))).status).toBe(204);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(trigger.runs().map((run) => run[0][0].json.type)).toEqual([`${'a'.repeat(199)}b`]);
+		expect(built.filter((source) => source.includes('a.*a'))).toEqual([]);
+	});
+
 	it('starts for every type when the pattern list is empty', async () => {
 		const trigger = await startTrigger({ parameters: { options: { eventTypes: '' } } });
 		await deliver(trigger, sipEventBody({ type: 'anything' }));
