@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { parameterError, parseJsonObject, readDateTime, splitList } from './parameters';
+import { isUuid, parameterError, parseJsonObject, readDateTime, splitList } from './parameters';
 import type { ResolvedView } from './views';
 
 /**
@@ -38,6 +38,23 @@ const containsText = (value: unknown): Condition | undefined => {
 
 const fixed = (column: string) => () => column;
 
+/** "One of these identifiers" filters on the id columns users hold (comma-separated lists, exact values). */
+export const ID_LIST_FILTER_COLUMNS = {
+	externalId: { displayName: 'External ID', column: 'external_id' },
+	fragmentId: { displayName: 'Fragment ID', column: 'fragment_id' },
+	mainLocalId: { displayName: 'Main Local ID', column: 'main_local_id' },
+	mediaObjectId: { displayName: 'Media Object ID', column: 'media_object_id' },
+	refsetPersonWikiId: { displayName: 'Reference-Set Person Wiki ID', column: 'refset_person_wiki_id' },
+	taskIds: { displayName: 'Task IDs', column: 'task_id' },
+} as const;
+
+const ID_LIST_FILTERS: FriendlyFilter[] = Object.entries(ID_LIST_FILTER_COLUMNS).map(([parameter, { displayName, column }]) => ({
+	parameter,
+	displayName,
+	column: fixed(column),
+	toCondition: (_ctx, _i, value) => inList(value),
+}));
+
 const FRIENDLY_FILTERS: FriendlyFilter[] = [
 	{ parameter: 'status', displayName: 'Status', column: fixed('status'), toCondition: (_ctx, _i, value) => inList(value) },
 	{ parameter: 'contentPartner', displayName: 'Content Partner', column: fixed('cp'), toCondition: (_ctx, _i, value) => inList(value) },
@@ -74,6 +91,7 @@ const FRIENDLY_FILTERS: FriendlyFilter[] = [
 	{ parameter: 'personName', displayName: 'Person Name Contains', column: fixed('refset_person_name'), toCondition: (_ctx, _i, value) => containsText(value) },
 	{ parameter: 'clusterUuid', displayName: 'Cluster UUID', column: fixed('cluster_uuid'), toCondition: (_ctx, _i, value) => inList(value) },
 	{ parameter: 'refsetPersonId', displayName: 'Reference-Set Person ID', column: fixed('refset_person_id'), toCondition: (_ctx, _i, value) => inList(value) },
+	...ID_LIST_FILTERS,
 	{ parameter: 'label', displayName: 'Label Contains', column: fixed('label'), toCondition: (_ctx, _i, value) => containsText(value) },
 	{ parameter: 'title', displayName: 'Title Contains', column: fixed('title'), toCondition: (_ctx, _i, value) => containsText(value) },
 ];
@@ -100,10 +118,18 @@ export function buildWhere(ctx: IExecuteFunctions, itemIndex: number, view: Reso
 		if (!view.columns.includes(column)) {
 			throw parameterError(ctx, itemIndex, filter.displayName, `cannot be used here: ${view.rootField} has no column "${column}"`);
 		}
+		assertUuids(ctx, itemIndex, view, filter.displayName, column, condition);
 		conditions.push({ [column]: condition });
 	}
 	conditions.push(parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters[ADVANCED_FILTER_PARAMETER]));
 	return combineConditions(conditions);
+}
+
+/** A list filter on a uuid column (task_id) only takes UUIDs: said before the request, naming the filter. */
+function assertUuids(ctx: IExecuteFunctions, itemIndex: number, view: ResolvedView, parameter: string, column: string, condition: Condition): void {
+	if (view.columnTypes[column] !== 'uuid' || !Array.isArray(condition._in)) return;
+	const invalid = (condition._in as string[]).filter((value) => !isUuid(value));
+	if (invalid.length > 0) throw parameterError(ctx, itemIndex, parameter, `must be UUIDs, got ${invalid.map((value) => JSON.stringify(value)).join(', ')}`);
 }
 
 /** Local checks of the filters that need no schema (JSON syntax, numbers, dates), run before any request. */

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ID_LIST_FILTER_COLUMNS } from '../../shared/query';
 import { resourcesWhere, showFor } from './common';
 
 /** The `filters` collection, one variant per kind of view (only the filters that view's columns support). */
@@ -29,6 +30,18 @@ const pid: INodeProperties = {
 	default: '',
 	description: 'Only rows of these PIDs (comma-separated)',
 };
+
+/** An "any of these ids" filter on one identifier column. */
+function idList(parameter: keyof typeof ID_LIST_FILTER_COLUMNS): INodeProperties {
+	const { displayName, column } = ID_LIST_FILTER_COLUMNS[parameter];
+	return {
+		displayName,
+		name: parameter,
+		type: 'string',
+		default: '',
+		description: `Only rows whose ${column} is one of these values (exact, comma-separated)`,
+	};
+}
 
 const title: INodeProperties = {
 	displayName: 'Title Contains',
@@ -121,11 +134,28 @@ function filtersCollection(resources: string[], options: INodeProperties[]): INo
 }
 
 export const filterProperties: INodeProperties[] = [
-	filtersCollection(resourcesWhere((view) => view.kind === 'detectionTask' || view.kind === 'speechTask'), [
+	filtersCollection(resourcesWhere((view) => view.kind === 'detectionTask'), [
 		status,
 		contentPartner,
 		pid,
 		title,
+		idList('externalId'),
+		idList('mainLocalId'),
+		idList('mediaObjectId'),
+		idList('taskIds'),
+		...timeRange('processed_time'),
+		advancedFilter,
+	]),
+	filtersCollection(resourcesWhere((view) => view.kind === 'speechTask'), [
+		status,
+		contentPartner,
+		pid,
+		title,
+		idList('externalId'),
+		idList('fragmentId'),
+		idList('mainLocalId'),
+		idList('mediaObjectId'),
+		idList('taskIds'),
 		...timeRange('processed_time'),
 		advancedFilter,
 	]),
@@ -133,12 +163,15 @@ export const filterProperties: INodeProperties[] = [
 		status,
 		contentPartner,
 		pid,
+		idList('fragmentId'),
+		idList('taskIds'),
 		...timeRange('processed_time'),
 		advancedFilter,
 	]),
 	filtersCollection(resourcesWhere((view) => view.kind === 'match'), [
 		contentPartner,
 		...matchFilters,
+		idList('refsetPersonWikiId'),
 		...timeRange('matched_time'),
 		advancedFilter,
 	]),
