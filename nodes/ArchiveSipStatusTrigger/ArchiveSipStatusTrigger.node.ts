@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,
 	IHookFunctions,
@@ -20,6 +21,7 @@ import {
 	DEFAULT_MAX_BODY_KIB,
 	DEFAULT_TOLERANCE_SECONDS,
 	MAX_TOLERANCE_SECONDS,
+	maxBodyBytesOf,
 	mayRereadSigningKeys,
 	readSettings,
 	TriggerConfigurationError,
@@ -57,7 +59,10 @@ async function handleWithSigningKeys(
 	replayStore: ReplayStore,
 ): Promise<DeliveryResult> {
 	const req = context.getRequestObject() as unknown as RawBodyRequest;
-	const rawBody = await readRawBody(req);
+	const maxBodyBytes = maxBodyBytesOf(context.getNodeParameter('options', {}) as IDataObject);
+	const read = await readRawBody(req, maxBodyBytes);
+	if (!read.ok) return { status: 400, error: `body exceeds the maximum size of ${maxBodyBytes} bytes` };
+	const { rawBody } = read;
 	const nowMs = Date.now();
 	const attempt = async (reuseRecentKeys: boolean) => {
 		const { settings, eventsPerMinute, secretProblems, keysReused } = await readSettings(context, { reuseRecentKeys, nowMs });
@@ -164,7 +169,8 @@ export class ArchiveSipStatusTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: DEFAULT_MAX_BODY_KIB,
-						description: 'Larger requests are refused with status 400',
+						description:
+							'Larger requests are refused with status 400; a larger declared Content-Length is refused before the body is read. n8n itself reads JSON, form and XML bodies before the trigger runs, bounded by its N8N_PAYLOAD_SIZE_MAX (16 MiB by default).',
 					},
 					{
 						displayName: 'Rate Limit (Events per Minute)',

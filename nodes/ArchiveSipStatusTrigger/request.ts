@@ -1,15 +1,77 @@
 import { TriggerConfigurationError } from './settings';
 import type { HeaderMap } from './verify';
 
-/** What the trigger needs of n8n's request: node's headers plus the raw bytes n8n keeps. */
+/** What the trigger needs of n8n's request: node's headers, the raw bytes n8n keeps, and the stream itself. */
 export interface RawBodyRequest {
 	headers: HeaderMap;
 	rawBody?: unknown;
 	readRawBody?: () => Promise<void>;
+	readable?: boolean;
+	on?: (event: string, listener: (...args: never[]) => void) => unknown;
+	removeListener?: (event: string, listener: (...args: never[]) => void) => unknown;
+	pause?: () => unknown;
 }
 
-/** The exact bytes received; parsed-and-reserialized JSON could never verify. */
-export async function readRawBody(req: RawBodyRequest): Promise<Buffer> {
+export type BodyRead = { ok: true; rawBody: Buffer } | { ok: false; tooLarge: true };
+
+function declaredLength(headers: HeaderMap): number | undefined {
+	const value = headers['content-length'];
+	if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) return undefined;
+	return Number(value);
+}
+
+/** Content encodings change the size on the way in; n8n's own reader decodes them (up to N8N_PAYLOAD_SIZE_MAX). */
+function isEncoded(headers: HeaderMap): boolean {
+	const encoding = headers['content-encoding'];
+	return encoding !== undefined && encoding !== '' && encoding !== 'identity';
+}
+
+function isStream(req: RawBodyRequest): boolean {
+	return req.readable === true && typeof req.on === 'function' && typeof req.removeListener === 'function';
+}
+
+/** Reads the request stream, stopping (and leaving the rest unread) once it holds more than `maxBytes`. */
+async function readBounded(req: RawBodyRequest, maxBytes: number): Promise<BodyRead> {
+	return await new Promise<BodyRead>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		const finish = (result: BodyRead | Error) => {
+			req.removeListener!('data', onData);
+			req.removeListener!('end', onEnd);
+			req.removeListener!('error', onError);
+			if (result instanceof Error) reject(result);
+			else resolve(result);
+		};
+		const onData = (chunk: Buffer) => {
+			size += chunk.length;
+			if (size <= maxBytes) chunks.push(chunk);
+			else {
+				req.pause?.();
+				finish({ ok: false, tooLarge: true });
+			}
+		};
+		const onEnd = () => finish({ ok: true, rawBody: Buffer.concat(chunks) });
+		const onError = (error: Error) => finish(error);
+		req.on!('data', onData);
+		req.on!('end', onEnd);
+		req.on!('error', onError);
+	});
+}
+
+/**
+ * The exact bytes received (parsed-and-reserialized JSON could never verify), refused unread when the declared
+ * Content-Length is over `maxBytes`. A body n8n has not read yet is read here with that bound; one n8n read before
+ * the node ran (it parses JSON, form and XML bodies first) was bounded by n8n's N8N_PAYLOAD_SIZE_MAX.
+ */
+export async function readRawBody(req: RawBodyRequest, maxBytes: number): Promise<BodyRead> {
+	const declared = declaredLength(req.headers);
+	if (declared !== undefined && declared > maxBytes) return { ok: false, tooLarge: true };
+	if (!Buffer.isBuffer(req.rawBody) && !isEncoded(req.headers) && isStream(req)) {
+		const read = await readBounded(req, maxBytes);
+		// Kept where n8n keeps it, so n8n's own reader finds the body already read.
+		if (read.ok) req.rawBody = read.rawBody;
+		return read;
+	}
 	if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function') {
 		await req.readRawBody();
 	}
@@ -18,5 +80,5 @@ export async function readRawBody(req: RawBodyRequest): Promise<Buffer> {
 			'The raw request body is not available, so the signature cannot be verified',
 		);
 	}
-	return req.rawBody;
+	return req.rawBody.length > maxBytes ? { ok: false, tooLarge: true } : { ok: true, rawBody: req.rawBody };
 }

@@ -27,6 +27,11 @@ function numberOption(options: IDataObject, name: string, fallback: number): num
 	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
+/** Max Body Size in bytes, from the node's options (read before the body, so a large one is refused unread). */
+export function maxBodyBytesOf(options: IDataObject): number {
+	return Math.floor(numberOption(options, 'maxBodySizeKib', DEFAULT_MAX_BODY_KIB) * 1024);
+}
+
 export interface ResolvedSettings {
 	settings: TriggerSettings;
 	eventsPerMinute: number;
@@ -89,7 +94,7 @@ export async function readSettings(
 		settings: {
 			keys: parsed.keys,
 			toleranceSeconds: Math.min(MAX_TOLERANCE_SECONDS, numberOption(options, 'toleranceSeconds', DEFAULT_TOLERANCE_SECONDS)),
-			maxBodyBytes: Math.floor(numberOption(options, 'maxBodySizeKib', DEFAULT_MAX_BODY_KIB) * 1024),
+			maxBodyBytes: maxBodyBytesOf(options),
 			outcomeFilter: context.getNodeParameter('outcomes', 'both') as OutcomeFilter,
 			typePatterns: splitPatterns(typePatterns),
 			outputMode: context.getNodeParameter('outputMode', 'single') as OutputMode,

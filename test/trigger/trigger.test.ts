@@ -536,6 +536,39 @@ describe('event validation', () => {
 		expect(onlyItem(trigger).json).toMatchObject({ pid: null, message: null, outcome: 'failure' });
 	});
 
+	it('answers 400 for a declared Content-Length over the limit without waiting for the body', async () => {
+		// Lazy: the body is left unread, as n8n leaves it for content types it does not parse.
+		const trigger = await startTrigger({ rawBody: 'lazy', parameters: { options: { maxBodySizeKib: 1 } } });
+		const answer = await postBytes(
+			trigger.url,
+			[['content-type', 'application/octet-stream'], ['content-length', String(10 * 1024 * 1024)]],
+			Buffer.from('{"type": '),
+			{ endBody: false },
+		);
+		expect(answer.status).toBe(400);
+		expect(errorOf(answer)).toBe('body exceeds the maximum size of 1024 bytes');
+		expect(trigger.runs()).toHaveLength(0);
+	});
+
+	it('stops reading a chunked body (no Content-Length) once it passes the limit', async () => {
+		const trigger = await startTrigger({ rawBody: 'lazy', parameters: { options: { maxBodySizeKib: 1 } } });
+		const chunk = 'x'.repeat(2048);
+		const answer = await postBytes(
+			trigger.url,
+			[['transfer-encoding', 'chunked']],
+			Buffer.from(`${chunk.length.toString(16)}\r\n${chunk}\r\n`),
+			{ endBody: false },
+		);
+		expect(answer.status).toBe(400);
+		expect(errorOf(answer)).toBe('body exceeds the maximum size of 1024 bytes');
+	});
+
+	it('reads an unread body itself and still verifies it (lazy, within the limit)', async () => {
+		const trigger = await startTrigger({ rawBody: 'lazy', parameters: { options: { maxBodySizeKib: 1 } } });
+		expect((await deliver(trigger, sipEventBody())).status).toBe(204);
+		expect(trigger.runs()).toHaveLength(1);
+	});
+
 	it('answers 400 (never 413) for a body over the size limit, signed or not', async () => {
 		const trigger = await startTrigger({ parameters: { options: { maxBodySizeKib: 1 } } });
 		const padding = 'x'.repeat(1024);
