@@ -3,10 +3,11 @@ const HAS_ZONE = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
 
 /**
- * The "Start From" option as a UTC ISO string. A value without a zone is a wall-clock time in the workflow's
- * timezone, as n8n's date-time picker means it. Returns undefined for text that is not an ISO 8601 date.
+ * A date-time parameter (the trigger's "Start From", the node's "Time From" / "Time To") as a UTC ISO string.
+ * A value without a zone is a wall-clock time in the workflow's timezone, as n8n's date-time picker means it.
+ * Returns undefined for text that is not an ISO 8601 date.
  */
-export function startFromToUtc(value: string, timeZone: string): string | undefined {
+export function dateTimeToUtc(value: string, timeZone: string): string | undefined {
 	const text = value.trim();
 	if (HAS_ZONE.test(text)) {
 		if (!/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return undefined;

@@ -1,6 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { dateTimeToUtc } from './dateTime';
+
 /** GraphQL `Int` is a signed 32-bit integer; limits and offsets beyond it are refused by the server. */
 export const MAX_GRAPHQL_INT = 2_147_483_647;
 
@@ -65,7 +67,11 @@ export function splitList(value: unknown): string[] {
 	return parts.map((part) => part.trim()).filter((part) => part !== '');
 }
 
-/** A date/time parameter as ISO text, or undefined when empty; an unreadable date is an error. */
+/**
+ * A date/time parameter as UTC ISO text, or undefined when empty; an unreadable date is an error. Text without a
+ * zone is a wall-clock time in the workflow's timezone (as the trigger's "Start From" reads it); a Date or a
+ * luxon DateTime from an expression is an instant already.
+ */
 export function readDateTime(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -79,10 +85,11 @@ export function readDateTime(
 			: value instanceof Date
 				? value.toISOString()
 				: String(value);
-	if (Number.isNaN(Date.parse(asText))) {
-		throw parameterError(ctx, itemIndex, parameter, `is not a date and time: ${JSON.stringify(asText)}`);
+	const utc = dateTimeToUtc(asText, ctx.getTimezone());
+	if (utc === undefined) {
+		throw parameterError(ctx, itemIndex, parameter, `is not an ISO 8601 date and time such as 2025-06-01T08:00:00Z: ${JSON.stringify(asText)}`);
 	}
-	return asText;
+	return utc;
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;

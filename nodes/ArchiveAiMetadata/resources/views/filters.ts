@@ -58,14 +58,14 @@ function timeRange(column: string): INodeProperties[] {
 			name: 'timeFrom',
 			type: 'dateTime',
 			default: '',
-			description: `Only rows whose ${column} is at or after this moment`,
+			description: `Only rows whose ${column} is at or after this moment (without a zone: in the workflow's timezone)`,
 		},
 		{
 			displayName: 'Time To',
 			name: 'timeTo',
 			type: 'dateTime',
 			default: '',
-			description: `Only rows whose ${column} is before this moment`,
+			description: `Only rows whose ${column} is before this moment (without a zone: in the workflow's timezone)`,
 		},
 	];
 }
