@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { ID_LIST_FILTER_COLUMNS } from '../../shared/query';
+import type { AiViewDefinition } from '../../shared/views';
 import { resourcesWhere, showFor } from './common';
 
 /** The `filters` collection, one variant per kind of view (only the filters that view's columns support). */
@@ -121,20 +122,23 @@ const label: INodeProperties = {
 
 const byName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
 
-function filtersCollection(resources: string[], options: INodeProperties[]): INodeProperties {
+function filtersCollection(resources: string[], operations: string[], options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: showFor(resources, ['getAll', 'count']),
+		displayOptions: showFor(resources, operations),
 		options: [...options].sort(byName),
 	};
 }
 
-export const filterProperties: INodeProperties[] = [
-	filtersCollection(resourcesWhere((view) => view.kind === 'detectionTask'), [
+type ViewKind = AiViewDefinition['kind'];
+
+/** The friendly filters each kind of view supports (only filters on columns the seed gives that view). */
+const FILTERS_BY_KIND: Record<ViewKind, INodeProperties[]> = {
+	detectionTask: [
 		status,
 		contentPartner,
 		pid,
@@ -145,8 +149,8 @@ export const filterProperties: INodeProperties[] = [
 		idList('taskIds'),
 		...timeRange('processed_time'),
 		advancedFilter,
-	]),
-	filtersCollection(resourcesWhere((view) => view.kind === 'speechTask'), [
+	],
+	speechTask: [
 		status,
 		contentPartner,
 		pid,
@@ -158,27 +162,29 @@ export const filterProperties: INodeProperties[] = [
 		idList('taskIds'),
 		...timeRange('processed_time'),
 		advancedFilter,
-	]),
-	filtersCollection(resourcesWhere((view) => view.kind === 'nerTask'), [
-		status,
-		contentPartner,
-		pid,
-		idList('fragmentId'),
-		idList('taskIds'),
-		...timeRange('processed_time'),
-		advancedFilter,
-	]),
-	filtersCollection(resourcesWhere((view) => view.kind === 'match'), [
-		contentPartner,
-		...matchFilters,
-		idList('refsetPersonWikiId'),
-		...timeRange('matched_time'),
-		advancedFilter,
-	]),
-	filtersCollection(resourcesWhere((view) => view.kind === 'refsetPerson'), [
-		status,
-		label,
-		...timeRange('modified_at'),
-		advancedFilter,
-	]),
-];
+	],
+	nerTask: [status, contentPartner, pid, idList('fragmentId'), idList('taskIds'), ...timeRange('processed_time'), advancedFilter],
+	match: [contentPartner, ...matchFilters, idList('refsetPersonWikiId'), ...timeRange('matched_time'), advancedFilter],
+	refsetPerson: [status, label, ...timeRange('modified_at'), advancedFilter],
+};
+
+const KINDS = Object.keys(FILTERS_BY_KIND) as ViewKind[];
+
+/** Get Many and Count: every filter of the view. */
+export const filterProperties: INodeProperties[] = KINDS.map((kind) =>
+	filtersCollection(resourcesWhere((view) => view.kind === kind), ['getAll', 'count'], FILTERS_BY_KIND[kind]),
+);
+
+/** Get by PID: the same filters minus PID (the input items' PIDs are the batch), ANDed with each batch query. */
+export const pidLookupFilterProperties: INodeProperties[] = KINDS.map((kind) => ({
+	kind,
+	resources: resourcesWhere((view) => view.kind === kind && view.pidLookup),
+}))
+	.filter(({ resources }) => resources.length > 0)
+	.map(({ kind, resources }) =>
+		filtersCollection(
+			resources,
+			['getByPid'],
+			FILTERS_BY_KIND[kind].filter((filter) => filter !== pid),
+		),
+	);

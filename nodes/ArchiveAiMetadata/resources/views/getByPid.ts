@@ -6,13 +6,14 @@ import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import { parseJsonText, shapeRecord } from '../../shared/views';
 import type { AiViewKey, ResolvedView } from '../../shared/views';
 import { requireInteger, requireText } from '../../shared/parameters';
-import { readSelectedFields } from '../../shared/query';
+import { ADVANCED_FILTER_NAME, buildWhere, combineConditions, precheckFilters, readSelectedFields } from '../../shared/query';
 import { readRows } from '../../shared/reader';
 import type { ReadRequest } from '../../shared/reader';
 import { readOptions } from '../../shared/session';
 import type { AiSession, ReadOptions } from '../../shared/session';
 import type { AiMetadataConnection } from '../../shared/transport';
 import { RESOURCES_WITH_PID, fieldSelectionProperties, optionsCollection, pagedReadOptions, showFor } from './common';
+import { pidLookupFilterProperties } from './filters';
 
 // 500 PIDs keep a request small (a few KB of variables) and 1,000 input items at 2 batches: 7 requests with paging.
 export const DEFAULT_PID_BATCH_SIZE = 500;
@@ -30,9 +31,10 @@ export const getByPidProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. kdleipkyuj',
-		description: 'PID of the fragment, usually taken from the input item with an expression. All input items are answered together with a few batched queries.',
+		description: 'PID of the fragment, usually taken from the input item with an expression. All input items are answered together with a few batched queries; Filters and Options are read from the first item and apply to all. Match rows carry the PID they were found for in "pid".',
 		displayOptions: show,
 	},
+	...pidLookupFilterProperties,
 	...fieldSelectionProperties(RESOURCES_WITH_PID, ['getByPid']),
 	optionsCollection(show, [
 		{
@@ -57,15 +59,20 @@ export const getByPidProperties: INodeProperties[] = [
 interface PidLookupSettings extends ReadOptions {
 	batchSize: number;
 	includeNotFound: boolean;
+	/** The Filters collection, checked locally; turned into a condition once the view's live names are known. */
+	filters: IDataObject;
 }
 
-/** Batch-wide settings come from the first item: one batched query serves every item. */
+/** Batch-wide settings (the filters included) come from the first item: one batched query serves every item. */
 function readSettings(ctx: IExecuteFunctions): PidLookupSettings {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const filters = ctx.getNodeParameter('filters', 0, {}) as IDataObject;
+	precheckFilters(ctx, 0, filters);
 	return {
 		...readOptions(ctx, 0),
 		batchSize: requireInteger(ctx, 0, 'Batch Size', options.batchSize ?? DEFAULT_PID_BATCH_SIZE, { max: MAX_PID_BATCH_SIZE }),
 		includeNotFound: options.includeNotFound === true,
+		filters,
 	};
 }
 
@@ -162,6 +169,7 @@ async function rowsByDirectPid(
 		batchSize: settings.batchSize,
 		orderBy: [{ pid: 'asc' }],
 		fields: withColumn(fields, 'pid'),
+		filter: buildWhere(session.ctx, 0, view, settings.filters),
 	});
 	return groupByPid(rows, 'pid', fields, (pid) => [pid]);
 }
@@ -209,14 +217,18 @@ async function rowsThroughClusters(
 		batchSize: CLUSTER_BATCH_SIZE,
 		orderBy: [],
 		fields: withColumn(fields, 'cluster_uuid'),
+		filter: buildWhere(ctx, 0, view, settings.filters),
 	});
-	return groupByPid(matches, 'cluster_uuid', fields, (cluster) => pidsByCluster.get(cluster) ?? []);
+	// A match has no pid column: each row says which PID it was found for.
+	return groupByPid(matches, 'cluster_uuid', fields, (cluster) => pidsByCluster.get(cluster) ?? [], 'pid');
 }
 
 interface WhereInQuery extends Pick<ReadRequest, 'view' | 'orderBy' | 'fields'> {
 	column: string;
 	values: string[];
 	batchSize: number;
+	/** The user's Filters, ANDed with each batch; none for the task look-up behind matches. */
+	filter?: IDataObject;
 }
 
 /** Rows whose `column` is one of `values`: one `_in` query per batch of values (batches in parallel, pages in order). */
@@ -234,7 +246,7 @@ async function readRowsWhereIn(
 			0,
 			{
 				view: query.view,
-				where: { [query.column]: { _in: batch } },
+				where: combineConditions([{ [query.column]: { _in: batch } }, query.filter ?? {}]),
 				orderBy: query.orderBy,
 				fields: query.fields,
 				pageSize: settings.pageSize,
@@ -242,7 +254,7 @@ async function readRowsWhereIn(
 				// sent ahead would mostly come back empty.
 				concurrency: 1,
 			},
-			{ selection: 'Fields', variables: { where: 'PID' } },
+			{ selection: 'Fields', variables: { where: query.filter ? ADVANCED_FILTER_NAME : 'PID' } },
 		),
 	);
 	return batches.flat();
@@ -255,13 +267,14 @@ function withColumn(fields: string[], column: string): string[] {
 
 /**
  * Files each row under the PIDs its `keyColumn` stands for; the key column is dropped from the row unless the
- * user selected it.
+ * user selected it. With `pidField`, each filed copy also carries the PID it was found for.
  */
 function groupByPid(
 	rows: IDataObject[],
 	keyColumn: string,
 	fields: string[],
 	pidsOf: (key: string) => Iterable<string>,
+	pidField?: string,
 ): Map<string, IDataObject[]> {
 	const rowsByPid = new Map<string, IDataObject[]>();
 	for (const found of rows) {
@@ -269,7 +282,7 @@ function groupByPid(
 		if (!fields.includes(keyColumn)) delete row[keyColumn];
 		for (const pid of pidsOf(String(found[keyColumn]))) {
 			const list = rowsByPid.get(pid) ?? [];
-			list.push(row);
+			list.push(pidField ? { ...row, [pidField]: pid } : row);
 			rowsByPid.set(pid, list);
 		}
 	}
