@@ -1,3 +1,5 @@
+import { getTouched, MAX_SCOPES, setBounded } from './bounded';
+
 /**
  * Optional limit on accepted events per minute, as a token bucket: up to `perMinute` events at once,
  * refilled continuously at `perMinute` per 60 s.
@@ -37,11 +39,16 @@ export class RateLimiter {
 
 const limiters = new Map<string, RateLimiter>();
 
-/** One limiter per trigger node; a changed limit starts a fresh bucket. */
+/** One limiter per trigger node (the least recently used beyond MAX_SCOPES are dropped); a changed limit starts a fresh bucket. */
 export function rateLimiterFor(scope: string, perMinute: number): RateLimiter {
-	const existing = limiters.get(scope);
+	const existing = getTouched(limiters, scope);
 	if (existing && existing.perMinute === perMinute) return existing;
 	const limiter = new RateLimiter(perMinute);
-	limiters.set(scope, limiter);
+	setBounded(limiters, scope, limiter, MAX_SCOPES);
 	return limiter;
+}
+
+/** Limiters held by this process, for tests. */
+export function rateLimiterCount(): number {
+	return limiters.size;
 }

@@ -1,3 +1,5 @@
+import { getTouched, setBounded } from './bounded';
+
 /**
  * Remembers accepted `webhook-id`s so a redelivery (same id, fresh timestamp and signature) does not
  * start the workflow twice. The interface is async so a shared store (e.g. Redis in queue mode) can
@@ -63,20 +65,32 @@ export class InMemoryReplayStore implements ReplayStore {
 
 const stores = new Map<string, ReplayStore>();
 
+/**
+ * Trigger nodes (and modes) with a process-local store: each holds up to DEFAULT_REPLAY_CAPACITY ids of at most
+ * 256 characters. The least recently used beyond this are dropped (production deliveries still find their ids in
+ * n8n's static data, see sharedReplayStore.ts); plugged-in stores are kept.
+ */
+export const MAX_REPLAY_SCOPES = 200;
+
 /** One store per trigger node (and mode), living as long as the process. */
 export function replayStoreFor(scope: string): ReplayStore {
-	let store = stores.get(scope);
+	let store = getTouched(stores, scope);
 	if (!store) {
 		store = new InMemoryReplayStore();
-		stores.set(scope, store);
+		setBounded(stores, scope, store, MAX_REPLAY_SCOPES, hasReplayStoreOverride);
 	}
 	return store;
 }
 
 /** Lets a deployment plug in a shared store (queue mode) for a scope. */
 export function setReplayStore(scope: string, store: ReplayStore): void {
-	stores.set(scope, store);
 	overriddenScopes.add(scope);
+	setBounded(stores, scope, store, MAX_REPLAY_SCOPES, hasReplayStoreOverride);
+}
+
+/** Stores held by this process, for tests. */
+export function replayStoreCount(): number {
+	return stores.size;
 }
 
 // --- Queue mode (sharedReplayStore.ts): a plugged-in store replaces n8n's static data as well. ---

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { getTouched, MAX_SCOPES, setBounded } from './bounded';
 import { hasReplayStoreOverride, replayStoreFor, type ReplayStore } from './replayStore';
 
 /**
@@ -179,13 +180,26 @@ export function recordedReplayKeys(staticData: IDataObject): string[] {
 const pendingByScope = new Map<string, Map<string, { expiresAtMs: number; repairUntilMs: number }>>();
 
 function pendingFor(scope: string, nowMs: number): Map<string, { expiresAtMs: number; repairUntilMs: number }> {
-	let pending = pendingByScope.get(scope);
+	let pending = getTouched(pendingByScope, scope);
 	if (!pending) {
 		pending = new Map();
-		pendingByScope.set(scope, pending);
+		setBounded(pendingByScope, scope, pending, MAX_SCOPES);
 	}
 	for (const [id, entry] of pending) if (entry.repairUntilMs <= nowMs) pending.delete(id);
 	return pending;
+}
+
+/** Ids held for repair per scope: as many as the shared record holds; the oldest go first. */
+function addPending(scope: string, id: string, expiresAtMs: number, nowMs: number): void {
+	const entry = { expiresAtMs, repairUntilMs: nowMs + PENDING_REPAIR_MS };
+	setBounded(pendingFor(scope, nowMs), id, entry, SHARED_REPLAY_CAPACITY);
+}
+
+/** Scopes and ids held for repair by this process, for tests. */
+export function pendingRepairSizes(): { scopes: number; ids: number } {
+	let ids = 0;
+	for (const pending of pendingByScope.values()) ids += pending.size;
+	return { scopes: pendingByScope.size, ids };
 }
 
 /**
@@ -212,7 +226,7 @@ export class LayeredReplayStore implements ReplayStore {
 		// Kept locally either way: a replay reaching this process is then dropped without a lookup.
 		if (!(await this.shared.remember(id, expiresAtMs))) return false;
 		const nowMs = this.now();
-		pendingFor(this.scope, nowMs).set(id, { expiresAtMs, repairUntilMs: nowMs + PENDING_REPAIR_MS });
+		addPending(this.scope, id, expiresAtMs, nowMs);
 		return true;
 	}
 

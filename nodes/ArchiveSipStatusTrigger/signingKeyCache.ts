@@ -1,3 +1,4 @@
+import { setBounded as setBoundedEntry } from './bounded';
 import type { SigningKeys } from './secrets';
 
 /**
@@ -21,11 +22,8 @@ const entries = new Map<string, { keys: SigningKeys; readAtMs: number }>();
 const forcedRereads = new Map<string, number>();
 const secretFingerprints = new Map<string, string>();
 
-/** Sets a value as the newest entry and drops the oldest beyond MAX_ENTRIES. */
 function setBounded<V>(map: Map<string, V>, key: string, value: V): void {
-	map.delete(key);
-	map.set(key, value);
-	if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value as string);
+	setBoundedEntry(map, key, value, MAX_ENTRIES);
 }
 
 /** Keys read from the credential within the reuse window, or undefined. */
