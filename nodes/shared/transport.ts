@@ -1,6 +1,6 @@
 import { print } from 'graphql';
 import type { DocumentNode } from 'graphql';
-import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -14,6 +14,8 @@ import type {
 
 import { describeNetworkCode } from './networkErrors';
 import { redactSecrets } from './redact';
+import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from './retry';
+import type { GaveUp, RetryPolicy } from './retry';
 
 /** Every n8n context our nodes send GraphQL from. */
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -33,21 +35,14 @@ export interface GraphqlRequest {
 	operationName?: string;
 }
 
-export interface RetryPolicy {
-	/** Retries after the first attempt for 429, 5xx and dropped connections. */
-	maxRetries: number;
-	baseDelayMs: number;
-	/** Upper bound for one wait, also for a server's Retry-After. */
-	maxDelayMs: number;
-}
-
 export interface TransportOptions {
 	method?: 'POST' | 'GET';
 	retry?: Partial<RetryPolicy>;
 	timeoutMs?: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+export { DEFAULT_RETRY, parseRetryAfter } from './retry';
+export type { RetryPolicy } from './retry';
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRYABLE_NETWORK_CODES = new Set([
@@ -136,19 +131,18 @@ export class GraphqlClient {
 	 */
 	async request<TData = IDataObject>(request: GraphqlRequest, itemIndex = 0, signal?: AbortSignal): Promise<TData> {
 		const node = this.ctx.getNode();
-		const abortSignal = combineSignals(signal, this.executionSignal());
-		for (let attempt = 0; ; attempt++) {
-			const outcome = await this.attempt(request);
-			if (!('failure' in outcome)) {
-				return unwrapGraphqlResponse<TData>(node, this.service.serviceName, outcome.body, itemIndex);
-			}
-			if (isRetryable(outcome.failure) && attempt < this.retry.maxRetries) {
-				this.stats.retries++;
-				await sleepUnlessAborted(this.delayBeforeRetry(attempt, outcome.failure), abortSignal);
-				if (!abortSignal?.aborted) continue;
-			}
-			throw failureToNodeApiError(node, this.service.serviceName, outcome.failure, itemIndex, attempt);
-		}
+		const outcome = await withRetries<unknown, AttemptFailure>(
+			async () => {
+				const attempt = await this.attempt(request);
+				if (!('failure' in attempt)) return { value: attempt.body };
+				const { failure } = attempt;
+				return { failure, retryable: isRetryable(failure), retryAfterMs: failure.retryAfterMs };
+			},
+			this.retry,
+			{ signal: combineSignals(signal, this.executionSignal()), onRetry: () => this.stats.retries++ },
+		);
+		if ('value' in outcome) return unwrapGraphqlResponse<TData>(node, this.service.serviceName, outcome.value, itemIndex);
+		throw failureToNodeApiError(node, this.service.serviceName, outcome, itemIndex);
 	}
 
 	/**
@@ -219,27 +213,9 @@ export class GraphqlClient {
 		return { ...common, method: 'POST', body, headers: { 'content-type': 'application/json' } };
 	}
 
-	private delayBeforeRetry(attempt: number, failure: AttemptFailure): number {
-		if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, this.retry.maxDelayMs);
-		const exponential = this.retry.baseDelayMs * 2 ** attempt;
-		// Half fixed, half random: concurrent page requests that failed together do not retry in lockstep.
-		const withJitter = exponential / 2 + Math.random() * (exponential / 2);
-		return Math.min(withJitter, this.retry.maxDelayMs);
-	}
-
 	private executionSignal(): AbortSignal | undefined {
 		const ctx = this.ctx as Partial<IExecuteFunctions>;
 		return typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
-	}
-}
-
-/** Waits, returning early (without throwing) when the signal aborts. */
-async function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
-	if (signal?.aborted) return;
-	try {
-		await sleepWithAbort(ms, signal);
-	} catch {
-		// Aborted: the caller checks the signal and stops.
 	}
 }
 
@@ -315,15 +291,6 @@ function findTokenError(error: unknown): { message: string; retryable: boolean }
 	return { message: String(message), retryable: context.retryable === true };
 }
 
-/** Retry-After is either delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
-	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-	const text = String(value).trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	const date = Date.parse(text);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 function graphqlErrorsOf(body: unknown): GraphqlErrorEntry[] | undefined {
 	if (typeof body !== 'object' || body === null) return undefined;
 	const errors = (body as { errors?: unknown }).errors;
@@ -386,14 +353,11 @@ export function unwrapGraphqlResponse<TData>(
 	return data as TData;
 }
 
-function failureToNodeApiError(
-	node: INode,
-	serviceName: string,
-	failure: AttemptFailure,
-	itemIndex: number,
-	retries: number,
-): NodeApiError {
-	const afterRetries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+function failureToNodeApiError(node: INode, serviceName: string, outcome: GaveUp<AttemptFailure>, itemIndex: number): NodeApiError {
+	const { failure, retries } = outcome;
+	const afterRetries =
+		(retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '') +
+		(outcome.reason === 'retryAfterTooLong' ? `; ${retryLaterHint(outcome.retryAfterMs ?? 0)}` : '');
 	if (failure.tokenError) {
 		return new NodeApiError(
 			node,

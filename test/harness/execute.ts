@@ -90,6 +90,8 @@ export interface RunNodeOptions {
 	/** Node settings such as `continueOnFail: true` / `onError: 'continueRegularOutput'`. */
 	settings?: Partial<INode>;
 	typeVersion?: number;
+	/** Called once the run started, with a function that cancels it (as stopping an execution in n8n does). */
+	onStarted?: (cancel: () => void) => void;
 }
 
 export interface NodeRunResult {
@@ -165,7 +167,9 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 	const additionalData = testAdditionalData(credentialsHelper, { hooks, executionId: 'test-execution' });
 
 	const execute = new WorkflowExecute(additionalData, 'manual', createRunExecutionData());
-	const run = await execute.run(workflow, source);
+	const running = execute.run(workflow, source);
+	options.onStarted?.(() => running.cancel());
+	const run = await running;
 	const runData = run.data.resultData.runData[underTest.name];
 	const outputs = (runData?.[0]?.data?.main ?? []).map((items) => items ?? []);
 	return { outputs, error: run.data.resultData.error as NodeRunResult['error'], run };

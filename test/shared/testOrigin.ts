@@ -8,6 +8,8 @@ export interface ReceivedRequest {
 	url: URL;
 	headers: IncomingHttpHeaders;
 	body: Buffer;
+	/** Date.now() when the request had fully arrived. */
+	receivedAt: number;
 }
 
 /** Decides the answer of a test origin; `origin` is the server itself (for redirects to its own paths). */
@@ -38,6 +40,7 @@ export async function startTestOrigin(handler: OriginHandler = answerNotFound): 
 				url: new URL(req.url ?? '/', origin.baseUrl),
 				headers: req.headers,
 				body: Buffer.concat(chunks),
+				receivedAt: Date.now(),
 			};
 			requests.push(received);
 			handler(received, res, origin);

@@ -1,0 +1,89 @@
+import { sleepWithAbort } from 'n8n-workflow';
+
+export interface RetryPolicy {
+	/** Retries after the first attempt. */
+	maxRetries: number;
+	/** First backoff; it doubles with every retry (with jitter). */
+	baseDelayMs: number;
+	/** Upper bound for one wait. A server asking for longer (Retry-After) is not waited for at all. */
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/** What one attempt gave: a value, or a failure that may be worth another attempt. */
+export type AttemptOutcome<TValue, TFailure> =
+	| { value: TValue }
+	| { failure: TFailure; retryable: boolean; retryAfterMs?: number };
+
+/** Why the retries ended without a value. */
+export type GiveUpReason = 'notRetryable' | 'exhausted' | 'aborted' | 'retryAfterTooLong';
+
+export interface GaveUp<TFailure> {
+	failure: TFailure;
+	reason: GiveUpReason;
+	/** Retries made before giving up. */
+	retries: number;
+	/** For `retryAfterTooLong`: how long the server asked to wait. */
+	retryAfterMs?: number;
+}
+
+/**
+ * Runs `attempt` until it gives a value, fails in a way not worth retrying, runs out of retries, the signal aborts
+ * (execution cancelled, page no longer needed), or the server asks to wait longer than the policy allows (the caller
+ * fails fast and says when to try again). The server's Retry-After is a lower bound on the wait, never a way around
+ * the backoff: `Retry-After: 0` or a past date still waits the exponential backoff.
+ */
+export async function withRetries<TValue, TFailure>(
+	attempt: () => Promise<AttemptOutcome<TValue, TFailure>>,
+	policy: RetryPolicy,
+	options: { signal?: AbortSignal; onRetry?: () => void } = {},
+): Promise<{ value: TValue } | GaveUp<TFailure>> {
+	for (let retries = 0; ; retries++) {
+		const outcome = await attempt();
+		if ('value' in outcome) return outcome;
+		const { failure } = outcome;
+		if (options.signal?.aborted) return { failure, reason: 'aborted', retries };
+		if (!outcome.retryable) return { failure, reason: 'notRetryable', retries };
+		if (retries >= policy.maxRetries) return { failure, reason: 'exhausted', retries };
+		if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > policy.maxDelayMs) {
+			return { failure, reason: 'retryAfterTooLong', retries, retryAfterMs: outcome.retryAfterMs };
+		}
+		options.onRetry?.();
+		await sleepUnlessAborted(retryDelayMs(policy, retries, outcome.retryAfterMs), options.signal);
+		if (options.signal?.aborted) return { failure, reason: 'aborted', retries };
+	}
+}
+
+/** Exponential backoff with jitter, at least what the server asked for, at most the policy's cap. */
+export function retryDelayMs(policy: RetryPolicy, retries: number, retryAfterMs?: number): number {
+	const exponential = policy.baseDelayMs * 2 ** retries;
+	// Half fixed, half random: concurrent requests that failed together do not retry in lockstep.
+	const backoff = exponential / 2 + Math.random() * (exponential / 2);
+	return Math.min(Math.max(backoff, retryAfterMs ?? 0), policy.maxDelayMs);
+}
+
+/** Retry-After is either delta-seconds or an HTTP date; a past date is 0. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const text = String(value).trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** "Try again after …" for a server that asked to wait longer than the node waits. */
+export function retryLaterHint(retryAfterMs: number, now = Date.now()): string {
+	const seconds = Math.ceil(retryAfterMs / 1000);
+	return `the server asks to wait ${seconds} s before retrying, longer than the node waits; try again after ${new Date(now + retryAfterMs).toISOString()}`;
+}
+
+/** Waits, returning early (without throwing) when the signal aborts. */
+export async function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	if (signal?.aborted) return;
+	try {
+		await sleepWithAbort(ms, signal);
+	} catch {
+		// Aborted: the caller checks the signal and stops.
+	}
+}
