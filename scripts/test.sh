@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite, as CI runs it.
 #   1. lint (n8n community-node rules) and type check of everything, tests included   2. build (bundle)
-#   3. n8n's community-package scan of the source and of the packed tarball (scripts/scan.sh)
+#   3. package size and one bundled graphql (scripts/package-size.js); n8n's community-package scan of the
+#      source and of the packed tarball (scripts/scan.sh)
 #   4. unit and integration tests against the emulators (jest)
 #   5. end-to-end in real n8n 1.123.81 and 2.40.7 (installed once into a cache outside the repo)
 #   6. end-to-end in n8n queue mode (Redis, PostgreSQL, workers, webhook processors)
@@ -16,6 +17,7 @@ trap 'node scripts/test-summary.js "$results"' EXIT
 npm run lint
 npm run typecheck
 npm run build
+node scripts/package-size.js
 bash scripts/scan.sh
 npx jest --json --outputFile="$results/unit.json"
 if [ "${SKIP_E2E:-}" != "1" ]; then
