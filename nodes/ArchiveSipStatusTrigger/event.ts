@@ -8,7 +8,8 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 export interface StatusEvent {
 	type: string;
-	timestamp: string;
+	/** As sent (only passed on, so never a reason to refuse a signed event); null when absent. */
+	timestamp: unknown;
 	correlationId: string;
 	outcome: Outcome;
 	pid: string | null;
@@ -18,9 +19,12 @@ export interface StatusEvent {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** RFC 3339 date-time; any number of fraction digits (the real sender sends microseconds). */
-const DATE_TIME_PATTERN =
-	/^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+/**
+ * A date-time as senders write it: RFC 3339 (any number of fraction digits; the real sender sends microseconds),
+ * also with a space for the `T`, seconds left out, an offset without a colon (`+0000`, `+01`) or no zone at all.
+ */
+const EVENT_TIME_PATTERN =
+	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -30,24 +34,25 @@ function daysInMonth(year: number, month: number): number {
 	return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-/** Checks the shape and the calendar: `2025-02-30T00:00:00Z` is rejected. */
-export function isIsoDateTime(value: string): boolean {
-	const match = DATE_TIME_PATTERN.exec(value);
-	if (!match) return false;
-	const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-	const [offsetHour, offsetMinute] = [match[7], match[8]].map((part) => Number(part ?? 0));
-	return (
-		month >= 1 &&
-		month <= 12 &&
-		day >= 1 &&
-		day <= daysInMonth(year, month) &&
-		hour <= 23 &&
-		minute <= 59 &&
+/**
+ * The event's `timestamp` as an RFC 3339 UTC string with the fraction digits as sent, or null when it does not
+ * read as a date-time. A timestamp without a zone is taken as UTC. The calendar is checked: `2025-02-30` is null.
+ */
+export function parseEventTime(value: unknown): string | null {
+	if (typeof value !== 'string' || value.length > 64) return null;
+	const match = EVENT_TIME_PATTERN.exec(value.trim());
+	if (!match) return null;
+	const [year, month, day, hour, minute] = match.slice(1, 6).map(Number);
+	const second = Number(match[6] ?? 0);
+	const [offsetHour, offsetMinute] = [match[10], match[11]].map((part) => Number(part ?? 0));
+	const valid =
+		month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
 		// 60 allows a leap second, as RFC 3339 does.
-		second <= 60 &&
-		offsetHour <= 23 &&
-		offsetMinute <= 59
-	);
+		hour <= 23 && minute <= 59 && second <= 60 && offsetHour <= 23 && offsetMinute <= 59;
+	if (!valid) return null;
+	const offsetMs = (match[9] === '-' ? -1 : 1) * (offsetHour * 60 + offsetMinute) * 60_000;
+	const utc = new Date(Date.UTC(year, month - 1, day, hour, minute, second) - offsetMs);
+	return `${utc.toISOString().slice(0, 19)}${match[7] ?? ''}Z`;
 }
 
 function isNonEmptyString(value: unknown): value is string {
@@ -71,13 +76,13 @@ export function parseJsonBody(rawBody: Buffer): Parsed<unknown> {
 	}
 }
 
-/** Validates a parsed body; the error names the first field that is wrong. */
+/**
+ * Validates a parsed body; the error names the first field that is wrong. Strict only about what the trigger acts
+ * on (type, outcome, correlation_id): a 400 to a genuine event means days of retries and then a lost event.
+ */
 export function validateStatusEvent(body: unknown): Parsed<StatusEvent> {
 	if (!isPlainObject(body)) return { ok: false, error: 'body must be a JSON object' };
 	if (!isNonEmptyString(body.type)) return { ok: false, error: 'type must be a non-empty string' };
-	if (typeof body.timestamp !== 'string' || !isIsoDateTime(body.timestamp)) {
-		return { ok: false, error: 'timestamp must be an ISO 8601 date-time string' };
-	}
 	const data = body.data;
 	if (!isPlainObject(data)) return { ok: false, error: 'data must be an object' };
 	if (!isNonEmptyString(data.correlation_id)) {
@@ -94,7 +99,7 @@ export function validateStatusEvent(body: unknown): Parsed<StatusEvent> {
 		ok: true,
 		value: {
 			type: body.type,
-			timestamp: body.timestamp,
+			timestamp: body.timestamp ?? null,
 			correlationId: data.correlation_id,
 			outcome: data.outcome as Outcome,
 			pid: pid.value,
@@ -117,7 +122,8 @@ export function toOutputJson(
 ): IDataObject {
 	const json: IDataObject = {
 		type: event.type,
-		timestamp: event.timestamp,
+		timestamp: event.timestamp as IDataObject[string],
+		timestamp_utc: parseEventTime(event.timestamp),
 		correlation_id: event.correlationId,
 		outcome: event.outcome,
 		pid: event.pid,

@@ -115,6 +115,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger')
 		expect(item).toEqual({
 			type: deliveries.success.event.type,
 			timestamp: deliveries.success.event.timestamp,
+			timestamp_utc: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
 			correlation_id: deliveries.success.event.data.correlation_id,
 			outcome: 'success',
 			pid: deliveries.success.event.data.pid,

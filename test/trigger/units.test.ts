@@ -1,23 +1,33 @@
-import { isIsoDateTime } from '../../nodes/ArchiveSipStatusTrigger/event';
+import { parseEventTime } from '../../nodes/ArchiveSipStatusTrigger/event';
 import { RateLimiter } from '../../nodes/ArchiveSipStatusTrigger/rateLimit';
 import { InMemoryReplayStore, REPLAY_WINDOW_MS } from '../../nodes/ArchiveSipStatusTrigger/replayStore';
 import { globMatches, splitPatterns, typeMatches } from '../../nodes/ArchiveSipStatusTrigger/typeFilter';
 
-describe('isIsoDateTime', () => {
-	it.each(['2025-09-03T20:26:10.344522Z', '2025-09-03T20:26:10Z', '2024-02-29T00:00:00+01:00', '2025-09-03t20:26:10z'])(
-		'accepts %s',
-		(value) => expect(isIsoDateTime(value)).toBe(true),
-	);
+describe('parseEventTime', () => {
 	it.each([
-		'2025-09-03',
-		'2025-09-03T20:26Z',
-		'2025-02-29T00:00:00Z',
-		'2025-13-01T00:00:00Z',
-		'2025-09-03T24:00:00Z',
-		'2025-09-03T20:26:10.Z',
-		'2025-09-03T20:26:10+0200',
-		' 2025-09-03T20:26:10Z',
-	])('refuses %s', (value) => expect(isIsoDateTime(value)).toBe(false));
+		['2025-09-03T20:26:10.344522Z', '2025-09-03T20:26:10.344522Z'],
+		['2025-09-03T20:26:10Z', '2025-09-03T20:26:10Z'],
+		['2025-09-03t20:26:10z', '2025-09-03T20:26:10Z'],
+		['2024-02-29T00:00:00+01:00', '2024-02-28T23:00:00Z'],
+		['2025-09-03T20:26:10.344522+0000', '2025-09-03T20:26:10.344522Z'],
+		['2025-09-03T22:26:10+0200', '2025-09-03T20:26:10Z'],
+		['2025-09-03T15:26:10-05', '2025-09-03T20:26:10Z'],
+		['2025-09-03T20:26:10', '2025-09-03T20:26:10Z'],
+		['2025-09-03T20:26:10.5', '2025-09-03T20:26:10.5Z'],
+		['2025-09-03 20:26:10+00:00', '2025-09-03T20:26:10Z'],
+		['2025-09-03T20:26Z', '2025-09-03T20:26:00Z'],
+	])('reads %s as %s', (value, expected) => expect(parseEventTime(value)).toBe(expected));
+
+	it.each([
+		['a date only', '2025-09-03'],
+		['an impossible date', '2025-02-29T00:00:00Z'],
+		['month 13', '2025-13-01T00:00:00Z'],
+		['hour 24', '2025-09-03T24:00:00Z'],
+		['an empty fraction', '2025-09-03T20:26:10.Z'],
+		['a number', 1756931170],
+		['null', null],
+		['text', 'yesterday'],
+	])('gives null for %s', (_label, value) => expect(parseEventTime(value)).toBeNull());
 });
 
 describe('type filter', () => {
