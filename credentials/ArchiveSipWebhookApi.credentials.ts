@@ -1,7 +1,7 @@
 import type { ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 /**
- * Signing secret(s) of the SIP status webhook (Standard Webhooks: `whsec_` + base64). There is no
+ * Signing secret(s) of the SIP status webhook (Standard Webhooks: `whsec_` + base64, prefix optional). There is no
  * API to call, so the Archive SIP Status Trigger node tests this credential by checking the secrets
  * locally (its `archiveSipWebhookSecretTest` method).
  */
@@ -26,7 +26,7 @@ export class ArchiveSipWebhookApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'whsec_...',
-			hint: 'The secret the archive shows for your webhook endpoint; it starts with "whsec_". Not a "v1,..." signature.',
+			hint: 'The secret the archive shows for your webhook endpoint, usually starting with "whsec_" (the base64 part alone works too). Not a "v1,..." signature.',
 			description: 'Secret used to verify the webhook-signature header of every event',
 		},
 		{

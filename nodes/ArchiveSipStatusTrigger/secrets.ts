@@ -1,5 +1,5 @@
 /**
- * Parses Standard Webhooks signing secrets (`whsec_` + base64 of the key bytes).
+ * Parses Standard Webhooks signing secrets (`whsec_` + base64 of the key bytes; the prefix may be left out).
  * Messages name the field that is wrong and why, never the value itself.
  */
 
@@ -41,16 +41,17 @@ export function parseSigningSecret(value: unknown, label: string): ParsedSecret 
 	if (/\s/.test(trimmed)) {
 		return { ok: false, problem: `${label} contains spaces: paste a single secret without spaces` };
 	}
-	if (!trimmed.startsWith(SECRET_PREFIX)) {
-		return { ok: false, problem: `${label} must start with "${SECRET_PREFIX}"` };
-	}
-	return decodeKey(trimmed.slice(SECRET_PREFIX.length), label);
+	// As the Standard Webhooks libraries do: the prefix is optional, the rest is the key in base64.
+	const prefixed = trimmed.startsWith(SECRET_PREFIX);
+	return decodeKey(prefixed ? trimmed.slice(SECRET_PREFIX.length) : trimmed, label, prefixed);
 }
 
-function decodeKey(encoded: string, label: string): ParsedSecret {
-	// A base64 text of length 4n+1 cannot encode whole bytes.
+function decodeKey(encoded: string, label: string, prefixed: boolean): ParsedSecret {
+	// A base64 text of length 4n+1 cannot encode whole bytes. Unlike the libraries, text that is not base64 is
+	// refused rather than decoded into other bytes.
 	if (!BASE64_PATTERN.test(encoded) || encoded.replace(/=+$/, '').length % 4 === 1) {
-		return { ok: false, problem: `${label} is not valid base64 after "${SECRET_PREFIX}"` };
+		const where = prefixed ? `after "${SECRET_PREFIX}"` : `(a signing secret is "${SECRET_PREFIX}" followed by base64, or the base64 alone)`;
+		return { ok: false, problem: `${label} is not valid base64 ${where}` };
 	}
 	const key = Buffer.from(encoded, 'base64');
 	if (key.length === 0) {

@@ -16,6 +16,17 @@ describe('parseSigningSecret', () => {
 		expect(parsed).toEqual({ ok: true, key });
 	});
 
+	it('decodes a secret without the whsec_ prefix as base64, as the Standard Webhooks libraries do', () => {
+		const parsed = parseSigningSecret('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'Signing Secret');
+		expect(parsed).toEqual({ ok: true, key: Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64') });
+	});
+
+	it('holds a secret without prefix to the 16-byte minimum too', () => {
+		const parsed = parseSigningSecret(randomBytes(15).toString('base64'), 'Signing Secret');
+		expect(parsed.ok).toBe(false);
+		if (!parsed.ok) expect(parsed.problem).toContain('fewer than the minimum of 16');
+	});
+
 	it('ignores whitespace around a pasted secret', () => {
 		const key = randomBytes(24);
 		const parsed = parseSigningSecret(`  whsec_${key.toString('base64')}\n`, 'Signing Secret');
@@ -27,7 +38,7 @@ describe('parseSigningSecret', () => {
 		['a non-string', 42, 'Signing Secret is empty'],
 		['a signature', 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=', 'looks like a signature (starts with "v1,")'],
 		['spaces inside', 'whsec_abcd efgh', 'contains spaces'],
-		['no prefix', 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'must start with "whsec_"'],
+		['plain text without prefix', 'my-plain-secret', 'is not valid base64 (a signing secret is "whsec_" followed by base64, or the base64 alone)'],
 		['non-base64 text', 'whsec_not*base64!', 'is not valid base64'],
 		['an impossible base64 length', 'whsec_abcde', 'is not valid base64'],
 		['only the prefix', 'whsec_', 'is not valid base64'],
@@ -115,7 +126,7 @@ describe('credential test archiveSipWebhookSecretTest', () => {
 		const result = await runTest({ signingSecret: 'v1,c2VjcmV0c2VjcmV0', additionalSecrets: 'plainc2VjcmV0' });
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain('Signing Secret looks like a signature');
-		expect(result.message).toContain('Additional Secret 1 must start with "whsec_"');
+		expect(result.message).toContain('Additional Secret 1 is not valid base64 (a signing secret');
 		expect(result.message).not.toContain('c2VjcmV0');
 	});
 

@@ -163,6 +163,20 @@ describe('known-answer vectors (facts.md), clock frozen at each timestamp', () =
 		},
 	);
 
+	it('verifies vector 1 with its secret given without the whsec_ prefix', async () => {
+		const vector = KNOWN_ANSWER_VECTORS[0];
+		freezeClock(vector.timestamp * 1000);
+		const trigger = await startTrigger({ credentials: { signingSecret: vector.secret.slice('whsec_'.length) } });
+		const answer = await postRaw(trigger.url, vector.body, {
+			'content-type': 'application/json',
+			'webhook-id': vector.id,
+			'webhook-timestamp': String(vector.timestamp),
+			'webhook-signature': vector.signature,
+		});
+		expect(answer.status).toBe(204);
+		expect(trigger.runs()).toHaveLength(1);
+	});
+
 	it('rejects vector 1 when one byte of the body changes', async () => {
 		const vector = KNOWN_ANSWER_VECTORS[0];
 		freezeClock(vector.timestamp * 1000);
@@ -844,7 +858,7 @@ describe('signing keys: read once, reused for a few seconds by production delive
 		for (let index = 0; index < 3; index++) expect((await deliver(harness, sipEventBody())).status).toBe(204);
 		expect(harness.credentialReads()).toBe(3);
 		expect(warnings()).toHaveLength(1);
-		expect(warnings()[0].message).toContain('Additional Secret 1 must start with');
+		expect(warnings()[0].message).toContain('Additional Secret 1 is not valid base64');
 		credential.additionalSecrets = 'still-not-a-secret';
 		for (let index = 0; index < 2; index++) expect((await deliver(harness, sipEventBody())).status).toBe(204);
 		expect(warnings()).toHaveLength(2);
