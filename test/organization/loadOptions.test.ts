@@ -42,9 +42,10 @@ describe('field lists from the live schema', () => {
 		const paths = options.map((option) => option.value as string);
 		expect(paths).toEqual(expect.arrayContaining(['iri', 'id', 'label', 'iiif', 'primary_site.address.locality', 'contact_point.email', 'account_manager.email', 'classification.broader.label', 'logo.url']));
 		expect(paths).not.toContain('category');
-		// Depth-limited: Person.holds.post_in... cycles stop at three levels.
-		expect(Math.max(...paths.map((path) => path.split('.').length))).toBe(3);
-		expect(paths).not.toContain('account_manager.holds.post_in.label');
+		// Depth-limited: Person.holds.post_in... cycles stop at four levels.
+		expect(Math.max(...paths.map((path) => path.split('.').length))).toBe(4);
+		expect(paths).toEqual(expect.arrayContaining(['account_manager.holds.post_in.label', 'account_manager.holds.role.label', 'units.primary_site.address.locality']));
+		expect(paths).not.toContain('account_manager.holds.post_in.posts.iri');
 		expect([...paths].sort((a, b) => a.localeCompare(b))).toEqual(paths);
 		expect(options.find((option) => option.value === 'iri')?.description).toBe('ID!');
 		expect(requestCounts(sandbox).graphql).toBe(1);
@@ -54,7 +55,7 @@ describe('field lists from the live schema', () => {
 		const organization = (await getFields.call(liveContext('organization'))).map((option) => option.value);
 		expect(organization).toContain('category');
 		const person = (await getFields.call(liveContext('person'))).map((option) => option.value);
-		expect(person).toEqual(expect.arrayContaining(['given_name', 'family_name', 'holds.role.label', 'holds.post_in.label', 'account_manager_of.id']));
+		expect(person).toEqual(expect.arrayContaining(['given_name', 'family_name', 'holds.role.label', 'holds.post_in.label', 'account_manager_of.id', 'holds.role.narrower.label', 'holds.post_in.primary_site.iri']));
 		expect(person).not.toContain('label');
 	});
 

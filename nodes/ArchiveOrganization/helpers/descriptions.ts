@@ -19,7 +19,8 @@ function outputDetailOptions(resource: OrgResource): INodePropertyOptions[] {
 			{
 				name: 'Everything',
 				value: 'full',
-				description: 'Posts with roles and organizations, and the organizations the person is account manager of',
+				description:
+					'Posts with their roles (with broader and narrower roles) and organizations, and the organizations the person is account manager of',
 			},
 			{ name: 'Selected Fields', value: 'custom', description: 'Choose the fields, nested ones included' },
 			{ name: 'With Posts', value: 'contact', description: 'Basic fields plus the posts held, with role and organization' },
@@ -35,7 +36,7 @@ function outputDetailOptions(resource: OrgResource): INodePropertyOptions[] {
 			name: 'Everything',
 			value: 'full',
 			description:
-				'Contact details plus logo, account manager, units, posts with roles, and classification with broader and narrower concepts',
+				'Contact details plus logo; account manager with their posts and the organizations they manage (IRI, ID, label); classification with broader and narrower concepts; units with their parent, contacts, sites, posts and other objects; posts with roles and organizations',
 		},
 		{ name: 'Selected Fields', value: 'custom', description: 'Choose the fields, nested ones included' },
 		{

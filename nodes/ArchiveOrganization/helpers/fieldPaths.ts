@@ -23,8 +23,11 @@ export interface RootField {
 	field: GraphQLField<unknown, unknown>;
 }
 
-/** Nested types are listed to this depth in the editor, which also stops cycles (Person.holds.post_in...). */
-export const FIELD_LIST_DEPTH = 3;
+/**
+ * Nested types are listed to this depth in the editor (account_manager.holds.role.label), which also stops cycles
+ * (Person.holds.post_in...). Deeper paths can still be typed in as an expression.
+ */
+export const FIELD_LIST_DEPTH = 4;
 
 const FIELD_PATH = /^[_A-Za-z][_0-9A-Za-z]*(\.[_A-Za-z][_0-9A-Za-z]*)*$/;
 

@@ -40,29 +40,57 @@ export interface OrgResource {
 const ORGANIZATION_CONTACT = [
 	'*',
 	'contact_point.*',
-	'primary_site.iri',
+	'primary_site.*',
 	'primary_site.address.*',
-	'sites.iri',
+	'sites.*',
 	'sites.address.*',
+];
+
+/** The fields of an organization's units, each unit with every object it has, one level deep. */
+const UNIT_FIELDS = [
+	'units.*',
+	'units.unit_of.*',
+	'units.logo.*',
+	'units.account_manager.*',
+	'units.classification.*',
+	'units.units.*',
+	'units.contact_point.*',
+	'units.primary_site.*',
+	'units.primary_site.address.*',
+	'units.sites.*',
+	'units.sites.address.*',
+	'units.posts.*',
+	'units.posts.role.*',
+];
+
+/**
+ * Every field the seed gives an organization, and every object it links to with its plain fields and its own links.
+ * Two lists stay references: the account manager's other organizations (`account_manager_of`, often hundreds per
+ * manager, repeated on every row) come as iri, id and label; a unit's posts leave out `post_in` (the unit itself).
+ */
+const ORGANIZATION_FULL = [
+	...ORGANIZATION_CONTACT,
+	'logo.*',
+	'account_manager.*',
+	'account_manager.holds.*',
+	'account_manager.holds.role.*',
+	'account_manager.holds.post_in.*',
+	'account_manager.account_manager_of.iri',
+	'account_manager.account_manager_of.id',
+	'account_manager.account_manager_of.label',
+	'classification.*',
+	'classification.broader.*',
+	'classification.narrower.*',
+	...UNIT_FIELDS,
+	'posts.*',
+	'posts.role.*',
+	'posts.post_in.*',
 ];
 
 const ORGANIZATION_PRESETS: Record<OutputDetail, string[]> = {
 	basic: ['*'],
 	contact: ORGANIZATION_CONTACT,
-	full: [
-		...ORGANIZATION_CONTACT,
-		'logo.*',
-		'account_manager.*',
-		'classification.*',
-		'classification.broader.*',
-		'classification.narrower.*',
-		'units.*',
-		'posts.*',
-		'posts.role.*',
-		'posts.post_in.iri',
-		'posts.post_in.id',
-		'posts.post_in.label',
-	],
+	full: ORGANIZATION_FULL,
 };
 
 const PERSON_PRESETS: Record<OutputDetail, string[]> = {
@@ -73,6 +101,7 @@ const PERSON_PRESETS: Record<OutputDetail, string[]> = {
 		'holds.*',
 		'holds.role.*',
 		'holds.role.broader.*',
+		'holds.role.narrower.*',
 		'holds.post_in.*',
 		'account_manager_of.*',
 	],

@@ -31,7 +31,6 @@ const ORGANIZATION_FIELDS = `
 	slug: String
 	homepage: String
 	description: String
-	logo: Logo
 	overlay: Boolean
 	bzt: Boolean
 	form_url: String
@@ -45,8 +44,11 @@ const ORGANIZATION_FIELDS = `
 	posts: [Post]`;
 
 /**
- * The schema of seed 002, used only when the server refuses introspection. Fields the seed does not show (the
- * fields of `Logo`) are reduced to `iri`, which every type of this API has.
+ * The schema of seed 002, used only when the server refuses introspection. It holds only what the seed shows: `logo`
+ * is left out because the seed does not show the fields of `Logo` (a guessed field would fail validation on the
+ * real server and with it the whole query). The scalar types of Concept's iri, label and alt_label are not shown
+ * either; they are declared ID and String like everywhere else, which only matters for the editor's type hints.
+ * OrgType and Sector hold the values facts.md lists (the seed shows one each).
  */
 const SEED_SDL = `
 enum OrgType { ${DEFAULT_ORG_TYPES.join(' ')} }
@@ -63,7 +65,6 @@ type Organization implements IOrganization {${ORGANIZATION_FIELDS}
 type OrganizationalUnit implements IOrganization {${ORGANIZATION_FIELDS}
 	unit_of: IOrganization!
 }
-type Logo { iri: ID! }
 type Person {
 	iri: ID!
 	given_name: String
@@ -87,6 +88,7 @@ type PostalAddress {
 	postal_code: String
 	street: String
 }
+interface IContactPoint { iri: ID! contact_type: String email: String telephone: String }
 type ContactPoint { iri: ID! contact_type: String email: String telephone: String }
 type Concept { iri: ID! label: String alt_label: String broader: [Concept] narrower: [Concept] }
 type Query {

@@ -127,6 +127,9 @@ const STREETS = ['Kerkstraat', 'Stationsstraat', 'Dorpsstraat', 'Molenstraat', '
 const CLASSIFICATIONS = ['Archief', 'Museum', 'Bibliotheek', 'Omroep', 'Erfgoedcel', 'Overheidsinstelling', 'School', 'Dienstverlener', 'Productiehuis'];
 const ROLES = ['Directeur', 'Archivaris', 'Collectiebeheerder', 'Communicatiemedewerker', 'Technisch contact', 'Contactpersoon'];
 const CONTACT_TYPES = ['primary', 'financial', 'technical', 'delivery'];
+/** Held by account managers only (kept out of ROLES so the staff's random roles stay as they were). */
+const ACCOUNT_MANAGER_ROLE = 'Accountmanager';
+const ACCOUNT_MANAGER_SPECIALISATIONS = ['Accountmanager cultuur', 'Accountmanager onderwijs'];
 
 function slugify(text: string): string {
 	return text
@@ -172,12 +175,23 @@ export class OrgDataset {
 	readonly accountManagers: Person[] = [];
 	readonly classifications: Concept[];
 	readonly roles: Concept[];
+	readonly accountManagerRole: Concept;
 	private readonly seed: number;
 
 	constructor(options: OrgDatasetOptions) {
 		this.seed = options.seed;
 		this.classifications = conceptTree('organisatietype', 'Organisatietype', CLASSIFICATIONS);
 		this.roles = conceptTree('rol', 'Rol', ROLES);
+		this.accountManagerRole = concept('rol', ACCOUNT_MANAGER_ROLE, ACCOUNT_MANAGER_ROLE.toLowerCase());
+		const roleRoot = this.roles[0].broader[0];
+		this.accountManagerRole.broader.push(roleRoot);
+		roleRoot.narrower.push(this.accountManagerRole);
+		// The one role with narrower roles, so `role.narrower` has data.
+		for (const label of ACCOUNT_MANAGER_SPECIALISATIONS) {
+			const narrower = concept('rol', label);
+			narrower.broader.push(this.accountManagerRole);
+			this.accountManagerRole.narrower.push(narrower);
+		}
 		const count = organizationCount(options.rows);
 		for (let i = 0; i < 12; i++) this.accountManagers.push(this.person(Random.for(this.seed, 'account-manager', i), i, 'meemoo.test'));
 		const usedIds = new Set<string>();
@@ -312,6 +326,7 @@ export class OrgDataset {
 
 	private generateStaff(count: number): void {
 		for (const org of this.organizations) org.account_manager?.account_manager_of.push(org);
+		this.giveAccountManagersPosts();
 		this.persons.push(...this.accountManagers);
 		const withPosts = this.organizations.filter((org) => org.__typename !== 'School');
 		for (let index = 0; index < count; index++) {
@@ -325,5 +340,31 @@ export class OrgDataset {
 			}
 			this.persons.push(person);
 		}
+		this.staffUnits();
+	}
+
+	/** Account managers work for the operator: the first service provider that is not a content partner. */
+	private giveAccountManagersPosts(): void {
+		const operator = this.organizations.find((org) => org.__typename === 'Organization' && org.orgTypes.includes('ServiceProvider'));
+		if (!operator) return;
+		this.accountManagers.forEach((manager, index) => {
+			const rng = Random.for(this.seed, 'account-manager-post', index);
+			const post: Post = { iri: `${IRI_BASE}/post/${rng.uuid()}`, role: this.accountManagerRole, post_in: [operator] };
+			manager.holds.push(post);
+			operator.posts.push(post);
+		});
+	}
+
+	/** Half the units get a post held by one of the staff (a post in a unit is `post_in` that unit). */
+	private staffUnits(): void {
+		const staff = this.persons.slice(this.accountManagers.length);
+		this.units.forEach((unit, index) => {
+			const rng = Random.for(this.seed, 'unit-post', index);
+			if (!rng.chance(0.5)) return;
+			const person = rng.pick(staff);
+			const post: Post = { iri: `${IRI_BASE}/post/${rng.uuid()}`, role: rng.pick(this.roles), post_in: [unit] };
+			person.holds.push(post);
+			unit.posts.push(post);
+		});
 	}
 }
