@@ -111,3 +111,95 @@ describe('Download Files retries', () => {
 		expect(files.requests).toHaveLength(1);
 	});
 });
+
+/** Streams `totalBytes` in 64 KiB chunks, honouring backpressure; resolves with the bytes written when the response ends or is cut. */
+function streamBody(res: ServerResponse, totalBytes: number, headers: Record<string, string> = {}): Promise<number> {
+	const chunk = Buffer.alloc(64 * 1024, 'a');
+	res.writeHead(200, { 'content-type': 'text/plain', ...headers });
+	return new Promise((resolve) => {
+		let written = 0;
+		const finish = () => resolve(written);
+		res.on('close', finish);
+		const pump = () => {
+			while (written < totalBytes && !res.destroyed) {
+				written += chunk.length;
+				if (!res.write(chunk)) return void res.once('drain', pump);
+			}
+			res.end();
+		};
+		pump();
+	});
+}
+
+describe('Download Files refuses hostile links and oversized files', () => {
+	it.each([
+		['a data: link', 'data:text/plain;base64,aGVsbG8=', 'the API returned a data: link'],
+		['a file: link', 'file:///etc/passwd', 'the API returned a file: link'],
+		['plain http to another host', 'http://files.example.invalid/object', 'the API returned a plain http link to files.example.invalid'],
+	])('refuses %s before any download', async (_case, link, message) => {
+		linkFor = () => link;
+		const result = await downloadTranscript({ maxRetries: 0 });
+		expect(result.error?.message).toBe(`Downloading transcript_txt: ${message}; only https links are downloaded (http only to this machine)`);
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(files.requests).toHaveLength(0);
+	});
+
+	it('does not follow a redirect to another host, and names the host', async () => {
+		serveFile = (request, res) => {
+			res.writeHead(302, { location: `${elsewhere.baseUrl}/stolen${request.url.search}` });
+			res.end();
+		};
+		const result = await downloadTranscript({ maxRetries: 2 });
+		expect(result.error?.message).toBe(
+			`Downloading transcript_txt: the download link redirected to another host (${new URL(elsewhere.baseUrl).host}); redirects to other hosts are not followed`,
+		);
+		expect(files.requests).toHaveLength(1);
+		expect(elsewhere.requests).toHaveLength(0);
+	});
+
+	it('follows a redirect within the link\'s own origin', async () => {
+		serveFile = (request, res) => {
+			if (request.url.pathname !== '/moved') {
+				res.writeHead(302, { location: '/moved' });
+				return res.end();
+			}
+			res.end('moved content');
+		};
+		const result = await downloadTranscript();
+		expect(result.error).toBeUndefined();
+		expect(Buffer.from(String(result.outputs[0][0].binary?.transcript_txt.data), 'base64').toString('utf8')).toBe('moved content');
+		expect(files.requests.map((request) => request.url.pathname)).toEqual([expect.stringMatching(/transcript\.txt$/), '/moved']);
+	});
+
+	it('refuses a file whose Content-Length is over Max File Size without reading it', async () => {
+		let sent: Promise<number> = Promise.resolve(0);
+		serveFile = (_request, res) => (sent = streamBody(res, 8 * 1024 * 1024, { 'content-length': String(8 * 1024 * 1024) }));
+		const result = await downloadTranscript({ maxFileSizeMiB: 1 });
+		expect(result.error?.message).toBe('Downloading transcript_txt: the file is larger than the Max File Size of 1 MiB; raise Max File Size to download it');
+		expect(await sent).toBeLessThan(8 * 1024 * 1024);
+	});
+
+	it('stops reading a body without Content-Length as soon as it passes Max File Size (default 100 MiB)', async () => {
+		let sent: Promise<number> = Promise.resolve(0);
+		const total = 160 * 1024 * 1024;
+		serveFile = (_request, res) => (sent = streamBody(res, total));
+		const result = await downloadTranscript({ maxRetries: 0 });
+		expect(result.error?.message).toBe('Downloading transcript_txt: the file is larger than the Max File Size of 100 MiB; raise Max File Size to download it');
+		// Cut off near the limit: what was written but not read sat in socket buffers only.
+		expect(await sent).toBeLessThan(110 * 1024 * 1024);
+		expect(files.requests).toHaveLength(1);
+	});
+
+	it('downloads a file just under Max File Size', async () => {
+		serveFile = (_request, res) => void streamBody(res, 10 * 64 * 1024);
+		const result = await downloadTranscript({ maxFileSizeMiB: 1 });
+		expect(result.error).toBeUndefined();
+		expect(result.outputs[0][0].json.files).toEqual([expect.objectContaining({ bytes: 10 * 64 * 1024 })]);
+	});
+
+	it('refuses a Max File Size that is not a positive number, naming the parameter', async () => {
+		const result = await downloadTranscript({ maxFileSizeMiB: 0 });
+		expect(result.error?.message).toBe('Parameter "Max File Size (MiB)": must be a number above 0 and at most 2048, got 0');
+		expect(files.requests).toHaveLength(0);
+	});
+});

@@ -4,7 +4,7 @@ import type { IBinaryKeyData, IDataObject, INodeExecutionData, INodeProperties }
 import { buildRootFieldQuery } from '../../../shared/graphqlDocuments';
 import { executePerItem } from '../../../shared/execution';
 import { assertValidAgainstSchema } from '../../shared/documents';
-import { downloadPresignedFile } from '../../shared/download';
+import { DEFAULT_MAX_FILE_SIZE_MIB, MIB, downloadPresignedFile } from '../../shared/download';
 import { parameterError, requireInteger, splitList } from '../../shared/parameters';
 import { PRESIGN_ARGUMENT, PRESIGN_FIELD, looksLikeObjectPath, presignedFieldFor, resolvePresign } from '../../shared/presign';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/session';
@@ -36,6 +36,15 @@ export const downloadFilesProperties: INodeProperties[] = [
 			description:
 				'Put in front of each binary property name; the name itself is the column (e.g. transcript_srt becomes file_transcript_srt with prefix file_)',
 		},
+		{
+			displayName: 'Max File Size (MiB)',
+			name: 'maxFileSizeMiB',
+			type: 'number',
+			typeOptions: { minValue: 0.01, numberPrecision: 2 },
+			default: DEFAULT_MAX_FILE_SIZE_MIB,
+			description:
+				'Largest file to download; a larger one stops the item with an error naming the file, after reading no more than this much of it',
+		},
 		retriesOption,
 	]),
 ];
@@ -43,6 +52,18 @@ export const downloadFilesProperties: INodeProperties[] = [
 interface DownloadSettings {
 	prefix: string;
 	maxRetries: number;
+	maxBytes: number;
+}
+
+/** Largest Max File Size accepted: what one Buffer may hold comfortably. */
+const MAX_FILE_SIZE_LIMIT_MIB = 2048;
+
+function readMaxFileSize(session: AiSession, itemIndex: number, value: unknown): number {
+	const mib = Number(value ?? DEFAULT_MAX_FILE_SIZE_MIB);
+	if (!Number.isFinite(mib) || mib <= 0 || mib > MAX_FILE_SIZE_LIMIT_MIB) {
+		throw parameterError(session.ctx, itemIndex, 'Max File Size (MiB)', `must be a number above 0 and at most ${MAX_FILE_SIZE_LIMIT_MIB}, got ${JSON.stringify(value)}`);
+	}
+	return Math.floor(mib * MIB);
 }
 
 interface FetchedFile {
@@ -129,7 +150,13 @@ async function fetchFiles(
 	for (const file of files) {
 		const url = urls.get(file.column);
 		if (!url) continue;
-		const { body } = await downloadPresignedFile(session.ctx, url, file.column, itemIndex, settings.maxRetries);
+		const { body } = await downloadPresignedFile(session.ctx, {
+			url,
+			label: file.column,
+			itemIndex,
+			maxRetries: settings.maxRetries,
+			maxBytes: settings.maxBytes,
+		});
 		downloaded.push({ file, body, source: 'presigned' });
 	}
 	// Keep the order the files were asked for.
@@ -147,6 +174,7 @@ export async function executeDownloadFiles(session: AiSession, viewKey: AiViewKe
 		const settings: DownloadSettings = {
 			prefix: String(options.binaryPropertyPrefix ?? '').trim(),
 			maxRetries: requireInteger(ctx, itemIndex, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, { min: 0, max: MAX_RETRIES }),
+			maxBytes: readMaxFileSize(session, itemIndex, options.maxFileSizeMiB),
 		};
 		readRecordId(ctx, itemIndex, viewKey);
 		const connection = await session.connect(settings.maxRetries);
