@@ -1,5 +1,5 @@
-import { OperationTypeNode, parse } from 'graphql';
-import type { DocumentNode, OperationDefinitionNode } from 'graphql';
+import { Kind, OperationTypeNode, parse, visit } from 'graphql';
+import type { DocumentNode, FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { executePerItem } from '../../../shared/execution';
@@ -84,6 +84,31 @@ function chooseOperation(
 	return operation;
 }
 
+/**
+ * The document that is sent: the chosen operation and the fragments it uses (also through other fragments), so the
+ * server never sees, parses or logs the document's other operations.
+ */
+export function documentForOperation(document: DocumentNode, operation: OperationDefinitionNode): DocumentNode {
+	const fragments = new Map<string, FragmentDefinitionNode>();
+	for (const definition of document.definitions) {
+		if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+	}
+	const used = new Set<string>();
+	const pending: Array<OperationDefinitionNode | FragmentDefinitionNode> = [operation];
+	while (pending.length > 0) {
+		visit(pending.pop()!, {
+			FragmentSpread(spread) {
+				const fragment = fragments.get(spread.name.value);
+				if (fragment && !used.has(spread.name.value)) {
+					used.add(spread.name.value);
+					pending.push(fragment);
+				}
+			},
+		});
+	}
+	return { kind: Kind.DOCUMENT, definitions: [operation, ...[...used].map((name) => fragments.get(name)!)] };
+}
+
 function firstRootKey(operation: OperationDefinitionNode): string | undefined {
 	const first = operation.selectionSet.selections.find((selection) => selection.kind === 'Field');
 	if (!first || first.kind !== 'Field') return undefined;
@@ -97,8 +122,9 @@ export async function executeCustomQuery(session: AiSession): Promise<INodeExecu
 		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const maxRetries = requireInteger(ctx, itemIndex, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, { min: 0, max: MAX_RETRIES });
 		const operationName = String(options.operationName ?? '').trim();
-		const document = parseQuery(ctx, itemIndex, String(ctx.getNodeParameter('query', itemIndex, '')));
-		const operation = chooseOperation(ctx, itemIndex, document, operationName);
+		const parsed = parseQuery(ctx, itemIndex, String(ctx.getNodeParameter('query', itemIndex, '')));
+		const operation = chooseOperation(ctx, itemIndex, parsed, operationName);
+		const document = documentForOperation(parsed, operation);
 		const variables = parseJsonObject(ctx, itemIndex, 'Variables', ctx.getNodeParameter('variables', itemIndex, '{}'));
 
 		const connection = await session.connect(maxRetries);
