@@ -70,32 +70,61 @@ describe('listFieldPaths', () => {
 });
 
 describe('flattenOrganization', () => {
-	it('uses the primary contact point, wherever it is in the list', () => {
+	it('uses the primary contact point, wherever it is in the list, and keeps every point under its type', () => {
 		const flat = flattenOrganization({
 			id: 'OR-1',
 			primary_site: { iri: 's', address: { street: 'Kerkstraat 1', postal_code: '9000', locality: 'Gent' } },
 			contact_point: [
-				{ contact_type: 'financial', email: 'fin@x', telephone: '1' },
-				{ contact_type: 'Primary', email: 'info@x', telephone: null },
+				{ iri: 'c1', contact_type: 'financial', email: 'fin@x', telephone: '1' },
+				{ iri: 'c2', contact_type: 'Primary', email: 'info@x', telephone: null },
 			],
 		});
 		expect(flat).toEqual({
 			id: 'OR-1',
+			primary_site_iri: 's',
+			address_iri: null,
+			address_contact_type: null,
 			address_street: 'Kerkstraat 1',
 			address_post_office_box_number: null,
 			address_postal_code: '9000',
 			address_locality: 'Gent',
 			address_region: null,
 			address_country: null,
+			address_email: null,
+			address_telephone: null,
+			contact_iri: 'c2',
+			contact_type: 'Primary',
 			contact_email: 'info@x',
 			contact_telephone: null,
+			contact_financial_iri: 'c1',
+			contact_financial_email: 'fin@x',
+			contact_financial_telephone: '1',
+			contact_primary_iri: 'c2',
+			contact_primary_email: 'info@x',
+			contact_primary_telephone: null,
 		});
 	});
 
-	it('falls back to the first contact point and gives null columns when data is missing', () => {
-		const flat = flattenOrganization({ id: 'OR-2', primary_site: null, contact_point: [null, { contact_type: 'technical', email: 't@x' }] });
+	it('falls back to the first contact point, names odd and missing types, and gives null columns when data is missing', () => {
+		const flat = flattenOrganization({
+			id: 'OR-2',
+			primary_site: null,
+			contact_point: [null, { contact_type: 'technical', email: 't@x' }, { email: 'u@x' }, { contact_type: ' Technical ', email: 't2@x' }],
+		});
 		expect(flat.contact_email).toBe('t@x');
+		expect(flat.contact_type).toBe('technical');
+		expect(flat.contact_untyped_email).toBe('u@x');
+		expect(flat.contact_technical_2_email).toBe('t2@x');
 		expect(flat.address_locality).toBeNull();
+		expect(flat.primary_site_iri).toBeNull();
 		expect(flattenOrganization({ id: 'OR-3' }).contact_email).toBeNull();
+	});
+
+	it('keeps fields a server adds to the site, the address and the contact points', () => {
+		const flat = flattenOrganization({
+			primary_site: { iri: 's', label: 'Depot', address: { iri: 'a', geo: '51,3' } },
+			contact_point: [{ iri: 'c', contact_type: 'primary', url: 'https://x' }],
+		});
+		expect(flat).toEqual(expect.objectContaining({ primary_site_label: 'Depot', address_geo: '51,3', contact_url: 'https://x', contact_primary_url: 'https://x' }));
 	});
 });

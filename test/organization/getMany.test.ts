@@ -241,34 +241,25 @@ describe('output detail', () => {
 		expect(rows.filter((row) => !String(row.id).startsWith('OR-')).every((row) => row.sector === null)).toBe(true);
 	});
 
-	it('flattens the primary site address and the primary contact point into columns', async () => {
-		const expected = sortedByIri(sandbox().data.org.contentPartners)
-			.slice(0, 40)
-			.map((cp) => {
-				const address = cp.primary_site?.address;
-				const contact = cp.contact_point.find((point) => point.contact_type === 'primary') ?? cp.contact_point[0];
-				return {
-					...pick(cp, ORGANIZATION_SCALARS),
-					sites: cp.sites.map((site) => ({ iri: site.iri, address: { ...site.address } })),
-					address_street: address?.street ?? null,
-					address_post_office_box_number: address?.post_office_box_number ?? null,
-					address_postal_code: address?.postal_code ?? null,
-					address_locality: address?.locality ?? null,
-					address_region: address?.region ?? null,
-					address_country: address?.country ?? null,
-					contact_email: contact?.email ?? null,
-					contact_telephone: contact?.telephone ?? null,
-				};
-			});
+	it('flattens the primary site, its whole address and every contact point into columns, dropping nothing', async () => {
+		const partners = sortedByIri(sandbox().data.org.contentPartners);
+		const expected = partners.map(flattenedPartner);
+		// The data has what Flatten must keep: non-primary points, no primary, two points of one type, address e-mail.
+		expect(partners.some((cp) => !cp.contact_point.some((point) => point.contact_type === 'primary'))).toBe(true);
+		expect(partners.some((cp) => cp.contact_point.filter((point) => point.contact_type === 'technical').length > 1)).toBe(true);
+		expect(partners.some((cp) => cp.primary_site?.address.email && cp.primary_site.address.telephone)).toBe(true);
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
 			operation: 'getMany',
-			limit: 40,
+			returnAll: true,
 			outputDetail: 'contact',
 			options: { flatten: true },
 		});
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual(expected);
+		const rows = jsonOf(result);
+		expect(rows).toEqual(expected);
+		// Columns in spreadsheet order: the entity, then site and address, then the contact points.
+		expect(rows.map((row) => Object.keys(row))).toEqual(expected.map((row) => Object.keys(row)));
 	});
 
 	it('returns custom nested fields chosen by path', async () => {
@@ -306,3 +297,40 @@ describe('output detail', () => {
 		expect(managed).toEqual(manager.account_manager_of.map((org) => org.id));
 	});
 });
+
+type ContentPartner = ReturnType<typeof sandbox>['data']['org']['contentPartners'][number];
+
+/** Flatten's columns, written out from the emulator data. */
+function flattenedPartner(cp: ContentPartner): Record<string, unknown> {
+	const address = cp.primary_site?.address;
+	const main = cp.contact_point.find((point) => point.contact_type === 'primary') ?? cp.contact_point[0];
+	const row: Record<string, unknown> = {
+		...pick(cp, ORGANIZATION_SCALARS),
+		sites: cp.sites.map((site) => ({ iri: site.iri, address: { ...site.address } })),
+		primary_site_iri: cp.primary_site?.iri ?? null,
+		address_iri: address?.iri ?? null,
+		address_contact_type: address?.contact_type ?? null,
+		address_street: address?.street ?? null,
+		address_post_office_box_number: address?.post_office_box_number ?? null,
+		address_postal_code: address?.postal_code ?? null,
+		address_locality: address?.locality ?? null,
+		address_region: address?.region ?? null,
+		address_country: address?.country ?? null,
+		address_email: address?.email ?? null,
+		address_telephone: address?.telephone ?? null,
+		contact_iri: main?.iri ?? null,
+		contact_type: main?.contact_type ?? null,
+		contact_email: main?.email ?? null,
+		contact_telephone: main?.telephone ?? null,
+	};
+	const perType = new Map<string, number>();
+	for (const point of cp.contact_point) {
+		const count = (perType.get(point.contact_type) ?? 0) + 1;
+		perType.set(point.contact_type, count);
+		const prefix = count === 1 ? `contact_${point.contact_type}` : `contact_${point.contact_type}_${count}`;
+		row[`${prefix}_iri`] = point.iri;
+		row[`${prefix}_email`] = point.email;
+		row[`${prefix}_telephone`] = point.telephone;
+	}
+	return row;
+}

@@ -81,7 +81,7 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to replace the primary site and the contact points by top-level columns (address_street, address_postal_code, address_locality, contact_email, contact_telephone, ...) for spreadsheets',
+				'Whether to replace the primary site and the contact points by top-level columns for spreadsheets: primary_site_iri, address_street, address_locality, address_email, ... for the address; contact_email, contact_telephone, ... for the primary contact point; contact_financial_email, ... for every contact point by its type',
 		});
 	}
 	if (operation === 'getMany') {

@@ -1,40 +1,100 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** Address fields copied to `address_<field>`, in spreadsheet column order. */
-const ADDRESS_FIELDS = ['street', 'post_office_box_number', 'postal_code', 'locality', 'region', 'country'];
+/**
+ * Address fields of seed 002 copied to `address_<field>`, in spreadsheet column order; every one is present (null
+ * when missing), fields a server adds follow.
+ */
+const ADDRESS_FIELDS = [
+	'iri',
+	'contact_type',
+	'street',
+	'post_office_box_number',
+	'postal_code',
+	'locality',
+	'region',
+	'country',
+	'email',
+	'telephone',
+];
+
+/** Contact point fields of seed 002: the main contact point's become `contact_<field>` (`contact_type` as is). */
+const CONTACT_FIELDS = ['iri', 'contact_type', 'email', 'telephone'];
 
 /** What Flatten needs selected; paths a server lacks are skipped like preset fields. */
-export const FLATTEN_FIELD_PATHS = [
-	...ADDRESS_FIELDS.map((field) => `primary_site.address.${field}`),
-	'contact_point.contact_type',
-	'contact_point.email',
-	'contact_point.telephone',
-];
+export const FLATTEN_FIELD_PATHS = ['primary_site.*', 'primary_site.address.*', 'contact_point.*'];
 
 function asObject(value: unknown): IDataObject | undefined {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : undefined;
 }
 
+function contactPoints(value: unknown): IDataObject[] {
+	return (Array.isArray(value) ? value : []).map(asObject).filter((point) => point !== undefined);
+}
+
+function typeOf(point: IDataObject): string {
+	return String(point.contact_type ?? '');
+}
+
 /** The contact point typed `primary`, else the first one. */
-function primaryContactPoint(value: unknown): IDataObject | undefined {
-	const points = (Array.isArray(value) ? value : []).map(asObject).filter((point) => point !== undefined);
-	return (
-		points.find((point) => String(point.contact_type ?? '').toLowerCase() === 'primary') ?? points[0]
-	);
+function mainContactPoint(points: IDataObject[]): IDataObject | undefined {
+	return points.find((point) => typeOf(point).toLowerCase() === 'primary') ?? points[0];
+}
+
+/** `Financial dept.` -> `financial_dept`; no type -> `untyped`. */
+function columnPart(contactType: string): string {
+	const part = contactType
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '_')
+		.replace(/^_+|_+$/g, '');
+	return part === '' ? 'untyped' : part;
+}
+
+/** Known fields first in the given order, then whatever else the object holds. */
+function orderedKeys(object: IDataObject, known: string[]): string[] {
+	return [...known, ...Object.keys(object).filter((key) => !known.includes(key))];
+}
+
+function copyPrimarySite(flat: IDataObject, primarySite: IDataObject | undefined): void {
+	const site = primarySite ?? {};
+	for (const key of orderedKeys(site, ['iri'])) {
+		if (key !== 'address') flat[`primary_site_${key}`] = site[key] ?? null;
+	}
+	const address = asObject(site.address) ?? {};
+	for (const key of orderedKeys(address, ADDRESS_FIELDS)) flat[`address_${key}`] = address[key] ?? null;
 }
 
 /**
- * One row per entity with plain columns: the primary site's address becomes `address_*` and the primary contact
- * point `contact_email` / `contact_telephone`. The nested `primary_site` and `contact_point` are replaced (every
- * column is present, null when the entity has no such data), other fields are kept as they are.
+ * The main contact point as `contact_iri`, `contact_type`, `contact_email`, `contact_telephone`; then every contact
+ * point (the main one too) under its type, `contact_<type>_<field>`, so e.g. `contact_financial_email` is a column
+ * that means the same on every row. A second point of the same type gets `contact_<type>_2_<field>`.
+ */
+function copyContactPoints(flat: IDataObject, value: unknown): void {
+	const points = contactPoints(value);
+	const main = mainContactPoint(points) ?? {};
+	for (const key of orderedKeys(main, CONTACT_FIELDS)) {
+		flat[key === 'contact_type' ? 'contact_type' : `contact_${key}`] = main[key] ?? null;
+	}
+	const usedPrefixes = new Set<string>();
+	for (const point of points) {
+		const type = columnPart(typeOf(point));
+		let prefix = `contact_${type}`;
+		for (let count = 2; usedPrefixes.has(prefix); count++) prefix = `contact_${type}_${count}`;
+		usedPrefixes.add(prefix);
+		for (const key of orderedKeys(point, CONTACT_FIELDS)) {
+			if (key !== 'contact_type') flat[`${prefix}_${key}`] = point[key] ?? null;
+		}
+	}
+}
+
+/**
+ * One row per entity with plain columns for spreadsheets: the primary site and its address become `primary_site_*`
+ * and `address_*`, the contact points `contact_*` (see copyContactPoints). Nothing they held is dropped. The nested
+ * `primary_site` and `contact_point` are replaced; other fields (e.g. `sites`) are kept as they are.
  */
 export function flattenOrganization(row: IDataObject): IDataObject {
 	const { primary_site: primarySite, contact_point: contactPoint, ...rest } = row;
-	const address = asObject(asObject(primarySite)?.address) ?? {};
-	const contact = primaryContactPoint(contactPoint) ?? {};
 	const flat: IDataObject = { ...rest };
-	for (const field of ADDRESS_FIELDS) flat[`address_${field}`] = address[field] ?? null;
-	flat.contact_email = contact.email ?? null;
-	flat.contact_telephone = contact.telephone ?? null;
+	copyPrimarySite(flat, asObject(primarySite));
+	copyContactPoints(flat, contactPoint);
 	return flat;
 }

@@ -288,6 +288,7 @@ export class OrgDataset {
 			orgTypes = [rng.pick(candidates)];
 		}
 		const org = this.commonFields(rng, isCp ? 'ContentPartner' : 'Organization', `${IRI_BASE}/organization/${id}`, id, label, sector, orgTypes);
+		this.varyContactPoints(org, Random.for(this.seed, 'contact-variety', index));
 		org.category = orgTypes[0] === 'ContentPartner' ? 'Content Partner' : orgTypes[0].replace(/([a-z])([A-Z])/g, '$1 $2');
 		if (rng.chance(0.2)) {
 			for (let k = 1; k <= rng.int(1, 3); k++) {
@@ -299,6 +300,22 @@ export class OrgDataset {
 			}
 		}
 		return org;
+	}
+
+	/** Some organizations have no `primary` contact point, some two of one type (a separate stream: the rest stays). */
+	private varyContactPoints(org: OrgEntity, rng: Random): void {
+		const points = org.contact_point;
+		if (rng.chance(0.15) && points.length > 1) {
+			points.shift();
+		} else if (rng.chance(0.2)) {
+			points.push({
+				__typename: 'ContactPoint',
+				iri: `${org.iri}/contact/${points.length + 1}`,
+				contact_type: 'technical',
+				email: `helpdesk@${org.slug}.example`,
+				telephone: rng.chance(0.5) ? `+32 ${rng.int(2, 9)} ${rng.int(100, 999)} ${rng.int(10, 99)} ${rng.int(10, 99)}` : null,
+			});
+		}
 	}
 
 	private school(index: number): OrgEntity {
