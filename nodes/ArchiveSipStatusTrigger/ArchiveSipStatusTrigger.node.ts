@@ -27,6 +27,7 @@ import {
 	TriggerConfigurationError,
 } from './settings';
 import { DEFAULT_EVENT_TYPE_PATTERNS } from './typeFilter';
+import { readWebhookHeaders } from './verify';
 
 /** One output, or Success and Failure outputs when "Output" is "perOutcome" (n8n's Switch/If pattern). */
 const OUTPUTS_EXPRESSION =
@@ -49,6 +50,17 @@ function describeFailure(error: unknown): string {
 	return error instanceof Error ? `unexpected ${error.name}` : 'unexpected failure';
 }
 
+/** A replay store made on first use. */
+function lazyReplayStore(create: () => ReplayStore): ReplayStore {
+	let store: ReplayStore | undefined;
+	const get = () => (store ??= create());
+	return {
+		seen: async (id) => await get().seen(id),
+		remember: async (id, expiresAtMs) => await get().remember(id, expiresAtMs),
+		forget: async (id) => await get().forget(id),
+	};
+}
+
 /**
  * One delivery, verified with the credential's signing keys. Keys this process read a moment ago are reused
  * (signingKeyCache.ts); a signature refused with reused keys may be checked once more with the credential read afresh.
@@ -63,6 +75,9 @@ async function handleWithSigningKeys(
 	const read = await readRawBody(req, maxBodyBytes);
 	if (!read.ok) return { status: 400, error: `body exceeds the maximum size of ${maxBodyBytes} bytes` };
 	const { rawBody } = read;
+	// Headers that can never verify are refused before the credential, the settings or the replay record are read.
+	const headers = readWebhookHeaders(req.headers);
+	if (!headers.ok) return { status: 401, error: headers.reason };
 	const nowMs = Date.now();
 	const attempt = async (reuseRecentKeys: boolean) => {
 		const { settings, eventsPerMinute, secretProblems, keysReused } = await readSettings(context, { reuseRecentKeys, nowMs });
@@ -225,8 +240,9 @@ export class ArchiveSipStatusTrigger implements INodeType {
 		let acceptedId: string | undefined;
 		try {
 			const scope = scopeOf(this);
-			// Shared through n8n's workflow static data, so replays hold across queue-mode processes.
-			const store = replayStoreForDelivery(this, scope);
+			// Shared through n8n's workflow static data, so replays hold across queue-mode processes. Made on first
+			// use, after the signature verified: reading the shared record is work a forgery should not cause.
+			const store = lazyReplayStore(() => replayStoreForDelivery(this, scope));
 			replayStore = store;
 			const result = await handleWithSigningKeys(this, scope, store);
 			if (result.status !== 204) {

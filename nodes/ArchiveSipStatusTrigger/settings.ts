@@ -87,6 +87,7 @@ export async function readSettings(
 	if (parsed.keys.length === 0) {
 		throw new TriggerConfigurationError(`No usable signing secret: ${parsed.errors.join('; ')}`);
 	}
+	// n8n resolves every getNodeParameter call afresh: read each parameter once.
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const typePatterns =
 		options.eventTypes === undefined ? DEFAULT_EVENT_TYPE_PATTERNS : options.eventTypes;
