@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { WorkflowOperationError } from 'n8n-workflow';
 
+import { BoundedCache } from '../../nodes/shared/boundedCache';
 import { describeNetworkCode } from '../../nodes/shared/networkErrors';
 import { redactSecrets } from '../../nodes/shared/redact';
 import type { IHttpRequestHelper, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
@@ -43,13 +44,22 @@ interface CachedToken extends AccessToken {
 /** Tokens are reused this long before their stated expiry runs out, so a token is never used at its edge. */
 const EXPIRY_MARGIN_MS = 30_000;
 
+/** Accounts (credential + lifetime) whose tokens one process keeps; the least recently used is dropped first. */
+export const MAX_CACHED_TOKENS = 256;
+
 /**
  * n8n calls `preAuthentication` for every request that finds no token and again after every 401, so concurrent
  * page requests of one execution (or parallel executions in one process) would each fetch a token. The cache
  * makes that one request per credential and token lifetime per process; n8n still persists the token itself.
  */
-const tokens = new Map<string, CachedToken>();
+const tokens = new BoundedCache<CachedToken>(MAX_CACHED_TOKENS);
+/** Bounded by the requests in flight: each entry is removed when its token request settles. */
 const inFlight = new Map<string, Promise<CachedToken>>();
+
+/** Tokens held in this process (for tests of the bound). */
+export function cachedAccessTokenCount(): number {
+	return tokens.size;
+}
 
 export function clearAccessTokenCache(): void {
 	tokens.clear();
@@ -76,16 +86,14 @@ export async function obtainAccessToken(
 	validateTokenRequest(request);
 	const key = cacheKey(request);
 	const cached = tokens.get(key);
-	if (cached && cached.accessToken !== request.rejectedToken && cached.validUntil > Date.now()) {
-		return cached;
-	}
+	if (cached && cached.accessToken !== request.rejectedToken) return cached;
 	if (cached) tokens.delete(key);
 
 	let pending = inFlight.get(key);
 	if (!pending) {
 		pending = fetchAccessToken(helpers, request).then(
 			(token) => {
-				tokens.set(key, token);
+				tokens.set(key, token, token.validUntil);
 				inFlight.delete(key);
 				return token;
 			},

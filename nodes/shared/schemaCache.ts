@@ -1,19 +1,23 @@
 import { buildClientSchema, getIntrospectionQuery, parse } from 'graphql';
 import type { GraphQLSchema, IntrospectionQuery } from 'graphql';
 
+import { BoundedCache } from './boundedCache';
 import type { GraphqlClient, RequestContext } from './transport';
 
 /** Schemas change rarely; ten minutes keeps the editor's option lists fresh without an introspection per run. */
 const SCHEMA_TTL_MS = 10 * 60_000;
 
-interface CachedSchema {
-	schema: Promise<GraphQLSchema>;
-	loadedAt: number;
-}
+/** Credential + endpoint pairs whose schemas one process keeps; the least recently used is dropped first. */
+export const MAX_CACHED_SCHEMAS = 64;
 
-const schemas = new Map<string, CachedSchema>();
+const schemas = new BoundedCache<Promise<GraphQLSchema>>(MAX_CACHED_SCHEMAS);
 
 const INTROSPECTION = parse(getIntrospectionQuery({ descriptions: true }));
+
+/** Schemas held in this process (for tests of the bound). */
+export function cachedSchemaCount(): number {
+	return schemas.size;
+}
 
 export function clearSchemaCache(): void {
 	schemas.clear();
@@ -32,12 +36,12 @@ export async function loadSchema(
 	const credentialId = ctx.getNode().credentials?.[credentialType]?.id ?? 'unsaved';
 	const key = `${credentialType}|${credentialId}|${client.endpoint}`;
 	const cached = schemas.get(key);
-	if (cached && Date.now() - cached.loadedAt < SCHEMA_TTL_MS) return await cached.schema;
+	if (cached) return await cached;
 
 	const schema = client
 		.request<IntrospectionQuery>({ document: INTROSPECTION, operationName: 'IntrospectionQuery' })
 		.then((result) => buildClientSchema(result));
-	schemas.set(key, { schema, loadedAt: Date.now() });
+	schemas.set(key, schema, Date.now() + SCHEMA_TTL_MS);
 	// A failed introspection must not be cached: the next call tries again.
 	schema.catch(() => schemas.delete(key));
 	return await schema;

@@ -159,11 +159,9 @@ describe('Download Files refuses hostile links and oversized files', () => {
 
 	it('follows a redirect within the link\'s own origin', async () => {
 		serveFile = (request, res) => {
-			if (request.url.pathname !== '/moved') {
-				res.writeHead(302, { location: '/moved' });
-				return res.end();
-			}
-			res.end('moved content');
+			if (request.url.pathname === '/moved') return void res.end('moved content');
+			res.writeHead(302, { location: '/moved' });
+			res.end();
 		};
 		const result = await downloadTranscript();
 		expect(result.error).toBeUndefined();

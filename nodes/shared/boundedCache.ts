@@ -1,0 +1,48 @@
+/**
+ * A Map for process-wide caches: entries expire at a time given per entry, and when the cache is full the least
+ * recently used entry is evicted, so a long-running n8n process holding many credentials or endpoints keeps at most
+ * `maxEntries` of them.
+ */
+export class BoundedCache<TValue> {
+	private readonly entries = new Map<string, { value: TValue; expiresAt: number }>();
+
+	constructor(readonly maxEntries: number) {}
+
+	get size(): number {
+		return this.entries.size;
+	}
+
+	/** The value, unless absent or expired (an expired entry is removed). */
+	get(key: string, now = Date.now()): TValue | undefined {
+		const entry = this.entries.get(key);
+		if (!entry) return undefined;
+		this.entries.delete(key);
+		if (entry.expiresAt <= now) return undefined;
+		// Re-inserted: Map order is the eviction order, least recently used first.
+		this.entries.set(key, entry);
+		return entry.value;
+	}
+
+	set(key: string, value: TValue, expiresAt: number, now = Date.now()): void {
+		this.entries.delete(key);
+		this.entries.set(key, { value, expiresAt });
+		if (this.entries.size > this.maxEntries) this.prune(now);
+	}
+
+	delete(key: string): void {
+		this.entries.delete(key);
+	}
+
+	clear(): void {
+		this.entries.clear();
+	}
+
+	/** Drops expired entries, then the least recently used ones until the cap holds. */
+	private prune(now: number): void {
+		for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+		for (const key of this.entries.keys()) {
+			if (this.entries.size <= this.maxEntries) break;
+			this.entries.delete(key);
+		}
+	}
+}
