@@ -30,9 +30,11 @@ export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutio
 	const fields = selectedColumns(source.view, settings);
 	const rows = await fetchAfterCursor(ctx, source, cursor, userFilters(source.view, settings), fields, settings);
 	if (rows.length === 0) return null;
+	// Shaped first: a row that cannot be emitted must not move the cursor past it.
+	const items = emit(ctx, source, settings, rows);
 	const next = cursorAfter(rows[rows.length - 1], cursorColumnsOf(source.view), settings.view, cursor.startFrom);
 	if (next) saveCursor(staticData, next);
-	return [emit(source, settings, rows)];
+	return [items];
 }
 
 /** A stored cursor still applies when it watches the same view and was started from the same "Start From". */
@@ -66,11 +68,17 @@ async function latestForManualRun(
 			description: 'Check "Status Names or IDs" and "Content Partner Names or IDs", or pick another view.',
 		});
 	}
-	return [emit(source, settings, rows)];
+	return [emit(ctx, source, settings, rows)];
 }
 
-function emit(source: ViewSource, settings: TriggerSettings, rows: IDataObject[]): INodeExecutionData[] {
-	const records = rows.map((row) => shapeRecord(source.view, row, { keepRawJson: settings.keepRawJson }));
+function emit(ctx: IPollFunctions, source: ViewSource, settings: TriggerSettings, rows: IDataObject[]): INodeExecutionData[] {
+	let records: IDataObject[];
+	try {
+		records = rows.map((row) => shapeRecord(source.view, row, { keepRawJson: settings.keepRawJson }));
+	} catch (error) {
+		// A list column holding neither a JSON array nor a Postgres array literal.
+		throw new NodeOperationError(ctx.getNode(), error as Error);
+	}
 	if (settings.emitAs === 'oneItem') {
 		return [{ json: { view: source.view.rootField, count: records.length, records } }];
 	}

@@ -297,6 +297,26 @@ describe('AI metadata emulator: what the node tests need beyond the seed', () =>
 		expect(data.face_tasks).toEqual(
 			added.map((row) => ({ task_id: row.task_id, title: '100%_echt', processed_time: '2024-01-02T03:04:05.5+00:00' })).sort((a, b) => String(a.task_id).localeCompare(String(b.task_id))),
 		);
-		expect(() => sandbox.data.ai.insert('face_tasks', { values: { cluster_uuids: [] } })).toThrow(/not a plain column/);
+		expect(() => sandbox.data.ai.insert('face_tasks', { values: { cluster_uuid: [] } })).toThrow(/face_tasks has no column "cluster_uuid"/);
+	});
+
+	it('the literal list format types list columns as Postgres arrays and serves them as literals', async () => {
+		const literal = await startSandbox({ rows: 30, seed: 3, aiListFormat: 'literal' });
+		try {
+			const literalToken = await aiToken(literal);
+			const data = await aiData<{ face_tasks: Row[]; face_matches: Row[]; __type: { fields: Array<{ name: string; type: { name: string } }> } }>(
+				literal,
+				literalToken,
+				'{ face_tasks(where: { status: { _eq: "succeeded" } }, limit: 1) { task_id cluster_uuids n_faces_per_frame } face_matches(limit: 1) { time_intervals } __type(name: "face_tasks") { fields { name type { name } } } }',
+			);
+			const json = sandbox.data.ai.records('face_tasks').find((row) => row.task_id === data.face_tasks[0].task_id)!;
+			expect(data.face_tasks[0].cluster_uuids).toBe(`{${(json.cluster_uuids as string[]).join(',')}}`);
+			expect(data.face_tasks[0].n_faces_per_frame).toBe(`{${(json.n_faces_per_frame as number[]).join(',')}}`);
+			expect(data.face_matches[0].time_intervals).toMatch(/^\{(\{[\d.]+,[\d.]+\},?)+\}$/);
+			const types = Object.fromEntries(data.__type.fields.map((field) => [field.name, field.type.name]));
+			expect(types).toMatchObject({ cluster_uuids: '_uuid', n_faces_per_frame: '_int4', task_id: 'uuid' });
+		} finally {
+			await literal.close();
+		}
 	});
 });

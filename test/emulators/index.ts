@@ -3,7 +3,7 @@
  * the Organization API on loopback with deterministic data, fault injection and request counters.
  */
 import { AiDataset, type RawStorage } from './ai/dataset';
-import type { AiNaming } from './ai/model';
+import type { AiListFormat, AiNaming } from './ai/model';
 import { AI_GRAPHQL_PATH, AiServer } from './ai/server';
 import { Counters } from './core/counters';
 import { FaultControl } from './core/faults';
@@ -11,7 +11,7 @@ import { OrgDataset } from './org/dataset';
 import { ORG_API_PATH, OrgServer } from './org/server';
 
 export { AiDataset, type AiRecord, type AiRow, type RawStorage } from './ai/dataset';
-export type { AiNaming, CanonicalView } from './ai/model';
+export type { AiListFormat, AiNaming, CanonicalView } from './ai/model';
 export { Counters, type CountersSnapshot, type ServiceCounters } from './core/counters';
 export { FaultControl, type FaultPlan, type FaultTarget } from './core/faults';
 export { OrgDataset } from './org/dataset';
@@ -39,6 +39,8 @@ export interface SandboxOptions {
 	aiRawStorage?: RawStorage;
 	/** Cap on issued token lifetime in seconds (default: the requested expires_in). */
 	tokenTtlSeconds?: number;
+	/** 'json' (default): list columns are jsonb arrays; 'literal': Postgres arrays, served as `{a,b}` literals. */
+	aiListFormat?: AiListFormat;
 }
 
 export interface Sandbox {
@@ -64,12 +66,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		aiNaming: options.aiNaming ?? 'seed',
 		aiAggregates: options.aiAggregates ?? true,
 		aiRawStorage: options.aiRawStorage ?? 'inline',
+		aiListFormat: options.aiListFormat ?? 'json',
 		tokenTtlSeconds: options.tokenTtlSeconds,
 	};
 	if (!Number.isInteger(resolved.rows) || resolved.rows < 1) throw new Error('rows must be a positive integer');
 	const faults = new FaultControl();
 	const counters = new Counters();
-	const aiData = new AiDataset({ rows: resolved.rows, seed: resolved.seed, naming: resolved.aiNaming, rawStorage: resolved.aiRawStorage });
+	const aiData = new AiDataset({
+		rows: resolved.rows,
+		seed: resolved.seed,
+		naming: resolved.aiNaming,
+		rawStorage: resolved.aiRawStorage,
+		listFormat: resolved.aiListFormat,
+	});
 	const orgData = new OrgDataset({ rows: resolved.rows, seed: resolved.seed });
 	const common = { host: resolved.host, faults, counters, tokenTtlSeconds: resolved.tokenTtlSeconds };
 	const aiServer = new AiServer({ ...common, dataset: aiData, aggregates: resolved.aiAggregates, port: resolved.aiPort, ...DEMO_CREDENTIALS.ai });

@@ -2,6 +2,9 @@ import { getNamedType, isListType, isNonNullType, isObjectType } from 'graphql';
 import type { GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { IDataObject } from 'n8n-workflow';
 
+import { readList, UnexpectedListError } from './lists';
+import type { ListElement } from './lists';
+
 /**
  * What the package knows about each view of the AI metadata API (seed 001), and how a view's live names are
  * found in the introspected schema. Published versions differ (`image_tasks` vs `face_image_tasks`, the NER
@@ -51,6 +54,8 @@ export interface AiViewDefinition {
 	seedColumns: string[];
 	/** Columns holding JSON text that the node parses (seed names). */
 	rawJsonColumns: string[];
+	/** List columns (JSON arrays or Postgres array literals) and what their elements are. */
+	listColumns: Record<string, ListElement>;
 	/** The handful of columns most people want ("Simplify"). */
 	simplifiedColumns: string[];
 	/** Raw files the Download operation offers. */
@@ -116,6 +121,7 @@ function detectionTaskView(key: AiViewKey, resource: string, displayName: string
 		timeColumn: 'processed_time',
 		seedColumns: DETECTION_TASK_COLUMNS,
 		rawJsonColumns: [],
+		listColumns: { cluster_uuids: 'text', n_faces_per_frame: 'number', n_persons_per_frame: 'number' },
 		simplifiedColumns: [...TASK_SIMPLIFIED, 'n_faces', 'n_persons', 'error'],
 		files: [],
 		pidLookup: true,
@@ -140,6 +146,7 @@ function matchView(
 		timeColumn: 'matched_time',
 		seedColumns: MATCH_COLUMNS,
 		rawJsonColumns: [],
+		listColumns: { time_intervals: 'number' },
 		simplifiedColumns: MATCH_SIMPLIFIED,
 		files: [],
 		pidLookup: true,
@@ -164,6 +171,7 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 		timeColumn: 'modified_at',
 		seedColumns: ['created_at', 'description', 'id', 'label', 'modified_at', 'public_links', 'status'],
 		rawJsonColumns: [],
+		listColumns: { public_links: 'text' },
 		simplifiedColumns: ['id', 'label', 'description', 'status', 'modified_at'],
 		files: [],
 		pidLookup: false,
@@ -198,6 +206,7 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 			'transcript_vtt',
 		],
 		rawJsonColumns: ['transcript_json', 'audio_classification_json', 'statistics'],
+		listColumns: {},
 		simplifiedColumns: [...TASK_SIMPLIFIED, 'fragment_id', 'error', 'transcript_txt'],
 		files: [
 			{ column: 'transcript_srt', displayName: 'Transcript (SRT)', extension: 'srt', mimeType: 'application/x-subrip' },
@@ -225,6 +234,7 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 		timeColumn: 'processed_time',
 		seedColumns: ['cp', 'error', SEED_VENDOR_COLUMN, 'fragment_id', 'pid', 'processed_json', 'processed_time', 'status', 'task_id'],
 		rawJsonColumns: ['processed_json', SEED_VENDOR_COLUMN],
+		listColumns: {},
 		simplifiedColumns: ['task_id', 'pid', 'cp', 'fragment_id', 'status', 'processed_time', 'error'],
 		files: [
 			{ column: 'processed_json', displayName: 'Processed Output (Raw JSON)', extension: 'json', mimeType: JSON_MIME },
@@ -422,10 +432,23 @@ export interface ShapeOptions {
 	keepRawJson?: boolean;
 }
 
-/** A row as the node outputs it: raw JSON columns parsed unless asked to keep them raw. */
+/** A list column's value as an array (or null); a value that is no list in either form is an error. */
+export function listValue(view: ResolvedView, column: string, value: unknown): unknown[] | null {
+	const list = readList(value, view.definition.listColumns[column] ?? 'text');
+	if (list === undefined) throw new UnexpectedListError(column, view.rootField, value);
+	return list;
+}
+
+/**
+ * A row as the node outputs it: list columns as arrays (whichever form the API used), raw JSON columns parsed
+ * unless asked to keep them raw. Throws UnexpectedListError for a list column holding something else.
+ */
 export function shapeRecord(view: ResolvedView, row: IDataObject, options: ShapeOptions = {}): IDataObject {
-	if (options.keepRawJson) return { ...row };
 	const shaped: IDataObject = { ...row };
+	for (const column of Object.keys(view.definition.listColumns)) {
+		if (column in shaped) shaped[column] = listValue(view, column, shaped[column]) as IDataObject[string];
+	}
+	if (options.keepRawJson) return shaped;
 	for (const column of view.rawJsonColumns) {
 		if (column in shaped) shaped[column] = parseJsonText(shaped[column]) as IDataObject[string];
 	}

@@ -19,6 +19,7 @@ import {
 	transcriptJson,
 } from './content';
 import {
+	type AiListFormat,
 	type AiNaming,
 	type CanonicalView,
 	type ColumnDef,
@@ -27,6 +28,7 @@ import {
 	type ViewDef,
 	namingFor,
 	rawFileName,
+	toArrayLiteral,
 	viewDefinitions,
 } from './model';
 
@@ -47,8 +49,8 @@ export interface InsertOptions {
 	/** Time column value of every new row (ISO 8601); default: one second past the current maximum. */
 	at?: string;
 	/**
-	 * Plain (not heavy) column values set on every new row, timestamps as ISO text: a title with `%`, or another
-	 * row's key columns to make a tie.
+	 * Column values set on every new row, timestamps as ISO text: a title with `%`, another row's key columns to
+	 * make a tie, or a value of the wrong shape in a list column (served as it is, like a misconfigured server).
 	 */
 	values?: Record<string, unknown>;
 }
@@ -58,6 +60,8 @@ export interface AiDatasetOptions {
 	seed: number;
 	naming: AiNaming;
 	rawStorage: RawStorage;
+	/** List columns as jsonb arrays (default) or Postgres arrays rendered as literals `{a,b}`. */
+	listFormat?: AiListFormat;
 }
 
 const MICROS = 1_000_000;
@@ -124,7 +128,7 @@ export class AiDataset {
 		this.cpIds = aiContentPartnerIds(options.seed);
 		// Fewer pids than rows, so several rows (and views) share a pid.
 		this.pidPoolSize = Math.max(5, Math.floor(options.rows * 0.6));
-		const defs = viewDefinitions(this.naming);
+		const defs = viewDefinitions(this.naming, options.listFormat);
 		// Matches reference task clusters and refset persons, so those views are generated first.
 		const generationOrder = [...defs].sort((a, b) => Number(a.kind === 'matches') - Number(b.kind === 'matches'));
 		for (const def of generationOrder) this.generateView(def);
@@ -150,6 +154,8 @@ export class AiDataset {
 	/** Internal value of a column (timestamps as epoch microseconds). */
 	value(view: AiView, row: AiRow, column: ColumnDef): unknown {
 		if (!column.heavy) return row[column.name] ?? null;
+		const overrides = row._overrides as Record<string, unknown> | undefined;
+		if (overrides && column.name in overrides) return overrides[column.name];
 		const heavy = this.heavyValues(view, row);
 		const value = heavy[column.name] ?? null;
 		if (column.raw && value !== null && this.rawStorage === 'paths') {
@@ -166,9 +172,16 @@ export class AiDataset {
 			const column = view.columnsByName.get(name);
 			if (!column) throw new Error(`Unknown column ${viewName}.${name}`);
 			const value = this.value(view, row, column);
-			record[name] = column.type === 'timestamptz' && typeof value === 'number' ? formatTimestamptz(value) : value;
+			record[name] = this.rendered(column, value);
 		}
 		return record;
+	}
+
+	/** A stored value as the API renders it: timestamps as text, Postgres array columns as literals. */
+	private rendered(column: ColumnDef, value: unknown): unknown {
+		if (column.type === 'timestamptz' && typeof value === 'number') return formatTimestamptz(value);
+		if (column.list && column.type !== 'jsonb' && Array.isArray(value)) return toArrayLiteral(value);
+		return value;
 	}
 
 	/** Every row of a view as API records, in default order. */
@@ -218,14 +231,17 @@ export class AiDataset {
 		return added.map((row) => this.record(view.name, row));
 	}
 
-	/** `values` as rows store them (timestamps in microseconds); heavy columns are generated and cannot be set. */
+	/** `values` as rows store them: timestamps in microseconds, heavy (generated) columns under `_overrides`. */
 	private storedValues(view: AiView, values: Record<string, unknown>): Record<string, unknown> {
 		const stored: Record<string, unknown> = {};
+		const overrides: Record<string, unknown> = {};
 		for (const [name, value] of Object.entries(values)) {
 			const column = view.columnsByName.get(name);
-			if (!column || column.heavy) throw new Error(`insert: "${name}" is not a plain column of ${view.name}`);
-			stored[name] = column.type === 'timestamptz' && typeof value === 'string' ? parseTimestamptz(value) : value;
+			if (!column) throw new Error(`insert: ${view.name} has no column "${name}"`);
+			if (column.heavy) overrides[name] = value;
+			else stored[name] = column.type === 'timestamptz' && typeof value === 'string' ? parseTimestamptz(value) : value;
 		}
+		if (Object.keys(overrides).length > 0) stored._overrides = overrides;
 		return stored;
 	}
 

@@ -135,8 +135,9 @@ function sortedIndexes(dataset: AiDataset, view: AiView, keys: OrderKey[]): Uint
 	return result;
 }
 
+/** jsonb and array columns order by their JSON text here: consistent, though not Postgres' own array order. */
 function sortable(value: unknown, column: ColumnDef): unknown {
-	return column.type === 'jsonb' && value !== null ? JSON.stringify(value) : value;
+	return (column.type === 'jsonb' || column.list) && value !== null ? JSON.stringify(value) : value;
 }
 
 function compareForOrder(a: unknown, b: unknown, key: OrderKey): number {
@@ -194,7 +195,7 @@ function compileComparison(column: ColumnDef, comparison: Record<string, unknown
 const notNull = (test: ValueTest): ValueTest => (value) => value !== null && value !== undefined && test(value);
 
 function operatorTest(column: ColumnDef, operator: string, operand: unknown, path: string): ValueTest {
-	const normalise = (value: unknown) => (column.type === 'jsonb' ? JSON.stringify(canonicalJson(value)) : value);
+	const normalise = (value: unknown) => (column.type === 'jsonb' || column.list ? JSON.stringify(canonicalJson(value)) : value);
 	const target = normalise(operand);
 	switch (operator) {
 		case '_is_null':

@@ -1,6 +1,15 @@
 /** Views and columns of the AI metadata API (seed 001), in both published namings. */
 
-export type ColumnType = 'String' | 'Int' | 'Float' | 'timestamptz' | 'uuid' | 'jsonb';
+/** Postgres array column types, as Hasura names their scalars; values are rendered as array literals `{a,b}`. */
+export type ArrayColumnType = '_uuid' | '_int4' | '_numeric' | '_text';
+
+export type ColumnType = 'String' | 'Int' | 'Float' | 'timestamptz' | 'uuid' | 'jsonb' | ArrayColumnType;
+
+/**
+ * How list columns (cluster_uuids, the per-frame counts, time_intervals, public_links) are typed: `jsonb` arrays
+ * (default) or Postgres arrays, which Hasura returns as literal text such as `{a,b}` or `{{1.5,3},{5,7}}`.
+ */
+export type AiListFormat = 'json' | 'literal';
 
 /** Raw output columns: content inline, or an object path served through presignS3. */
 export type RawFile =
@@ -19,6 +28,8 @@ export interface ColumnDef {
 	heavy?: boolean;
 	/** Raw output column and the file it becomes in 'paths' storage. */
 	raw?: RawFile;
+	/** A list column: its Postgres array type in the 'literal' list format. */
+	list?: ArrayColumnType;
 }
 
 export type ViewKind = 'tasks' | 'matches' | 'refset' | 'speech' | 'ner';
@@ -58,16 +69,16 @@ const col = (name: string, type: ColumnType, extra: Partial<ColumnDef> = {}): Co
 
 function taskColumns(): ColumnDef[] {
 	return [
-		col('cluster_uuids', 'jsonb', { heavy: true }),
+		col('cluster_uuids', 'jsonb', { heavy: true, list: '_uuid' }),
 		col('cp', 'String'),
 		col('error', 'String'),
 		col('external_id', 'String'),
 		col('main_local_id', 'String'),
 		col('media_object_id', 'String'),
 		col('n_faces', 'Int'),
-		col('n_faces_per_frame', 'jsonb', { heavy: true }),
+		col('n_faces_per_frame', 'jsonb', { heavy: true, list: '_int4' }),
 		col('n_persons', 'Int'),
-		col('n_persons_per_frame', 'jsonb', { heavy: true }),
+		col('n_persons_per_frame', 'jsonb', { heavy: true, list: '_int4' }),
 		col('n_scenes', 'Int'),
 		col('perc_frames_with_faces', 'Float'),
 		col('pid', 'String'),
@@ -87,7 +98,7 @@ function matchColumns(): ColumnDef[] {
 		col('refset_person_id', 'uuid'),
 		col('refset_person_name', 'String'),
 		col('refset_person_wiki_id', 'String'),
-		col('time_intervals', 'jsonb', { heavy: true }),
+		col('time_intervals', 'jsonb', { heavy: true, list: '_numeric' }),
 	];
 }
 
@@ -98,7 +109,7 @@ function refsetColumns(): ColumnDef[] {
 		col('id', 'uuid'),
 		col('label', 'String'),
 		col('modified_at', 'timestamptz'),
-		col('public_links', 'jsonb', { heavy: true }),
+		col('public_links', 'jsonb', { heavy: true, list: '_text' }),
 		col('status', 'String'),
 	];
 }
@@ -164,7 +175,7 @@ export function namingFor(naming: AiNaming): Naming {
 	};
 }
 
-export function viewDefinitions(naming: Naming): ViewDef[] {
+export function viewDefinitions(naming: Naming, listFormat: AiListFormat = 'json'): ViewDef[] {
 	const kindOf: Record<CanonicalView, ViewKind> = {
 		face_tasks: 'tasks',
 		image_tasks: 'tasks',
@@ -187,11 +198,26 @@ export function viewDefinitions(naming: Naming): ViewDef[] {
 							? speechColumns()
 							: nerColumns(naming.vendorColumn);
 		const timeColumn = kind === 'matches' ? 'matched_time' : kind === 'refset' ? 'modified_at' : 'processed_time';
-		return { name: naming.views[canonical], canonical, kind, columns, timeColumn };
+		const typed = listFormat === 'literal' ? columns.map((column) => (column.list ? { ...column, type: column.list } : column)) : columns;
+		return { name: naming.views[canonical], canonical, kind, columns: typed, timeColumn };
 	});
 }
 
 /** File name of a raw column's object (`<task_id>/<file>`). */
 export function rawFileName(raw: RawFile, naming: Naming): string {
 	return raw === 'vendor.json' ? `${naming.vendorWord}.json` : raw;
+}
+
+/** A list as Postgres prints an array: `{a,"b c",NULL}`, nested lists as `{{1,2},{3,4}}`. */
+export function toArrayLiteral(list: readonly unknown[]): string {
+	return `{${list.map(arrayElement).join(',')}}`;
+}
+
+function arrayElement(value: unknown): string {
+	if (value === null || value === undefined) return 'NULL';
+	if (Array.isArray(value)) return toArrayLiteral(value);
+	if (typeof value === 'number') return String(value);
+	const text = String(value);
+	const bare = text !== '' && text.toUpperCase() !== 'NULL' && !/[\s{}",\\]/.test(text);
+	return bare ? text : `"${text.replace(/["\\]/g, '\\$&')}"`;
 }

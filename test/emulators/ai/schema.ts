@@ -24,7 +24,7 @@ import {
 import { formatTimestamptz, parseTimestamptz } from '../core/timestamps';
 import type { AiDataset, AiRow, AiView } from './dataset';
 import { selectRows, type SelectArgs } from './engine';
-import type { ColumnDef, ColumnType, RawFile } from './model';
+import { toArrayLiteral, type ArrayColumnType, type ColumnDef, type ColumnType, type RawFile } from './model';
 
 export interface AiContext {
 	dataset: AiDataset;
@@ -69,6 +69,22 @@ const jsonb = new GraphQLScalarType({
 	parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
 });
 
+/**
+ * A Postgres array column as Hasura serves it: the array literal text (`{a,b}`). Any other stored value (a test's
+ * deliberately wrong one) goes out as it is. Input takes JSON arrays only.
+ */
+function arrayScalar(name: ArrayColumnType): GraphQLScalarType {
+	return new GraphQLScalarType({
+		name,
+		serialize: (value) => (Array.isArray(value) ? toArrayLiteral(value) : value),
+		parseValue: (value) => {
+			if (!Array.isArray(value)) throw new GraphQLError(`the emulator takes ${name} input as a JSON array, got ${JSON.stringify(value)}`);
+			return value;
+		},
+		parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+	});
+}
+
 const SCALARS: Record<ColumnType, GraphQLScalarType> = {
 	String: GraphQLString,
 	Int: GraphQLInt,
@@ -76,6 +92,10 @@ const SCALARS: Record<ColumnType, GraphQLScalarType> = {
 	timestamptz,
 	uuid,
 	jsonb,
+	_uuid: arrayScalar('_uuid'),
+	_int4: arrayScalar('_int4'),
+	_numeric: arrayScalar('_numeric'),
+	_text: arrayScalar('_text'),
 };
 
 const list = (type: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(type));

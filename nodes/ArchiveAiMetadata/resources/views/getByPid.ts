@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { asNodeError, errorItem } from '../../../shared/execution';
 import { chunk, mapWithConcurrency } from '../../shared/concurrency';
-import { parseJsonText, shapeRecord } from '../../shared/views';
+import { listValue, shapeRecord } from '../../shared/views';
 import type { AiViewKey, ResolvedView } from '../../shared/views';
 import { requireInteger, requireText } from '../../shared/parameters';
 import { ADVANCED_FILTER_NAME, buildWhere, combineConditions, precheckFilters, readSelectedFields } from '../../shared/query';
@@ -202,8 +202,8 @@ async function rowsThroughClusters(
 		fields: ['pid', 'cluster_uuids'],
 	});
 	for (const task of tasks) {
-		const clusters = parseJsonText(task.cluster_uuids);
-		if (!Array.isArray(clusters)) continue;
+		// JSON array or Postgres array literal; anything else fails loudly instead of finding no matches.
+		const clusters = listValue(taskView, 'cluster_uuids', task.cluster_uuids) ?? [];
 		for (const cluster of clusters) {
 			const owners = pidsByCluster.get(String(cluster)) ?? new Set<string>();
 			owners.add(String(task.pid));
