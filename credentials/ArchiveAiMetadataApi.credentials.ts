@@ -25,7 +25,7 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 		dark: 'file:../nodes/ArchiveAiMetadata/archiveAiMetadata.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/archive-services/n8n-nodes-archive-services#credentials';
+	documentationUrl = 'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata-api';
 
 	properties: INodeProperties[] = [
 		{

@@ -25,7 +25,7 @@ export class ArchiveOrganizationApi implements ICredentialType {
 		dark: 'file:../nodes/ArchiveOrganization/archiveOrganization.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/archive-services/n8n-nodes-archive-services#credentials';
+	documentationUrl = 'https://github.com/archive-services/n8n-nodes-archive-services#archive-organization-api';
 
 	properties: INodeProperties[] = [
 		{
