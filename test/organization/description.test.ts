@@ -57,3 +57,48 @@ describe('node description', () => {
 		expect([...named].sort()).toEqual(Object.keys(node.methods.loadOptions).sort());
 	});
 });
+
+describe('descriptions promise only what the node does', () => {
+	function property(resource: string, operation: string, name: string): INodeProperties {
+		const found = description.properties.find(
+			(entry) =>
+				entry.name === name &&
+				entry.displayOptions?.show?.resource?.includes(resource) &&
+				entry.displayOptions?.show?.operation?.includes(operation),
+		);
+		if (!found) throw new Error(`no ${name} for ${resource} ${operation}`);
+		return found;
+	}
+	const optionOf = (collection: INodeProperties, name: string) =>
+		(collection.options as INodeProperties[]).find((option) => option.name === name);
+
+	it('the person name filters claim no matching rule: the API does not document one, the node only passes the text on', () => {
+		const filters = property('person', 'getMany', 'filters');
+		for (const [name, argument] of [
+			['givenName', 'given_name'],
+			['familyName', 'family_name'],
+		]) {
+			const text = optionOf(filters, name)?.description ?? '';
+			expect(text).not.toMatch(/exactly|case-insensitive|case insensitive/i);
+			expect(text).toContain(`${argument} argument as written`);
+			expect(text).toMatch(/is up to the API/);
+		}
+	});
+
+	it('Label Contains says what facts.md documents for the label argument', () => {
+		const text = optionOf(property('organization', 'getMany', 'filters'), 'label')?.description;
+		expect(text).toBe('Only organizations whose label contains this text (case-insensitive)');
+	});
+
+	it('Page Size names the 500 cap only where the API has one (persons have none)', () => {
+		expect(optionOf(property('person', 'getMany', 'options'), 'pageSize')?.description).not.toMatch(/500/);
+		for (const resource of ['contentPartner', 'organization', 'school']) {
+			expect(optionOf(property(resource, 'getMany', 'options'), 'pageSize')?.description).toMatch(/at most 500/);
+		}
+	});
+
+	it('Get Many for persons promises no posts (the default output has none; Output Detail decides)', () => {
+		const options = operationsOf('person').options as Array<{ value: string; description?: string }>;
+		expect(options.find((option) => option.value === 'getMany')?.description).not.toMatch(/posts/);
+	});
+});

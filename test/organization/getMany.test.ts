@@ -169,6 +169,31 @@ it('falls back to the seed schema when the server refuses introspection (Apollo 
 	}
 });
 
+it('sends the text filters to the API as written, outer spaces removed: no wildcards added (the API decides how it compares)', async () => {
+	const proxy = await startRecordingProxy(sandbox().org.baseUrl);
+	try {
+		const credentials = orgCredentials(sandbox(), { apiUrl: `${proxy.baseUrl}/organisation_v2` });
+		const result = await runOrganizationNode(
+			sandbox(),
+			{ resource: 'person', operation: 'getMany', limit: 5, filters: { givenName: '  jAn %_ ', familyName: 'De Smet' } },
+			{ credentials },
+		);
+		expect(result.error).toBeUndefined();
+		const sent = proxy.requests.map((request) => graphqlPayload(request)).find((payload) => payload.query.includes('persons'));
+		expect(sent?.variables).toEqual({ given_name: 'jAn %_', family_name: 'De Smet', offset: 0, limit: 5 });
+		// Label Contains likewise: the API's label argument does the substring match; the node adds no wildcard.
+		await runOrganizationNode(
+			sandbox(),
+			{ resource: 'organization', operation: 'getMany', limit: 5, filters: { label: ' 50%_a*b ' } },
+			{ credentials },
+		);
+		const label = proxy.requests.map((request) => graphqlPayload(request)).find((payload) => payload.query.includes('organizations'));
+		expect(label?.variables).toEqual({ label: '50%_a*b', offset: 0, limit: 5 });
+	} finally {
+		await proxy.close();
+	}
+});
+
 describe('filters', () => {
 	const organizations = () => sortedByIri(sandbox().data.org.organizations);
 
@@ -214,7 +239,8 @@ describe('filters', () => {
 		expect(jsonOf(result).map((row) => row.id)).toEqual(organizations().slice(0, 5).map((org) => org.id));
 	});
 
-	it('filters persons by given and family name (exact, case-insensitive)', async () => {
+	// How the real API compares names is not documented; the emulator's rule (exact, ignoring case) is its own guess.
+	it('filters persons by given and family name as the emulator matches them', async () => {
 		const someone = sandbox().data.org.persons[100];
 		const expected = sortedByIri(sandbox().data.org.persons)
 			.filter((person) => person.given_name === someone.given_name && person.family_name === someone.family_name)

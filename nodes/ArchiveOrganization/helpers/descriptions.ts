@@ -67,7 +67,7 @@ function outputProperties(resource: OrgResource, operation: Operation): INodePro
 			default: [],
 			required: true,
 			description:
-				'Fields to return, read from the live schema; nested fields are written as paths like primary_site.address.locality. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				'Fields to return, listed from the live schema (from the API documentation when the server does not show its schema) to four levels; nested fields are written as paths like primary_site.address.locality. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 	];
 }
@@ -109,7 +109,10 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: SERVER_PAGE_CAP },
 			default: SERVER_PAGE_CAP,
-			description: `Rows per request; the server returns at most ${SERVER_PAGE_CAP}`,
+			description:
+				resource.name === 'person'
+					? 'Rows per request'
+					: `Rows per request; the server returns at most ${SERVER_PAGE_CAP}`,
 		});
 	}
 	entries.push({
@@ -226,7 +229,8 @@ function filterProperties(resource: OrgResource): INodeProperties[] {
 			name: filter.parameter,
 			type: 'string',
 			default: '',
-			description: `Only persons with exactly this ${filter.displayName.toLowerCase()} (case-insensitive)`,
+			// The seed and the service's documentation do not say how the API compares names (exact or partial, case).
+			description: `Only persons the API matches on this ${filter.displayName.toLowerCase()}. The text goes to the API's ${filter.argument} argument as written (outer spaces removed); how names are compared (exact or partial, case) is up to the API.`,
 		};
 	});
 	return [

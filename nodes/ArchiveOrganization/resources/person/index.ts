@@ -22,7 +22,7 @@ export const personDescription: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getMany',
 				action: 'Get many persons',
-				description: 'Search persons by given and family name, with their posts and organizations',
+				description: 'List persons, all of them or filtered by given and family name, ordered by IRI',
 			},
 		],
 		default: 'getMany',
