@@ -134,7 +134,10 @@ export class GraphqlClient {
 		const outcome = await withRetries<unknown, AttemptFailure>(
 			async () => {
 				const attempt = await this.attempt(request);
-				if (!('failure' in attempt)) return { value: attempt.body };
+				if (!('failure' in attempt)) {
+					if (isTransientStoreFailure(attempt.body)) return { failure: { status: 200, body: attempt.body }, retryable: true };
+					return { value: attempt.body };
+				}
 				const { failure } = attempt;
 				return { failure, retryable: isRetryable(failure), retryAfterMs: failure.retryAfterMs };
 			},
@@ -291,6 +294,18 @@ function findTokenError(error: unknown): { message: string; retryable: boolean }
 	return { message: String(message), retryable: context.retryable === true };
 }
 
+/**
+ * The Organization API (Apollo over a SPARQL store) answers HTTP 200 with INTERNAL_SERVER_ERROR "Unable to query
+ * SPARQL service" when its store hiccups: worth retrying like a 5xx. Other resolver errors are not retried.
+ */
+function isTransientStoreFailure(body: unknown): boolean {
+	const errors = graphqlErrorsOf(body);
+	return (
+		errors !== undefined &&
+		errors.every((entry) => entry.extensions?.code === 'INTERNAL_SERVER_ERROR' && /unable to query sparql service/i.test(entry.message ?? ''))
+	);
+}
+
 function graphqlErrorsOf(body: unknown): GraphqlErrorEntry[] | undefined {
 	if (typeof body !== 'object' || body === null) return undefined;
 	const errors = (body as { errors?: unknown }).errors;
@@ -378,7 +393,7 @@ function failureToNodeApiError(node: INode, serviceName: string, outcome: GaveUp
 		);
 	}
 	const errors = graphqlErrorsOf(failure.body);
-	if (errors) return graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, failure.status);
+	if (errors) return graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, failure.status === 200 ? undefined : failure.status);
 	if (failure.unexpectedMessage !== undefined) {
 		return new NodeApiError(
 			node,

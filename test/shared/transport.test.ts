@@ -5,6 +5,7 @@ import type { Sandbox } from '../emulators';
 import { runNode } from '../harness/execute';
 import { graphqlProbe } from '../harness/graphqlProbe';
 import { aiCredentials, orgCredentials } from '../harness/sandboxCredentials';
+import { orgToken, postGraphql } from '../emulators/testHelpers';
 
 const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
 const orgProbe = graphqlProbe({ credentialType: 'archiveOrganizationApi', serviceName: 'Organization API', endpointProperty: 'apiUrl' });
@@ -100,6 +101,39 @@ describe('GraphQL transport', () => {
 			const iris = (result.outputs[0][0].json.rows as Array<{ iri: string }>).map((row) => row.iri);
 			expect(iris).toEqual(expected);
 		}
+	});
+
+	it('the Organization emulator can fail every Nth query with the SPARQL store error (HTTP 200), never twice in a row', async () => {
+		sandbox.faults.set('org', { sparqlDown: { every: 2 } });
+		const token = await orgToken(sandbox);
+		const outcomes: string[] = [];
+		for (let request = 0; request < 4; request++) {
+			const answer = await postGraphql(sandbox.org.apiUrl, token, '{ organizations(limit: 1, offset: 0) { id } }');
+			expect(answer.status).toBe(200);
+			outcomes.push(answer.body.errors?.[0]?.extensions?.code ?? 'ok');
+		}
+		expect(outcomes).toEqual(['ok', 'INTERNAL_SERVER_ERROR', 'ok', 'INTERNAL_SERVER_ERROR']);
+	});
+
+	it('retries "Unable to query SPARQL service" (HTTP 200) like a 5xx, and the paged result stays exact', async () => {
+		sandbox.faults.set('org', { sparqlDown: { every: 3 } });
+		const query = 'query Page($limit: Int, $offset: Int) { organizations(limit: $limit, offset: $offset) { iri } }';
+		const result = await runNode({
+			nodeType: orgProbe,
+			parameters: { query, pageField: 'organizations', pageSize: 200, concurrency: 2 },
+			credentials: org(),
+		});
+		expect(result.error).toBeUndefined();
+		const iris = (result.outputs[0][0].json.rows as Array<{ iri: string }>).map((row) => row.iri);
+		expect(iris).toEqual(sandbox.data.org.organizations.map((entity) => String(entity.iri)).sort());
+		expect(sandbox.counters.get().org.faults['graphql.sparqlDown']).toBeGreaterThan(0);
+	});
+
+	it('gives up on a SPARQL store that stays down after the configured retries', async () => {
+		sandbox.faults.set('org', { sparqlDown: true });
+		const result = await runNode({ nodeType: orgProbe, parameters: { query: '{ organizations(offset: 0, limit: 1) { id } }', maxRetries: 2 }, credentials: org() });
+		expect(result.error?.message).toBe('Organization API: Unable to query SPARQL service');
+		expect(sandbox.counters.get().org.requests.graphql).toBe(3);
 	});
 
 	it('reads Retry-After as seconds or as an HTTP date', () => {

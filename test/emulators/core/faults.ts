@@ -26,8 +26,11 @@ export interface FaultPlan {
 	html?: boolean | EveryRule;
 	/** Answer 200 with text/plain garbage. */
 	nonJson?: boolean | EveryRule;
-	/** Organization API only: every query field resolves to null with `Unable to query SPARQL service`. */
-	sparqlDown?: boolean;
+	/**
+	 * Organization API only: query fields resolve to null with `Unable to query SPARQL service` (HTTP 200,
+	 * INTERNAL_SERVER_ERROR), on every request (`true`) or on every Nth (a store that hiccups).
+	 */
+	sparqlDown?: boolean | EveryRule;
 }
 
 /** Faults that replace the whole HTTP answer, in the order they are checked. */
@@ -50,6 +53,8 @@ interface TargetState {
 	plan: FaultPlan;
 	requestCount: number;
 	previousWasFaulted: boolean;
+	sparqlRequestCount: number;
+	previousSparqlFaulted: boolean;
 }
 
 export class FaultControl {
@@ -57,7 +62,7 @@ export class FaultControl {
 
 	set(target: FaultTarget, plan: FaultPlan): void {
 		assertTarget(target);
-		this.states.set(target, { plan: { ...plan }, requestCount: 0, previousWasFaulted: false });
+		this.states.set(target, { plan: { ...plan }, requestCount: 0, previousWasFaulted: false, sparqlRequestCount: 0, previousSparqlFaulted: false });
 	}
 
 	/** Clears one target, or all of them. */
@@ -82,6 +87,20 @@ export class FaultControl {
 		const decision = this.pickFault(state);
 		state.previousWasFaulted = decision !== undefined;
 		return decision;
+	}
+
+	/**
+	 * Counts one executed query on the target and decides whether its SPARQL store fails it. Like `decide`, a rule
+	 * with `every > 1` never fails the query right after a failed one.
+	 */
+	decideSparqlDown(target: FaultTarget): boolean {
+		const state = this.states.get(target);
+		const every = everyOf(state?.plan.sparqlDown);
+		if (!state || every === undefined) return false;
+		state.sparqlRequestCount++;
+		const down = !(every > 1 && state.previousSparqlFaulted) && state.sparqlRequestCount % every === 0;
+		state.previousSparqlFaulted = down;
+		return down;
 	}
 
 	private pickFault(state: TargetState): FaultDecision | undefined {

@@ -110,8 +110,9 @@ export class OrgServer {
 		if (this.blockedAsCsrf(req)) return sendApollo(res, 400, { errors: [{ message: CSRF_MESSAGE, extensions: { code: 'BAD_REQUEST' } }] });
 		const request = this.readRequest(req, url, body);
 		if ('status' in request) return sendApollo(res, request.status, { errors: [request.error] });
-		const { status, payload } = this.run(request);
-		if (faults.get('org').sparqlDown) counters.fault('org', 'graphql', 'sparqlDown');
+		const sparqlDown = faults.decideSparqlDown('org');
+		const { status, payload } = this.run(request, sparqlDown);
+		if (sparqlDown) counters.fault('org', 'graphql', 'sparqlDown');
 		sendApollo(res, status, payload);
 	}
 
@@ -146,7 +147,7 @@ export class OrgServer {
 		}
 	}
 
-	private run(request: GraphqlRequest): { status: number; payload: unknown } {
+	private run(request: GraphqlRequest, sparqlDown: boolean): { status: number; payload: unknown } {
 		const fail = (status: number, errors: ApolloError[]) => ({ status, payload: { errors } });
 		if (typeof request.query !== 'string' || request.query === '') {
 			return fail(400, [{ message: 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.', extensions: { code: 'BAD_REQUEST' } }]);
@@ -159,7 +160,7 @@ export class OrgServer {
 		}
 		const validationErrors = validate(this.schema, document);
 		if (validationErrors.length) return fail(400, validationErrors.map((error) => apolloError(error, 'GRAPHQL_VALIDATION_FAILED')));
-		const context: OrgContext = { sparqlDown: !!this.options.faults.get('org').sparqlDown };
+		const context: OrgContext = { sparqlDown };
 		const result = execute({
 			schema: this.schema,
 			document,
