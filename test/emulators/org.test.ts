@@ -100,6 +100,26 @@ describe('Organization API emulator (Apollo Server 4 semantics)', () => {
 		expect((org.classification as { broader: Row[] }).broader).toEqual([{ label: 'Organisatietype' }]);
 	});
 
+	it('the data exercises what the presets and Flatten select: units with posts, managers with posts, varied contact points', async () => {
+		const org = sandbox.data.org;
+		const unit = org.units.find((entry) => entry.posts.length > 0)!;
+		const data = await run(
+			`query($iri: String) { organizations(iri: $iri) { units { iri unit_of { iri } posts { role { label } post_in { iri } } } } }`,
+			{ iri: unit.unit_of!.iri },
+		);
+		const served = (data.organizations![0].units as Row[]).find((entry) => entry.iri === unit.iri)!;
+		expect(served.unit_of).toEqual({ iri: unit.unit_of!.iri });
+		expect(served.posts).toEqual(unit.posts.map((post) => ({ role: { label: post.role.label }, post_in: [{ iri: unit.iri }] })));
+		const manager = org.accountManagers[0];
+		const person = (await run('query($iri: String) { persons(iri: $iri) { holds { role { label narrower { label } } post_in { id } } } }', { iri: manager.iri })).persons![0];
+		expect(person.holds).toEqual([
+			{ role: { label: 'Accountmanager', narrower: [{ label: 'Accountmanager cultuur' }, { label: 'Accountmanager onderwijs' }] }, post_in: [{ id: manager.holds[0].post_in[0].id }] },
+		]);
+		const types = org.organizations.map((entry) => entry.contact_point.map((point) => point.contact_type));
+		expect(types.some((list) => list.length > 0 && !list.includes('primary'))).toBe(true);
+		expect(types.some((list) => new Set(list).size < list.length)).toBe(true);
+	});
+
 	it('GET works with a preflight header or JSON content type and is refused as CSRF otherwise', async () => {
 		const url = `${sandbox.org.apiUrl}?query=${encodeURIComponent('{ contentpartners(limit: 1, offset: 0) { id } }')}&jwtauth=${encodeURIComponent(token)}`;
 		const simple = await fetch(url);
