@@ -1,15 +1,16 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
 
 import { obtainAccessToken } from './common/accessToken';
 import { insecureUrlNotice } from './common/insecureUrl';
+import { sendTokenAsProperty, withAccessToken } from './common/tokenPlacement';
 
 /**
  * AI metadata GraphQL API (Hasura behind a gateway). Token: POST {Token URL}/token with HTTP Basic
@@ -73,6 +74,7 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			default: 3600,
 			description: 'Lifetime requested for each access token. A new token is fetched only when the current one is rejected.',
 		},
+		sendTokenAsProperty,
 		{
 			displayName: 'Access Token',
 			name: 'accessToken',
@@ -95,12 +97,12 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 		return { accessToken: token.accessToken };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.accessToken}}' },
-		},
-	};
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return withAccessToken(credentials, requestOptions);
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

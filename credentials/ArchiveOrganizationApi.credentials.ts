@@ -10,6 +10,7 @@ import type {
 
 import { obtainAccessToken } from './common/accessToken';
 import { insecureUrlNotice } from './common/insecureUrl';
+import { sendTokenAsProperty, withAccessToken } from './common/tokenPlacement';
 
 /**
  * Organization GraphQL API (v2). Token: GET {Token URL}/token?grant_type=client_credentials&expires_in=N with
@@ -72,17 +73,7 @@ export class ArchiveOrganizationApi implements ICredentialType {
 			default: 3600,
 			description: 'Lifetime requested for each access token. A new token is fetched only when the current one is rejected.',
 		},
-		{
-			displayName: 'Send Token As',
-			name: 'jwtPlacement',
-			type: 'options',
-			options: [
-				{ name: 'Authorization Header (Bearer)', value: 'header' },
-				{ name: 'Query Parameter (Jwtauth)', value: 'query' },
-			],
-			default: 'header',
-			description: 'Where each API call carries the token',
-		},
+		sendTokenAsProperty,
 		{
 			displayName: 'Access Token',
 			name: 'accessToken',
@@ -109,14 +100,7 @@ export class ArchiveOrganizationApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const token = String(credentials.accessToken ?? '');
-		if (credentials.jwtPlacement === 'query') {
-			return { ...requestOptions, qs: { ...(requestOptions.qs ?? {}), jwtauth: token } };
-		}
-		return {
-			...requestOptions,
-			headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${token}` },
-		};
+		return withAccessToken(credentials, requestOptions);
 	}
 
 	test: ICredentialTestRequest = {

@@ -8,6 +8,7 @@ import type { Sandbox } from '../emulators';
 import { runNode } from '../harness/execute';
 import { graphqlProbe } from '../harness/graphqlProbe';
 import { aiCredentials as sandboxAiCredentials, orgCredentials as sandboxOrgCredentials } from '../harness/sandboxCredentials';
+import { forward, startTestOrigin } from '../shared/testOrigin';
 
 const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
 const orgProbe = graphqlProbe({ credentialType: 'archiveOrganizationApi', serviceName: 'Organization API', endpointProperty: 'apiUrl' });
@@ -90,6 +91,22 @@ describe('AI Metadata API credential', () => {
 		const result = await runNode({ nodeType: aiProbe, parameters: { query: AI_QUERY, maxRetries: 1 }, credentials: aiCredentials() });
 		expect(result.error?.message).toMatch(message);
 		expect(sandbox.counters.get().ai.requests.graphql ?? 0).toBe(0);
+	});
+
+	it('offers "Send Token As" and sends the token as the jwtauth query parameter when so configured', async () => {
+		const property = new ArchiveAiMetadataApi().properties.find((candidate) => candidate.name === 'jwtPlacement');
+		expect(property).toMatchObject({ displayName: 'Send Token As', default: 'header' });
+		const recorder = await startTestOrigin((request, res) => forward(request, res, sandbox.ai.baseUrl));
+		try {
+			const credentials = aiCredentials({ jwtPlacement: 'query', graphqlUrl: `${recorder.baseUrl}${new URL(sandbox.ai.graphqlUrl).pathname}` });
+			const result = await runNode({ nodeType: aiProbe, parameters: { query: AI_QUERY }, credentials });
+			expect(result.error).toBeUndefined();
+			const [sent] = recorder.requests;
+			expect(sent.url.searchParams.get('jwtauth')).toBe(credentials.store.get('archiveAiMetadataApi')?.accessToken);
+			expect(sent.headers.authorization).toBeUndefined();
+		} finally {
+			await recorder.close();
+		}
 	});
 
 	it('passes the credential test request (preAuthentication + authenticate + test request)', async () => {

@@ -110,7 +110,7 @@ describe('GraphQL transport', () => {
 		for (let request = 0; request < 4; request++) {
 			const answer = await postGraphql(sandbox.org.apiUrl, token, '{ organizations(limit: 1, offset: 0) { id } }');
 			expect(answer.status).toBe(200);
-			outcomes.push(answer.body.errors?.[0]?.extensions?.code ?? 'ok');
+			outcomes.push(String(answer.body.errors?.[0]?.extensions?.code ?? 'ok'));
 		}
 		expect(outcomes).toEqual(['ok', 'INTERNAL_SERVER_ERROR', 'ok', 'INTERNAL_SERVER_ERROR']);
 	});
