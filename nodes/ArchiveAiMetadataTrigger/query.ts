@@ -4,11 +4,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { buildViewQuery } from '../ArchiveAiMetadata/shared/documents';
-import { AI_METADATA_SERVICE, createAiMetadataClient } from '../ArchiveAiMetadata/shared/transport';
+import { loadSchemaUnlessRefused, probeRootField, withSeedNamesHint } from '../ArchiveAiMetadata/shared/introspection';
+import { createAiMetadataClient } from '../ArchiveAiMetadata/shared/transport';
 import { AI_VIEWS, findRootField, resolveView, seedView, ViewNotFoundError } from '../ArchiveAiMetadata/shared/views';
 import type { ResolvedView } from '../ArchiveAiMetadata/shared/views';
 import { fetchAllByOffset } from '../shared/pagination';
-import { loadSchema } from '../shared/schemaCache';
 import type { GraphqlClient, RequestContext } from '../shared/transport';
 import { afterCursorFilter, cursorOrder, rowIdentity } from './cursor';
 import type { Cursor, CursorColumns } from './cursor';
@@ -30,8 +30,8 @@ export interface ViewSource {
  */
 export async function openViewSource(ctx: RequestContext, settings: Pick<TriggerSettings, 'view' | 'maxRetries'>): Promise<ViewSource> {
 	const client = await createAiMetadataClient(ctx, { retry: { maxRetries: settings.maxRetries } });
-	const schema = await schemaUnlessRefused(ctx, client);
-	if (!schema) return { client, view: seedView(settings.view) };
+	const schema = await loadSchemaUnlessRefused(ctx, client);
+	if (!schema) return { client, view: seedView(settings.view, await probeRootField(ctx, client, settings.view)) };
 	const definition = AI_VIEWS[settings.view];
 	if (!findRootField(schema, definition)) {
 		throw new NodeOperationError(ctx.getNode(), `Parameter "View": ${new ViewNotFoundError(definition).message}`, {
@@ -39,27 +39,6 @@ export async function openViewSource(ctx: RequestContext, settings: Pick<Trigger
 		});
 	}
 	return { client, view: resolveView(schema, settings.view), schema };
-}
-
-async function schemaUnlessRefused(ctx: RequestContext, client: GraphqlClient): Promise<GraphQLSchema | undefined> {
-	try {
-		return await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
-	} catch (error) {
-		if (isGraphqlRefusal(error)) return undefined;
-		throw asNodeApiError(ctx, error);
-	}
-}
-
-function asNodeApiError(ctx: RequestContext, error: unknown): NodeApiError {
-	if (error instanceof NodeApiError) return error;
-	return new NodeApiError(ctx.getNode(), { message: (error as Error).message ?? String(error) });
-}
-
-/** GraphQL errors carry the server's code (e.g. `validation-failed`); HTTP failures carry a numeric status. */
-function isGraphqlRefusal(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const code = error.httpCode;
-	return typeof code === 'string' && code !== '' && !/^\d+$/.test(code);
 }
 
 /** The cursor is made of the view's time column and its unique key without the time column. */
@@ -107,7 +86,11 @@ async function fetchRows(
 	variables: IDataObject,
 	signal?: AbortSignal,
 ): Promise<IDataObject[]> {
-	const data = await source.client.request<Record<string, IDataObject[]>>({ document, variables }, 0, signal);
+	const data = await source.client
+		.request<Record<string, IDataObject[]>>({ document, variables }, 0, signal)
+		.catch((error: unknown) => {
+			throw withSeedNamesHint(error, source.view);
+		});
 	const rows = data[source.view.rootField];
 	return Array.isArray(rows) ? rows : [];
 }

@@ -319,4 +319,24 @@ describe('AI metadata emulator: what the node tests need beyond the seed', () =>
 			await literal.close();
 		}
 	});
+
+	it('without introspection, __schema and __type are unknown fields; everything else works', async () => {
+		const closed = await startSandbox({ rows: 10, seed: 3, aiIntrospection: false });
+		try {
+			const closedToken = await aiToken(closed);
+			for (const query of ['{ __schema { queryType { name } } }', 'query Q { face_tasks(limit: 1) { task_id } __type(name: "face_tasks") { name } }']) {
+				const answer = await postGraphql(closed.ai.graphqlUrl, closedToken, query);
+				expect(answer.status).toBe(200);
+				expect(answer.body.data).toBeUndefined();
+				expect(answer.body.errors?.[0]).toEqual({
+					message: expect.stringMatching(/^field '__(schema|type)' not found in type: 'query_root'$/),
+					extensions: { path: expect.stringMatching(/^\$\.selectionSet\.__(schema|type)$/), code: 'validation-failed' },
+				});
+			}
+			const data = await aiData<{ face_tasks: Row[] }>(closed, closedToken, '{ face_tasks(limit: 2) { task_id __typename } }');
+			expect(data.face_tasks).toHaveLength(2);
+		} finally {
+			await closed.close();
+		}
+	});
 });

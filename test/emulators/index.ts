@@ -41,6 +41,8 @@ export interface SandboxOptions {
 	tokenTtlSeconds?: number;
 	/** 'json' (default): list columns are jsonb arrays; 'literal': Postgres arrays, served as `{a,b}` literals. */
 	aiListFormat?: AiListFormat;
+	/** Default true; false = a role that may not introspect (`__schema`/`__type` answered as unknown fields). */
+	aiIntrospection?: boolean;
 }
 
 export interface Sandbox {
@@ -67,6 +69,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		aiAggregates: options.aiAggregates ?? true,
 		aiRawStorage: options.aiRawStorage ?? 'inline',
 		aiListFormat: options.aiListFormat ?? 'json',
+		aiIntrospection: options.aiIntrospection ?? true,
 		tokenTtlSeconds: options.tokenTtlSeconds,
 	};
 	if (!Number.isInteger(resolved.rows) || resolved.rows < 1) throw new Error('rows must be a positive integer');
@@ -81,7 +84,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	});
 	const orgData = new OrgDataset({ rows: resolved.rows, seed: resolved.seed });
 	const common = { host: resolved.host, faults, counters, tokenTtlSeconds: resolved.tokenTtlSeconds };
-	const aiServer = new AiServer({ ...common, dataset: aiData, aggregates: resolved.aiAggregates, port: resolved.aiPort, ...DEMO_CREDENTIALS.ai });
+	const aiServer = new AiServer({
+		...common,
+		dataset: aiData,
+		aggregates: resolved.aiAggregates,
+		introspection: resolved.aiIntrospection,
+		port: resolved.aiPort,
+		...DEMO_CREDENTIALS.ai,
+	});
 	const orgServer = new OrgServer({ ...common, dataset: orgData, seed: resolved.seed, port: resolved.orgPort, ...DEMO_CREDENTIALS.org });
 	const aiBase = await aiServer.start();
 	let orgBase: string;

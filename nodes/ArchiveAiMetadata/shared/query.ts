@@ -115,7 +115,8 @@ export function buildWhere(ctx: IExecuteFunctions, itemIndex: number, view: Reso
 		const condition = filter.toCondition(ctx, itemIndex, filters[filter.parameter]);
 		if (!condition) continue;
 		const column = filter.column(view);
-		if (!view.columns.includes(column)) {
+		// Without a live schema (no introspection) the server judges the names.
+		if (view.live && !view.columns.includes(column)) {
 			throw parameterError(ctx, itemIndex, filter.displayName, `cannot be used here: ${view.rootField} has no column "${column}"`);
 		}
 		assertUuids(ctx, itemIndex, view, filter.displayName, column, condition);
@@ -149,7 +150,7 @@ export function readSort(ctx: IExecuteFunctions, itemIndex: number, view: Resolv
 		const column = String(rule.column ?? '').trim();
 		const direction = String(rule.direction ?? 'asc');
 		if (column === '') throw parameterError(ctx, itemIndex, 'Sort', 'every sort rule needs a column');
-		if (view && !view.columns.includes(column)) {
+		if (view?.live && !view.columns.includes(column)) {
 			throw parameterError(ctx, itemIndex, 'Sort', `unknown column "${column}" for ${view.rootField}; known: ${view.columns.join(', ')}`);
 		}
 		if (!SORT_DIRECTIONS.includes(direction)) {
@@ -176,7 +177,7 @@ export function readSelectedFields(
 	}
 	const fields = splitList(ctx.getNodeParameter('fields', itemIndex, []));
 	if (fields.length === 0) throw parameterError(ctx, itemIndex, 'Fields', 'choose at least one field, or select all fields');
-	if (view) {
+	if (view?.live) {
 		const unknown = fields.filter((field) => !view.columns.includes(field));
 		if (unknown.length > 0) {
 			throw parameterError(

@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { fetchAllByOffset } from '../../shared/pagination';
 import type { GraphqlClient } from '../../shared/transport';
 import { assertValidAgainstSchema, buildViewQuery } from './documents';
+import { withSeedNamesHint } from './introspection';
 import type { ParameterNames } from './documents';
 import { stableOrderBy } from './views';
 import type { ResolvedView } from './views';
@@ -22,12 +23,12 @@ export interface ReadRequest {
 
 /**
  * Reads rows of one view with limit/offset pages in a total order (user's sort + unique key), checked against the
- * live schema first. Pages run concurrently up to `concurrency` and come back in offset order.
+ * live schema first when there is one. Pages run concurrently up to `concurrency` and come back in offset order.
  */
 export async function readRows(
 	ctx: IExecuteFunctions,
 	client: GraphqlClient,
-	schema: GraphQLSchema,
+	schema: GraphQLSchema | undefined,
 	itemIndex: number,
 	request: ReadRequest,
 	names: ParameterNames,
@@ -47,8 +48,15 @@ export async function readRows(
 		limit,
 		offset,
 	});
-	assertValidAgainstSchema(ctx, itemIndex, schema, document, variablesFor(0, pageSize), names);
-	return await fetchAllByOffset(
+	if (schema) assertValidAgainstSchema(ctx, itemIndex, schema, document, variablesFor(0, pageSize), names);
+	try {
+		return await readPages();
+	} catch (error) {
+		throw withSeedNamesHint(error, view);
+	}
+
+	async function readPages(): Promise<IDataObject[]> {
+		return await fetchAllByOffset(
 		async (offset, limit, signal) => {
 			// The signal cancels pages sent ahead that turn out not to be needed (the data ended earlier).
 			const data = await client.request<Record<string, IDataObject[]>>(
@@ -59,5 +67,6 @@ export async function readRows(
 			return data[view.rootField] ?? [];
 		},
 		{ pageSize, concurrency: request.concurrency, maxRows: request.maxRows },
-	);
+		);
+	}
 }

@@ -1,11 +1,20 @@
+import type { GraphQLSchema } from 'graphql';
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { connectAiMetadata } from './transport';
+import type { GraphqlClient } from '../../shared/transport';
+import { loadSchemaUnlessRefused, probeRootField } from './introspection';
+import { connectAiMetadata, createAiMetadataClient } from './transport';
 import type { AiMetadataConnection } from './transport';
 import { requireInteger } from './parameters';
-import { resolveView, ViewNotFoundError } from './views';
+import { resolveView, seedView, ViewNotFoundError } from './views';
 import type { AiViewKey, ResolvedView } from './views';
+
+/** A client plus the live schema, or no schema when the API refuses introspection (then the seed's names apply). */
+export interface ViewConnection {
+	client: GraphqlClient;
+	schema?: GraphQLSchema;
+}
 
 export const DEFAULT_PAGE_SIZE = 1000;
 export const DEFAULT_CONCURRENCY = 4;
@@ -44,6 +53,8 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOpti
  */
 export class AiSession {
 	private readonly connections = new Map<number, Promise<AiMetadataConnection>>();
+	private readonly viewConnections = new Map<number, Promise<ViewConnection>>();
+	private readonly probedViews = new Map<AiViewKey, Promise<string>>();
 
 	constructor(readonly ctx: IExecuteFunctions) {}
 
@@ -57,8 +68,44 @@ export class AiSession {
 		return await connection;
 	}
 
-	/** The view's live names; a view the account cannot see is an operation error for the item. */
-	view(connection: AiMetadataConnection, key: AiViewKey, itemIndex: number): ResolvedView {
+	/**
+	 * For the view operations: like `connect`, but a refused introspection is no error; the views then use the
+	 * seed's names (as the trigger does) and the server judges each query.
+	 */
+	async connectToViews(maxRetries = DEFAULT_MAX_RETRIES): Promise<ViewConnection> {
+		let connection = this.viewConnections.get(maxRetries);
+		if (!connection) {
+			connection = (async () => {
+				const client = await createAiMetadataClient(this.ctx, { retry: { maxRetries } });
+				return { client, schema: await loadSchemaUnlessRefused(this.ctx, client) };
+			})();
+			this.viewConnections.set(maxRetries, connection);
+			connection.catch(() => this.viewConnections.delete(maxRetries));
+		}
+		return await connection;
+	}
+
+	/**
+	 * Without a schema, the view's name: the seed's, or the first published alias the server knows (one probe
+	 * per view and run, only for views with aliases, e.g. image_tasks / face_image_tasks).
+	 */
+	async seedNamedView(connection: ViewConnection, key: AiViewKey): Promise<ResolvedView> {
+		let probe = this.probedViews.get(key);
+		if (!probe) {
+			probe = probeRootField(this.ctx, connection.client, key);
+			this.probedViews.set(key, probe);
+		}
+		return seedView(key, await probe);
+	}
+
+	/** The view's live names, or without a schema the seed's (under the name the server knows). */
+	async resolve(connection: ViewConnection, key: AiViewKey, itemIndex: number): Promise<ResolvedView> {
+		return connection.schema ? this.view(connection, key, itemIndex) : await this.seedNamedView(connection, key);
+	}
+
+	/** The view's live names (the seed's without a schema); a view the account cannot see is an item error. */
+	view(connection: { schema?: GraphQLSchema }, key: AiViewKey, itemIndex: number): ResolvedView {
+		if (!connection.schema) return seedView(key);
 		try {
 			return resolveView(connection.schema, key);
 		} catch (error) {

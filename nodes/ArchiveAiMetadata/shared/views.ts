@@ -349,23 +349,26 @@ function withLiveNames(
 	};
 }
 
-/** A view with the seed's names, for when the schema cannot be read (e.g. option lists in the editor). */
-export function seedView(key: AiViewKey): ResolvedView {
+/**
+ * A view with the seed's names, for when the schema cannot be read (option lists in the editor, a role without
+ * introspection); `rootField` when the server is known to use a published alias instead.
+ */
+export function seedView(key: AiViewKey, rootField: string = AI_VIEWS[key].seedName): ResolvedView {
 	const definition = AI_VIEWS[key];
 	const columns = [...definition.seedColumns];
 	const vendorColumn = definition.kind === 'nerTask' ? SEED_VENDOR_COLUMN : undefined;
 	return {
 		definition,
-		rootField: definition.seedName,
-		aggregateField: `${definition.seedName}_aggregate`,
+		rootField,
+		aggregateField: `${rootField}_aggregate`,
 		columns,
 		columnTypes: {},
 		vendorColumn,
 		idColumn: definition.idColumn,
 		timeColumn: definition.timeColumn,
 		argumentTypes: {
-			where: `${definition.seedName}_bool_exp`,
-			order_by: `[${definition.seedName}_order_by!]`,
+			where: `${rootField}_bool_exp`,
+			order_by: `[${rootField}_order_by!]`,
 			limit: 'Int',
 			offset: 'Int',
 		},

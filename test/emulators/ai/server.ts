@@ -6,6 +6,7 @@ import {
 	type DocumentNode,
 	type GraphQLError,
 	type GraphQLSchema,
+	Kind,
 	execute,
 	parse,
 	validate,
@@ -28,6 +29,8 @@ const DOCUMENT_CACHE_LIMIT = 200;
 export interface AiServerOptions {
 	dataset: AiDataset;
 	aggregates: boolean;
+	/** False: the role may not introspect (Hasura's per-role switch); `__schema`/`__type` are unknown fields. */
+	introspection?: boolean;
 	email: string;
 	password: string;
 	host: string;
@@ -150,6 +153,11 @@ export class AiServer {
 		if (typeof request.query !== 'string') return hasuraErrors([{ message: "the key 'query' was not present", extensions: { path: '$', code: 'parse-failed' } }]);
 		const document = this.document(request.query);
 		if (Array.isArray(document)) return hasuraErrors(document);
+		const refused = this.options.introspection === false ? introspectionField(document) : undefined;
+		if (refused) {
+			// Hasura answers a role without introspection as if the field did not exist.
+			return hasuraErrors([{ message: `field '${refused}' not found in type: 'query_root'`, extensions: { path: `$.selectionSet.${refused}`, code: 'validation-failed' } }]);
+		}
 		const variableValues = (request.variables as Record<string, unknown> | null | undefined) ?? undefined;
 		const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
 		// Pages of plain columns skip graphql-js's per-field execution (same answer, a fraction of the CPU).
@@ -196,6 +204,17 @@ export class AiServer {
 		if (!file) return s3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.');
 		send(res, 200, req.method === 'HEAD' ? '' : file.content, { 'content-type': file.contentType });
 	}
+}
+
+/** The first `__schema` or `__type` root field of any operation (fragments are not followed: clients inline them). */
+function introspectionField(document: DocumentNode): string | undefined {
+	for (const definition of document.definitions) {
+		if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+		for (const selection of definition.selectionSet.selections) {
+			if (selection.kind === Kind.FIELD && (selection.name.value === '__schema' || selection.name.value === '__type')) return selection.name.value;
+		}
+	}
+	return undefined;
 }
 
 function hasuraErrors(errors: HasuraErrorBody[]): { errors: HasuraErrorBody[] } {

@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 
 import { executePerItem } from '../../../shared/execution';
 import { assertValidAgainstSchema, buildViewQuery } from '../../shared/documents';
+import { withSeedNamesHint } from '../../shared/introspection';
 import { ADVANCED_FILTER_NAME, buildWhere, precheckFilters } from '../../shared/query';
 import { readOptions } from '../../shared/session';
 import type { AiSession } from '../../shared/session';
@@ -20,8 +21,8 @@ export async function executeCount(session: AiSession, viewKey: AiViewKey): Prom
 		const options = readOptions(ctx, itemIndex);
 		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		precheckFilters(ctx, itemIndex, filters);
-		const connection = await session.connect(options.maxRetries);
-		const view = session.view(connection, viewKey, itemIndex);
+		const connection = await session.connectToViews(options.maxRetries);
+		const view = await session.resolve(connection, viewKey, itemIndex);
 		const aggregateField = view.aggregateField;
 		if (!aggregateField) {
 			throw new NodeOperationError(
@@ -37,11 +38,17 @@ export async function executeCount(session: AiSession, viewKey: AiViewKey): Prom
 			arguments: ['where'],
 			fields: ['aggregate.count'],
 		});
-		assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, { where }, {
-			selection: 'Filters',
-			variables: { where: ADVANCED_FILTER_NAME },
-		});
-		const data = await connection.client.request<AggregateData>({ document, variables: { where } }, itemIndex);
+		if (connection.schema) {
+			assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, { where }, {
+				selection: 'Filters',
+				variables: { where: ADVANCED_FILTER_NAME },
+			});
+		}
+		const data = await connection.client
+			.request<AggregateData>({ document, variables: { where } }, itemIndex)
+			.catch((error: unknown) => {
+				throw withSeedNamesHint(error, view);
+			});
 		const count = data[aggregateField]?.aggregate?.count;
 		return [{ view: view.rootField, count: typeof count === 'number' ? count : null }];
 	});

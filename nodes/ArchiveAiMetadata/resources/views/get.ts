@@ -78,7 +78,7 @@ export async function fetchRecordById(
 	if (!idColumn) {
 		throw new NodeOperationError(ctx.getNode(), `${view.rootField} has no identifier column to look records up by`, { itemIndex });
 	}
-	const connection = await session.connect(maxRetries);
+	const connection = await session.connectToViews(maxRetries);
 	const [record] = await readRows(
 		ctx,
 		connection.client,
@@ -103,8 +103,8 @@ export async function executeGet(session: AiSession, viewKey: AiViewKey): Promis
 		const options = readOptions(ctx, itemIndex);
 		readRecordId(ctx, itemIndex, viewKey);
 		readSelectedFields(ctx, itemIndex, undefined, options.simplify);
-		const connection = await session.connect(options.maxRetries);
-		const view = session.view(connection, viewKey, itemIndex);
+		const connection = await session.connectToViews(options.maxRetries);
+		const view = await session.resolve(connection, viewKey, itemIndex);
 		const id = readRecordId(ctx, itemIndex, viewKey, view);
 		const fields = readSelectedFields(ctx, itemIndex, view, options.simplify);
 		const record = await fetchRecordById(session, view, itemIndex, id, fields, options.maxRetries);

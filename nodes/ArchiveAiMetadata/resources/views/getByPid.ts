@@ -10,8 +10,7 @@ import { ADVANCED_FILTER_NAME, buildWhere, combineConditions, precheckFilters, r
 import { readRows } from '../../shared/reader';
 import type { ReadRequest } from '../../shared/reader';
 import { readOptions } from '../../shared/session';
-import type { AiSession, ReadOptions } from '../../shared/session';
-import type { AiMetadataConnection } from '../../shared/transport';
+import type { AiSession, ReadOptions, ViewConnection } from '../../shared/session';
 import { RESOURCES_WITH_PID, fieldSelectionProperties, optionsCollection, pagedReadOptions, showFor } from './common';
 import { pidLookupFilterProperties } from './filters';
 
@@ -120,8 +119,8 @@ async function lookUpPids(
 	pids: string[],
 	settings: PidLookupSettings,
 ): Promise<{ view: ResolvedView; rowsByPid: Map<string, IDataObject[]> }> {
-	const connection = await session.connect(settings.maxRetries);
-	const view = session.view(connection, viewKey, 0);
+	const connection = await session.connectToViews(settings.maxRetries);
+	const view = await session.resolve(connection, viewKey, 0);
 	const fields = readSelectedFields(session.ctx, 0, view, settings.simplify);
 	if (pids.length === 0) return { view, rowsByPid: new Map() };
 	const rowsByPid = view.columns.includes('pid')
@@ -156,7 +155,7 @@ function fanOut(
 /** Views with a pid column: the rows of the PIDs, each filed under its own PID. */
 async function rowsByDirectPid(
 	session: AiSession,
-	connection: AiMetadataConnection,
+	connection: ViewConnection,
 	view: ResolvedView,
 	pids: string[],
 	fields: string[],
@@ -180,7 +179,7 @@ async function rowsByDirectPid(
  */
 async function rowsThroughClusters(
 	session: AiSession,
-	connection: AiMetadataConnection,
+	connection: ViewConnection,
 	view: ResolvedView,
 	pids: string[],
 	fields: string[],
@@ -191,7 +190,7 @@ async function rowsThroughClusters(
 	if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
 		throw new NodeOperationError(ctx.getNode(), `${view.rootField} has no pid column and no cluster to find its PIDs through`);
 	}
-	const taskView = session.view(connection, taskViewKey, 0);
+	const taskView = await session.resolve(connection, taskViewKey, 0);
 	const pidsByCluster = new Map<string, Set<string>>();
 	const tasks = await readRowsWhereIn(session, connection, settings, {
 		view: taskView,
@@ -234,7 +233,7 @@ interface WhereInQuery extends Pick<ReadRequest, 'view' | 'orderBy' | 'fields'> 
 /** Rows whose `column` is one of `values`: one `_in` query per batch of values (batches in parallel, pages in order). */
 async function readRowsWhereIn(
 	session: AiSession,
-	connection: AiMetadataConnection,
+	connection: ViewConnection,
 	settings: PidLookupSettings,
 	query: WhereInQuery,
 ): Promise<IDataObject[]> {

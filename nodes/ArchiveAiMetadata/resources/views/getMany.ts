@@ -89,8 +89,8 @@ export async function executeGetMany(session: AiSession, viewKey: AiViewKey): Pr
 		readSort(ctx, itemIndex, undefined);
 		readSelectedFields(ctx, itemIndex, undefined, options.simplify);
 
-		const connection = await session.connect(options.maxRetries);
-		const view = session.view(connection, viewKey, itemIndex);
+		const connection = await session.connectToViews(options.maxRetries);
+		const view = await session.resolve(connection, viewKey, itemIndex);
 		const rows = await readRows(
 			ctx,
 			connection.client,
