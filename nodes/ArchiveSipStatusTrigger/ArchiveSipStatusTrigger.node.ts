@@ -1,6 +1,8 @@
 import type {
 	IDataObject,
 	ICredentialTestFunctions,
+	IExecuteFunctions,
+	INodeExecutionData,
 	ICredentialsDecrypted,
 	IHookFunctions,
 	INodeCredentialTestResult,
@@ -13,8 +15,19 @@ import type {
 import { testSigningSecrets } from './credentialTest';
 import { handleDelivery, type DeliveryResult } from './delivery';
 import { rateLimiterFor } from './rateLimit';
-import type { ReplayStore } from './replayStore';
+import { REPLAY_WINDOW_MS, type ReplayStore } from './replayStore';
+import type { OutputMode } from './delivery';
 import { readRawBody, type RawBodyRequest } from './request';
+import {
+	holdUntilAnswered,
+	isInFlight,
+	RESPOND_PARAMETER,
+	RESPONSE_MODE_EXPRESSION,
+	respondModeOf,
+	routeItems,
+	SAVED_RESPONSE,
+	type AnsweredResponse,
+} from './respond';
 import { sendError, sendNoContent, type ResponseWriter } from './response';
 import { replayStoreForDelivery } from './sharedReplayStore';
 import {
@@ -58,6 +71,11 @@ function lazyReplayStore(create: () => ReplayStore): ReplayStore {
 		seen: async (id) => await get().seen(id),
 		remember: async (id, expiresAtMs) => await get().remember(id, expiresAtMs),
 		forget: async (id) => await get().forget(id),
+		release: async (id) => {
+			const made = get();
+			await (made.release ?? made.forget).call(made, id);
+		},
+		confirm: async (id, expiresAtMs) => await get().confirm?.(id, expiresAtMs),
 	};
 }
 
@@ -88,6 +106,7 @@ async function handleWithSigningKeys(
 			replayStore,
 			rateLimiter: eventsPerMinute > 0 ? rateLimiterFor(scope, eventsPerMinute) : undefined,
 			nowMs,
+			isInFlight: (id) => isInFlight(scope, id),
 		});
 		return { result, keysReused };
 	};
@@ -118,7 +137,7 @@ export class ArchiveSipStatusTrigger implements INodeType {
 		inputs: [],
 		outputs: OUTPUTS_EXPRESSION,
 		credentials: [{ name: 'archiveSipWebhookApi', required: true, testedBy: 'archiveSipWebhookSecretTest' }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'sip-status' }],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: RESPONSE_MODE_EXPRESSION, path: 'sip-status' }],
 		eventTriggerDescription: 'Waiting for the archive to send a SIP status event to the Test URL',
 		activationMessage: 'SIP status events sent to the Production URL now start this workflow.',
 		properties: [
@@ -154,6 +173,35 @@ export class ArchiveSipStatusTrigger implements INodeType {
 					},
 				],
 				default: 'single',
+			},
+			{
+				displayName: 'Respond',
+				name: RESPOND_PARAMETER,
+				type: 'options',
+				options: [
+					{
+						name: 'Immediately',
+						value: 'immediately',
+						description:
+							'Answer 204 as soon as the event is verified, before n8n saves the execution (fastest; an event can be lost if n8n stops in that moment)',
+					},
+					{
+						name: 'After the Event Is Saved',
+						value: 'afterSaved',
+						description:
+							'Answer 204 only once n8n has saved the execution (in queue mode: queued and taken by a worker); if that fails, the archive retries',
+					},
+				],
+				default: 'immediately',
+				description: 'When the archive is told that the event was delivered',
+			},
+			{
+				displayName:
+					'Nothing to add to the workflow: this trigger answers from the saved execution, as its first step. Answers wait for the execution to start; in queue mode keep enough workers free that it starts within the archive\'s 15-second timeout (a late answer only causes a retry, which is then answered without running again).',
+				name: 'afterSavedNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { [RESPOND_PARAMETER]: ['afterSaved'] } },
 			},
 			{
 				displayName: 'Options',
@@ -242,7 +290,10 @@ export class ArchiveSipStatusTrigger implements INodeType {
 			const scope = scopeOf(this);
 			// Shared through n8n's workflow static data, so replays hold across queue-mode processes. Made on first
 			// use, after the signature verified: reading the shared record is work a forgery should not cause.
-			const store = lazyReplayStore(() => replayStoreForDelivery(this, scope));
+			const respondAfterSave = respondModeOf(this.getNodeParameter(RESPOND_PARAMETER, 'immediately')) === 'afterSaved';
+			const store = lazyReplayStore(() =>
+				replayStoreForDelivery(this, scope, { repairOnlyConfirmed: respondAfterSave }),
+			);
 			replayStore = store;
 			const result = await handleWithSigningKeys(this, scope, store);
 			if (result.status !== 204) {
@@ -250,6 +301,12 @@ export class ArchiveSipStatusTrigger implements INodeType {
 				return { noWebhookResponse: true };
 			}
 			acceptedId = result.acceptedId;
+			if (respondAfterSave && result.workflowData && acceptedId !== undefined) {
+				// n8n saves the execution, then execute() answers from it (respond.ts).
+				const expiresAtMs = Date.now() + REPLAY_WINDOW_MS;
+				holdUntilAnswered(res as unknown as AnsweredResponse, { scope, id: acceptedId, expiresAtMs }, store);
+				return { workflowData: result.workflowData };
+			}
 			// Answered before the workflow runs: the sender gives up on an attempt after 15 s.
 			sendNoContent(res);
 			return { noWebhookResponse: true, workflowData: result.workflowData };
@@ -260,5 +317,19 @@ export class ArchiveSipStatusTrigger implements INodeType {
 			sendError(res, 500, 'internal error');
 			return { noWebhookResponse: true };
 		}
+	}
+
+	/**
+	 * Runs as the execution's first node: puts each event on its outcome's output and, with "Respond: After the Event
+	 * Is Saved", answers the delivery now that n8n has saved the execution.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		if (respondModeOf(this.getNodeParameter(RESPOND_PARAMETER, 0, 'immediately')) === 'afterSaved') {
+			// Typed as void, but n8n's implementation returns the hook's promise: a failure here fails the execution,
+			// and n8n then answers 500.
+			await (this.sendResponse(SAVED_RESPONSE) as unknown as Promise<void> | undefined);
+		}
+		return routeItems(items, this.getNodeParameter('outputMode', 0, 'single') as OutputMode);
 	}
 }

@@ -30,6 +30,8 @@ export interface DeliveryContext {
 	/** Absent when the rate limit is off. */
 	rateLimiter?: RateLimiter;
 	nowMs: number;
+	/** True while an earlier delivery of the id is still waiting for its execution ("After the Event Is Saved"). */
+	isInFlight?: (id: string) => boolean;
 }
 
 export type DeliveryResult =
@@ -41,7 +43,7 @@ export type DeliveryResult =
 			acceptedId?: string;
 	  }
 	| {
-			status: 400 | 401 | 429;
+			status: 400 | 401 | 409 | 429;
 			error: string;
 			headers?: Record<string, string>;
 			/** A 401 for well-formed, fresh headers whose signature matched none of the keys. */
@@ -51,15 +53,6 @@ export type DeliveryResult =
 function isWanted(event: StatusEvent, settings: TriggerSettings): boolean {
 	const outcomeWanted = settings.outcomeFilter === 'both' || settings.outcomeFilter === event.outcome;
 	return outcomeWanted && typeMatches(event.type, settings.typePatterns);
-}
-
-function workflowDataFor(
-	item: INodeExecutionData,
-	outcome: Outcome,
-	mode: OutputMode,
-): INodeExecutionData[][] {
-	if (mode === 'single') return [[item]];
-	return outcome === 'success' ? [[item], []] : [[], [item]];
 }
 
 export async function handleDelivery(
@@ -78,6 +71,15 @@ export async function handleDelivery(
 	});
 	if (!verified.ok) return { status: 401, error: verified.reason, signatureOnly: verified.signatureOnly === true };
 	const webhookId = verified.value.id;
+
+	// Not yet answered: a 2xx now would end the sender's retries while the first delivery may still fail.
+	if (context.isInFlight?.(webhookId)) {
+		return {
+			status: 409,
+			error: 'an earlier delivery of this webhook-id is still being processed, retry later',
+			headers: { 'retry-after': '5' },
+		};
+	}
 
 	// A redelivery of an accepted event is answered as a success so the sender stops retrying.
 	if (await context.replayStore.seen(webhookId)) return { status: 204 };
@@ -106,9 +108,6 @@ export async function handleDelivery(
 		{ webhookId: headerText(webhookId), receivedAt: new Date(context.nowMs) },
 		settings.includeRawEvent,
 	);
-	return {
-		status: 204,
-		acceptedId: webhookId,
-		workflowData: workflowDataFor({ json }, event.value.outcome, settings.outputMode),
-	};
+	// One input for every event: the node's execute() puts it on its outcome's output (respond.ts).
+	return { status: 204, acceptedId: webhookId, workflowData: [[{ json }]] };
 }

@@ -12,6 +12,13 @@ export interface ReplayStore {
 	remember(id: string, expiresAtMs: number): Promise<boolean>;
 	/** Drops an id so a retry is processed again, for a delivery that failed after it was recorded. */
 	forget(id: string): Promise<void>;
+	/**
+	 * Drops an id from this process's record only, leaving a shared record as n8n saved it ("After the Event Is
+	 * Saved": n8n saves the shared record only once the execution exists). Stores without it use `forget`.
+	 */
+	release?(id: string): Promise<void>;
+	/** Marks a recorded id as answered 2xx, for stores that repair the shared record only for such ids. */
+	confirm?(id: string, expiresAtMs: number): Promise<void>;
 }
 
 /** Covers the sender's retry schedule (about 28 h in total) with a wide margin. */

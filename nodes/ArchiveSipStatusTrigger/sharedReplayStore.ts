@@ -207,11 +207,16 @@ export function pendingRepairSizes(): { scopes: number; ids: number } {
  * Recording goes to both; the local store decides races inside this process atomically.
  */
 export class LayeredReplayStore implements ReplayStore {
+	/**
+	 * `repairOnlyConfirmed` ("After the Event Is Saved"): an id is re-asserted in the shared record only once its
+	 * delivery was answered 2xx (`confirm`); re-asserting it earlier could record an event whose execution never came.
+	 */
 	constructor(
 		private readonly local: ReplayStore,
 		private readonly shared: StaticDataReplayStore,
 		private readonly scope: string,
 		private readonly now: () => number = () => Date.now(),
+		private readonly repairOnlyConfirmed = false,
 	) {
 		const pending = pendingFor(scope, now());
 		shared.restore([...pending].map(([id, entry]) => [id, entry.expiresAtMs]));
@@ -225,15 +230,22 @@ export class LayeredReplayStore implements ReplayStore {
 		if (!(await this.local.remember(id, expiresAtMs))) return false;
 		// Kept locally either way: a replay reaching this process is then dropped without a lookup.
 		if (!(await this.shared.remember(id, expiresAtMs))) return false;
-		const nowMs = this.now();
-		addPending(this.scope, id, expiresAtMs, nowMs);
+		if (!this.repairOnlyConfirmed) addPending(this.scope, id, expiresAtMs, this.now());
 		return true;
 	}
 
+	async confirm(id: string, expiresAtMs: number): Promise<void> {
+		if (this.repairOnlyConfirmed) addPending(this.scope, id, expiresAtMs, this.now());
+	}
+
 	async forget(id: string): Promise<void> {
-		pendingByScope.get(this.scope)?.delete(id);
-		await this.local.forget(id);
+		await this.release(id);
 		await this.shared.forget(id);
+	}
+
+	async release(id: string): Promise<void> {
+		pendingByScope.get(this.scope)?.delete(id);
+		await (this.local.release ?? this.local.forget).call(this.local, id);
 	}
 }
 
@@ -252,12 +264,17 @@ function nodeStaticData(context: IWebhookFunctions): IDataObject | undefined {
  * shared static data; test-URL deliveries (n8n does not save static data for them), hosts without
  * static data and scopes with a store plugged in by `setReplayStore` use the process-local one only.
  */
-export function replayStoreForDelivery(context: IWebhookFunctions, scope: string): ReplayStore {
+export function replayStoreForDelivery(
+	context: IWebhookFunctions,
+	scope: string,
+	{ repairOnlyConfirmed = false }: { repairOnlyConfirmed?: boolean } = {},
+): ReplayStore {
 	const local = replayStoreFor(scope);
 	if (hasReplayStoreOverride(scope) || context.getMode() !== 'webhook') return local;
 	const staticData = nodeStaticData(context);
 	if (!staticData) return local;
-	return new LayeredReplayStore(local, new StaticDataReplayStore(staticData), scope);
+	const now = () => Date.now();
+	return new LayeredReplayStore(local, new StaticDataReplayStore(staticData), scope, now, repairOnlyConfirmed);
 }
 
 /** Forgets this process's pending repairs (tests simulate a restarted process with it). */

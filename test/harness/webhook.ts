@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type {
 	IDataObject,
 	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
@@ -40,8 +41,15 @@ export const recordedLogs: LogEntry[] = [];
 
 let n8nReady = false;
 
+interface LoadedN8n {
+	WebhookContext: typeof import('n8n-core').WebhookContext;
+	ExecuteContext: typeof import('n8n-core').ExecuteContext;
+	Workflow: typeof import('n8n-workflow').Workflow;
+	createRunExecutionData: typeof import('n8n-workflow').createRunExecutionData;
+}
+
 /** Loaded lazily so N8N_USER_FOLDER is set first; swaps n8n's logger for a recording one. */
-function loadN8n(): { WebhookContext: typeof import('n8n-core').WebhookContext; Workflow: typeof import('n8n-workflow').Workflow } {
+function loadN8n(): LoadedN8n {
 	/* eslint-disable @typescript-eslint/no-require-imports */
 	const core = require('n8n-core') as typeof import('n8n-core');
 	const workflow = require('n8n-workflow') as typeof import('n8n-workflow');
@@ -64,7 +72,12 @@ function loadN8n(): { WebhookContext: typeof import('n8n-core').WebhookContext; 
 		Container.set(Logger, logger as unknown as InstanceType<typeof Logger>);
 		n8nReady = true;
 	}
-	return { WebhookContext: core.WebhookContext, Workflow: workflow.Workflow };
+	return {
+		WebhookContext: core.WebhookContext,
+		ExecuteContext: core.ExecuteContext,
+		Workflow: workflow.Workflow,
+		createRunExecutionData: workflow.createRunExecutionData,
+	};
 }
 
 /** Name of the trigger node in the harness's workflow (its static data lives under `node:<name>`). */
@@ -91,10 +104,21 @@ export interface WebhookHarnessOptions {
 	 * and a production delivery that changed it saves it back. Without it, one in-memory workflow serves all requests.
 	 */
 	sharedStaticData?: { staticData: IDataObject };
+	/**
+	 * What becomes of the execution of delivery number `call` (0-based), where n8n would save and start it:
+	 * `run` (default; a promise holds the delivery in that moment); `failToSave` (n8n's WorkflowRunner.run throws, e.g. its database is down: n8n answers 500 and
+	 * saves no static data); `crashBeforeSave` (the process dies: no answer, nothing saved); `crashAfterSave` (the
+	 * execution is saved, then the process dies before it answers).
+	 */
+	executionFault?: (call: number) => ExecutionFault | Promise<ExecutionFault>;
 }
+
+export type ExecutionFault = 'run' | 'failToSave' | 'crashBeforeSave' | 'crashAfterSave';
 
 export interface RecordedCall {
 	result: IWebhookResponseData;
+	/** The trigger's outputs in the execution n8n saved for this call (from the node's `execute()` when it has one). */
+	execution?: INodeExecutionData[][];
 	/** Set when the node's `webhook()` itself threw (n8n would answer 500 then). */
 	error?: unknown;
 }
@@ -102,7 +126,10 @@ export interface RecordedCall {
 export interface WebhookHarness {
 	url: string;
 	calls: RecordedCall[];
-	/** The `workflowData` of every call that started the workflow, in order. */
+	/**
+	 * The trigger's outputs in every execution that was saved, in order: the node's `execute()` result for the items
+	 * its `webhook()` handed over (or those items, for a node without `execute()`).
+	 */
 	runs(): INodeExecutionData[][][];
 	/** How often the node read (decrypted) its credentials. */
 	credentialReads(): number;
@@ -152,7 +179,7 @@ export async function startWebhookHarness(
 	nodeType: INodeType,
 	options: WebhookHarnessOptions,
 ): Promise<WebhookHarness> {
-	const { WebhookContext, Workflow } = loadN8n();
+	const { WebhookContext, ExecuteContext, Workflow, createRunExecutionData } = loadN8n();
 	const nodeTypes: INodeTypes = {
 		getByName: () => nodeType,
 		getByNameAndVersion: () => nodeType,
@@ -211,19 +238,99 @@ export async function startWebhookHarness(
 			[],
 			null,
 		);
+		const callIndex = calls.length;
+		let result: IWebhookResponseData;
 		try {
-			const result = await nodeType.webhook!.call(context as unknown as IWebhookFunctions);
-			// n8n saves static data only for production deliveries, and only when the node changed it.
-			if (shared && context.getMode() === 'webhook' && workflow.staticData.__dataChanged === true) {
-				shared.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
-			}
-			calls.push({ result });
-			// n8n itself answers when the node did not (responseMode onReceived).
-			if (!result.noWebhookResponse && !res.headersSent) res.writeHead(200).end();
+			result = await nodeType.webhook!.call(context as unknown as IWebhookFunctions);
 		} catch (error) {
 			calls.push({ result: {}, error });
 			if (!res.headersSent) res.writeHead(500).end();
+			return;
 		}
+		const call: RecordedCall = { result };
+		calls.push(call);
+		// n8n saves static data only for production deliveries, and only when the node changed it.
+		const saveStaticData = () => {
+			if (shared && context.getMode() === 'webhook' && workflow.staticData.__dataChanged === true) {
+				shared.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+			}
+		};
+		const responseMode = workflow.expression.getSimpleParameterValue(
+			node,
+			webhookDescription.responseMode as string,
+			options.mode ?? 'webhook',
+			{},
+			undefined,
+			'onReceived',
+		);
+		if (responseMode !== 'responseNode' || result.noWebhookResponse || !result.workflowData) {
+			// The node answered (or n8n answers for it, responseMode onReceived); static data is saved before the run.
+			saveStaticData();
+			if (!result.noWebhookResponse && !res.headersSent) res.writeHead(200).end();
+			if (result.workflowData) call.execution = await execute(workflow, node, result.workflowData);
+			return;
+		}
+		// responseMode responseNode: n8n saves the execution, then answers from it; static data is saved right before
+		// the answer is written (live-webhooks.js), never when the execution could not be saved.
+		const fault = (await options.executionFault?.(callIndex)) ?? 'run';
+		if (fault === 'failToSave') {
+			res.writeHead(500).end();
+			return;
+		}
+		if (fault === 'crashBeforeSave') {
+			res.destroy();
+			return;
+		}
+		if (fault === 'crashAfterSave') {
+			call.execution = result.workflowData;
+			res.destroy();
+			return;
+		}
+		const respond = (response: { statusCode?: number; body?: unknown }) => {
+			saveStaticData();
+			if (res.headersSent) return;
+			res.statusCode = response.statusCode ?? 200;
+			res.end(typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? ''));
+		};
+		try {
+			call.execution = await execute(workflow, node, result.workflowData, respond);
+		} catch {
+			if (!res.headersSent) res.writeHead(500).end();
+		}
+		// An execution that ends without answering is answered by n8n with the webhook's response code.
+		if (!res.headersSent) res.writeHead(200).end();
+	}
+
+	/** The trigger node's step in the execution: `execute()` with n8n-core's own ExecuteContext. */
+	async function execute(
+		workflow: InstanceType<LoadedN8n['Workflow']>,
+		node: INode,
+		workflowData: INodeExecutionData[][],
+		respond?: (response: { statusCode?: number; body?: unknown }) => void,
+	): Promise<INodeExecutionData[][]> {
+		if (!nodeType.execute) return workflowData;
+		const hooks = {
+			runHook: async (name: string, parameters: unknown[]) => {
+				if (name === 'sendResponse') respond?.(parameters[0] as { statusCode?: number; body?: unknown });
+			},
+		};
+		const additionalData = { credentialsHelper, hooks } as unknown as IWorkflowExecuteAdditionalData;
+		const inputData = { main: workflowData };
+		const executeData = { node, data: inputData, source: null };
+		const context = new ExecuteContext(
+			workflow,
+			node,
+			additionalData,
+			options.mode ?? 'webhook',
+			createRunExecutionData(),
+			0,
+			workflowData[0] ?? [],
+			inputData,
+			executeData,
+			[],
+		);
+		const outputs = await nodeType.execute.call(context as unknown as IExecuteFunctions);
+		return outputs as INodeExecutionData[][];
 	}
 
 	const server: Server = createServer((req, res) => {
@@ -235,7 +342,7 @@ export async function startWebhookHarness(
 	return {
 		url: `http://127.0.0.1:${port}/webhook/${webhookDescription.path}`,
 		calls,
-		runs: () => calls.flatMap((call) => (call.result.workflowData ? [call.result.workflowData] : [])),
+		runs: () => calls.flatMap((call) => (call.execution ? [call.execution] : [])),
 		credentialReads: () => credentialReads,
 		close: async () => {
 			server.closeAllConnections();

@@ -7,7 +7,7 @@ import { NODE_TYPE_NAME } from './fixtures';
 
 const nodeType = new ArchiveSipStatusTrigger();
 
-function outputsFor(parameters: INode['parameters']) {
+function workflowWith(parameters: INode['parameters']): Workflow {
 	const nodeTypes: INodeTypes = {
 		getByName: () => nodeType,
 		getByNameAndVersion: () => nodeType,
@@ -21,8 +21,19 @@ function outputsFor(parameters: INode['parameters']) {
 		position: [0, 0],
 		parameters,
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	return new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+}
+
+function outputsFor(parameters: INode['parameters']) {
+	const workflow = workflowWith(parameters);
 	return NodeHelpers.getNodeOutputs(workflow, workflow.getNode('Trigger')!, nodeType.description);
+}
+
+/** The webhook's response mode as n8n evaluates it per request (webhook-helpers.js evaluateResponseOptions). */
+function responseModeFor(parameters: INode['parameters']) {
+	const workflow = workflowWith(parameters);
+	const responseMode = nodeType.description.webhooks![0].responseMode as string;
+	return workflow.expression.getSimpleParameterValue(workflow.getNode('Trigger')!, responseMode, 'webhook', {}, undefined, 'onReceived');
 }
 
 describe('node description', () => {
@@ -37,11 +48,19 @@ describe('node description', () => {
 	it('exposes a POST webhook answered by the node itself, and is not a tool', () => {
 		const description = nodeType.description;
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'sip-status' },
+			{ name: 'default', httpMethod: 'POST', responseMode: expect.any(String), path: 'sip-status' },
 		]);
 		expect(description.usableAsTool).toBeUndefined();
 		expect(description.group).toEqual(['trigger']);
 		expect(description.properties.find((property) => property.type === 'notice')?.displayName).toMatch(/register/i);
+	});
+
+	it('answers on receipt by default and from the saved execution with Respond: After the Event Is Saved', () => {
+		expect(responseModeFor({})).toBe('onReceived');
+		expect(responseModeFor({ respond: 'immediately' })).toBe('onReceived');
+		expect(responseModeFor({ respond: 'afterSaved' })).toBe('responseNode');
+		const respond = nodeType.description.properties.find((property) => property.name === 'respond');
+		expect(respond).toMatchObject({ type: 'options', default: 'immediately' });
 	});
 
 	it('is tested by its own credential test, and the credential names it', () => {

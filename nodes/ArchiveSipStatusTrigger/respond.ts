@@ -1,0 +1,107 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { getTouched, MAX_SCOPES, setBounded } from './bounded';
+import type { OutputMode } from './delivery';
+import type { ReplayStore } from './replayStore';
+
+/**
+ * "Respond: After the Event Is Saved". n8n answers a webhook in `responseNode` mode from the running execution: the
+ * execution is saved first (and in queue mode queued and taken by a worker), then its nodes run. The trigger's own
+ * `execute()` is the first node to run, so it sends the 2xx there: nothing else is needed in the workflow. Any
+ * failure before that point is answered non-2xx by n8n, so the sender retries.
+ */
+export type RespondMode = 'immediately' | 'afterSaved';
+
+export const RESPOND_PARAMETER = 'respond';
+
+/** n8n evaluates the webhook's response mode per request, from the node's parameter. */
+export const RESPONSE_MODE_EXPRESSION =
+	`={{ $parameter["${RESPOND_PARAMETER}"] === "afterSaved" ? "responseNode" : "onReceived" }}` as const;
+
+/** The answer sent from the execution: 204 with no body, as in "Immediately" mode. */
+export const SAVED_RESPONSE = { body: '', headers: {}, statusCode: 204 } as const;
+
+export function respondModeOf(value: unknown): RespondMode {
+	return value === 'afterSaved' ? 'afterSaved' : 'immediately';
+}
+
+/**
+ * Ids this process has accepted and is waiting to answer, per trigger. A retry of one is answered 409 (non-2xx, so
+ * the sender tries again later): answering it 2xx as a replay would lose the event if the first delivery then fails.
+ */
+const inFlightByScope = new Map<string, Set<string>>();
+
+/** Upper bound per trigger: beyond it the oldest entries go (a retry of those may then run twice, never zero times). */
+export const MAX_IN_FLIGHT_IDS = 10_000;
+
+export function isInFlight(scope: string, id: string): boolean {
+	return inFlightByScope.get(scope)?.has(id) === true;
+}
+
+function markInFlight(scope: string, id: string): void {
+	let ids = getTouched(inFlightByScope, scope);
+	if (!ids) {
+		ids = new Set();
+		setBounded(inFlightByScope, scope, ids, MAX_SCOPES);
+	}
+	ids.add(id);
+	if (ids.size > MAX_IN_FLIGHT_IDS) ids.delete(ids.values().next().value as string);
+}
+
+function settle(scope: string, id: string): void {
+	const ids = inFlightByScope.get(scope);
+	ids?.delete(id);
+	if (ids?.size === 0) inFlightByScope.delete(scope);
+}
+
+/** The `http.ServerResponse` members used to learn how a delivery ended. */
+export interface AnsweredResponse {
+	statusCode: number;
+	readonly writableFinished: boolean;
+	once(event: 'close', listener: () => void): unknown;
+}
+
+function answered2xx(res: AnsweredResponse): boolean {
+	return res.writableFinished && res.statusCode >= 200 && res.statusCode < 300;
+}
+
+/**
+ * Holds an accepted id as "in flight" until its delivery ends. Unless the sender got a 2xx, this process forgets the
+ * id, so the retry runs (at-least-once). n8n's shared record (workflow static data) needs no undoing: n8n saves it
+ * only once the execution exists, right before it writes the answer.
+ */
+export function holdUntilAnswered(
+	res: AnsweredResponse,
+	{ scope, id, expiresAtMs }: { scope: string; id: string; expiresAtMs: number },
+	store: ReplayStore,
+): void {
+	markInFlight(scope, id);
+	res.once('close', () => {
+		settle(scope, id);
+		const settled = answered2xx(res)
+			? store.confirm?.(id, expiresAtMs)
+			: (store.release ?? store.forget).call(store, id);
+		void settled?.catch(() => undefined);
+	});
+}
+
+/** Ids held in flight by this process, for tests. */
+export function inFlightCount(): number {
+	let count = 0;
+	for (const ids of inFlightByScope.values()) count += ids.size;
+	return count;
+}
+
+/**
+ * The trigger's items on its outputs. `webhook()` hands every event to the execution on one input; the outcome
+ * chooses the output here, so no event waits on an empty first input (n8n's legacy execution order skips a node whose
+ * first input is empty).
+ */
+export function routeItems(items: INodeExecutionData[], mode: OutputMode): INodeExecutionData[][] {
+	const paired = items.map((item, index) => ({ ...item, pairedItem: { item: index } }));
+	if (mode === 'single') return [paired];
+	return [
+		paired.filter((item) => item.json.outcome !== 'failure'),
+		paired.filter((item) => item.json.outcome === 'failure'),
+	];
+}

@@ -1,0 +1,181 @@
+/**
+ * "Respond: After the Event Is Saved": the 2xx comes from the execution n8n saved (responseMode responseNode, the
+ * trigger's own execute() answers), and the replay record agrees with it: an id whose delivery never got its 2xx runs
+ * when retried, an id that was answered never runs again. Each "process" is an isolated copy of the node module
+ * behind its own loopback server; they share n8n's workflow row (static data) as the processes of one n8n do.
+ */
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
+
+import {
+	postRaw,
+	startWebhookHarness,
+	type ExecutionFault,
+	type HttpAnswer,
+	type WebhookHarness,
+} from '../harness/webhook';
+import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders, sipEventBody } from './fixtures';
+
+const SECRET = newSecret();
+const AFTER_SAVED: INodeParameters = { respond: 'afterSaved' };
+
+interface WorkflowRow {
+	staticData: IDataObject;
+}
+
+function loadIsolatedNodeType(): INodeType {
+	let nodeType: INodeType | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const module = require('../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
+		nodeType = new module.ArchiveSipStatusTrigger();
+	});
+	return nodeType!;
+}
+
+const started: WebhookHarness[] = [];
+let workflowCounter = 0;
+
+afterEach(async () => {
+	await Promise.all(started.splice(0).map((each) => each.close()));
+});
+
+function newWorkflow(): { row: WorkflowRow; workflowId: string } {
+	workflowCounter += 1;
+	return { row: { staticData: {} }, workflowId: `after-saved-${workflowCounter}` };
+}
+
+/** One n8n process (fresh module memory, as after a restart) on the shared workflow row. */
+async function startProcess(
+	{ row, workflowId }: { row: WorkflowRow; workflowId: string },
+	{ parameters = AFTER_SAVED, fault }: { parameters?: INodeParameters; fault?: (call: number) => ExecutionFault | Promise<ExecutionFault> } = {},
+): Promise<WebhookHarness> {
+	const harness = await startWebhookHarness(loadIsolatedNodeType(), {
+		nodeTypeName: NODE_TYPE_NAME,
+		credentials: { [CREDENTIAL_TYPE]: { signingSecret: SECRET } },
+		workflowId,
+		parameters,
+		sharedStaticData: row,
+		executionFault: fault,
+	});
+	started.push(harness);
+	return harness;
+}
+
+/** A sender attempt: fresh timestamp and signature, the given id. Status 0 when no answer came. */
+async function deliver(harness: WebhookHarness, id: string, body = sipEventBody()): Promise<HttpAnswer> {
+	const headers = signedHeaders(SECRET, id, Math.floor(Date.now() / 1000), body);
+	return await postRaw(harness.url, body, headers).catch(() => ({ status: 0, headers: {}, body: '' }));
+}
+
+function executionsOf(...harnesses: WebhookHarness[]): number {
+	return harnesses.reduce((sum, each) => sum + each.runs().length, 0);
+}
+
+/** Resolves the returned promise's fault when `release` is called: holds a delivery where n8n saves the execution. */
+function gate(): { fault: Promise<ExecutionFault>; release: (fault: ExecutionFault) => void } {
+	let release!: (fault: ExecutionFault) => void;
+	const fault = new Promise<ExecutionFault>((resolve) => {
+		release = resolve;
+	});
+	return { fault, release };
+}
+
+describe('Respond: After the Event Is Saved', () => {
+	it('answers 204 from the saved execution, not from webhook(), with the event on its outcome output', async () => {
+		const process = await startProcess(newWorkflow(), { parameters: { ...AFTER_SAVED, outputMode: 'perOutcome' } });
+
+		const answer = await deliver(process, 'msg_saved_1', sipEventBody({ outcome: 'failure' }));
+
+		expect(answer).toMatchObject({ status: 204, body: '' });
+		expect(process.calls[0].result.noWebhookResponse).toBeUndefined();
+		const [outputs] = process.runs();
+		expect(outputs.map((items) => items.map((item) => item.json.outcome))).toEqual([[], ['failure']]);
+		expect(outputs[1][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('leaves the default (Immediately) answering from webhook(), before the execution', async () => {
+		const process = await startProcess(newWorkflow(), { parameters: {}, fault: () => 'failToSave' });
+
+		expect((await deliver(process, 'msg_immediate_1')).status).toBe(204);
+		expect(process.calls[0].result.noWebhookResponse).toBe(true);
+	});
+
+	it('answers 500 when n8n cannot save the execution, and runs the retry', async () => {
+		const process = await startProcess(newWorkflow(), { fault: (call) => (call === 0 ? 'failToSave' : 'run') });
+
+		expect((await deliver(process, 'msg_fail_1')).status).toBe(500);
+		expect(executionsOf(process)).toBe(0);
+		expect((await deliver(process, 'msg_fail_1')).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
+	});
+
+	it('runs the retry after n8n died before saving the execution (restarted process)', async () => {
+		const workflow = newWorkflow();
+		const crashed = await startProcess(workflow, { fault: () => 'crashBeforeSave' });
+		expect((await deliver(crashed, 'msg_crash_1')).status).toBe(0);
+
+		const restarted = await startProcess(workflow);
+		expect((await deliver(restarted, 'msg_crash_1')).status).toBe(204);
+		expect(executionsOf(crashed, restarted)).toBe(1);
+	});
+
+	it('runs again (a duplicate, never a loss) when n8n died after saving the execution but before answering', async () => {
+		const workflow = newWorkflow();
+		const crashed = await startProcess(workflow, { fault: () => 'crashAfterSave' });
+		expect((await deliver(crashed, 'msg_crash_2')).status).toBe(0);
+
+		const restarted = await startProcess(workflow);
+		expect((await deliver(restarted, 'msg_crash_2')).status).toBe(204);
+		expect(executionsOf(crashed, restarted)).toBe(2);
+	});
+
+	it('never runs an answered id again, in the same process or another one', async () => {
+		const workflow = newWorkflow();
+		const first = await startProcess(workflow);
+		expect((await deliver(first, 'msg_answered_1')).status).toBe(204);
+
+		const other = await startProcess(workflow);
+		expect((await deliver(first, 'msg_answered_1')).status).toBe(204);
+		expect((await deliver(other, 'msg_answered_1')).status).toBe(204);
+		expect(executionsOf(first, other)).toBe(1);
+	});
+
+	it('answers 409 to a retry while the first delivery still waits for its execution, then runs it once', async () => {
+		const held = gate();
+		const process = await startProcess(newWorkflow(), { fault: (call) => (call === 0 ? held.fault : 'run') });
+
+		const first = deliver(process, 'msg_inflight_1');
+		await waitUntil(() => process.calls.length === 1);
+		const retry = await deliver(process, 'msg_inflight_1');
+		held.release('run');
+
+		expect(retry.status).toBe(409);
+		expect(retry.headers['retry-after']).toBe('5');
+		expect((await first).status).toBe(204);
+		expect((await deliver(process, 'msg_inflight_1')).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
+	});
+
+	it('does not let a concurrent delivery record an id whose execution was never saved', async () => {
+		const workflow = newWorkflow();
+		const held = gate();
+		const first = await startProcess(workflow, { fault: (call) => (call === 0 ? held.fault : 'run') });
+
+		const failing = deliver(first, 'msg_repair_failed');
+		await waitUntil(() => first.calls.length === 1);
+		// Another event is accepted and saved by the same process meanwhile: its static data save must not carry the
+		// still-unsaved id along (as the re-assertion of ids overwritten by concurrent saves would).
+		expect((await deliver(first, 'msg_repair_other')).status).toBe(204);
+		held.release('failToSave');
+		expect((await failing).status).toBe(500);
+		expect((await deliver(first, 'msg_repair_next')).status).toBe(204);
+
+		const other = await startProcess(workflow);
+		expect((await deliver(other, 'msg_repair_failed')).status).toBe(204);
+		expect(executionsOf(first, other)).toBe(3);
+	});
+});
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
