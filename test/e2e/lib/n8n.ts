@@ -287,6 +287,13 @@ export class N8nInstance {
 		if (server) await server.stop(15_000);
 	}
 
+	/** Kills the server with SIGKILL, as a crash would: no graceful shutdown. `start()` brings it back. */
+	async kill(): Promise<void> {
+		const server = this.server;
+		this.server = undefined;
+		if (server) await server.kill();
+	}
+
 	get running(): boolean {
 		return this.server !== undefined;
 	}

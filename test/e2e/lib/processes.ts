@@ -50,6 +50,8 @@ export interface GroupProcess {
 	stderr(): string;
 	/** SIGTERM to the whole group, SIGKILL after the grace period; resolves when it is gone. */
 	stop(graceMs?: number): Promise<void>;
+	/** SIGKILL to the whole group at once (a crash, no shutdown); resolves when it is gone. */
+	kill(): Promise<void>;
 }
 
 export function spawnGroup(command: string, args: string[], options: SpawnOptions): GroupProcess {
@@ -108,6 +110,10 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
 		stdout: () => stdoutChunks.join(''),
 		stderr: () => stderrChunks.join(''),
 		stop,
+		kill: async () => {
+			if (!hasExited) signalGroup(pid, 'SIGKILL');
+			await exited;
+		},
 	};
 }
 

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+
+import { buildFailureEvent, buildSuccessEvent, send, type SendResult } from '../../emulators/webhook/sender';
+import type { N8nInstance } from './n8n';
+import { newCredentialId } from './package';
+import { graphWorkflow, node, PACKAGE_NODE_TYPES, SIP_TRIGGER_VERSION, webhookTrigger, type WorkflowJson } from './workflows';
+
+/**
+ * A burst of signed SIP status events at a real n8n, sent the way the archive's sender does (any 2xx ends an event;
+ * otherwise it is retried with the same webhook-id, a fresh timestamp and signature), while n8n is killed with
+ * SIGKILL and restarted. Per event it counts what the issue asks: answered 2xx, lost (answered 2xx but no execution
+ * holds it), duplicates (more than one execution holds it).
+ */
+
+/** The sender's schedule compressed: retry 1, 2, 5, 10 ... s after a failed attempt (the real one: 5 s, 5 min, ...). */
+export const COMPRESSED_RETRY_SECONDS = [1, 2, 5, 10, 20, 30, 60, 60] as const;
+
+/** The real sender gives up on an attempt after 15 s. */
+export const ATTEMPT_TIMEOUT_MS = 15_000;
+
+export type ReceiverKind = 'immediately' | 'afterSaved' | 'webhookNode';
+
+export interface Receiver {
+	kind: ReceiverKind;
+	workflow: WorkflowJson;
+	url: string;
+}
+
+/** The workflow receiving the burst: the SIP trigger in one Respond mode, or n8n's Webhook node ("Immediately"). */
+export function receiverWorkflow(kind: ReceiverKind, baseUrl: string, credential: { id: string; name: string }): Receiver {
+	if (kind === 'webhookNode') {
+		const path = `durability-${randomUUID()}`;
+		const workflow = graphWorkflow(`durability ${kind}`, [webhookTrigger('Webhook', { path })], []);
+		return { kind, workflow, url: `${baseUrl}/webhook/${path}` };
+	}
+	const webhookId = randomUUID();
+	const trigger = node(
+		'SIP Status',
+		PACKAGE_NODE_TYPES.sipStatusTrigger,
+		{ outcomes: 'both', respond: kind, options: {} },
+		{ typeVersion: SIP_TRIGGER_VERSION, credentials: { archiveSipWebhookApi: credential }, webhookId },
+	);
+	const workflow = graphWorkflow(`durability ${kind}`, [trigger], []);
+	return { kind, workflow, url: `${baseUrl}/webhook/${webhookId}/sip-status` };
+}
+
+/** Imports the signing credential and the receivers' workflows, activated; the server must be stopped. */
+export async function setUpReceivers(n8n: N8nInstance, secret: string, kinds: ReceiverKind[]): Promise<Receiver[]> {
+	const credential = { id: newCredentialId(), name: 'durability signing secret' };
+	await n8n.importCredentials([{ ...credential, type: 'archiveSipWebhookApi', data: { signingSecret: secret } }]);
+	const receivers = kinds.map((kind) => receiverWorkflow(kind, n8n.baseUrl, credential));
+	for (const { workflow } of receivers) {
+		await n8n.importWorkflow(workflow);
+		await n8n.activate(workflow.id, workflow.name);
+	}
+	return receivers;
+}
+
+export interface BurstOptions {
+	events: number;
+	/** Time between the first attempts of consecutive events. */
+	spacingMs: number;
+	/** Kill n8n (SIGKILL) once this many events have been answered 2xx, for each number; then start it again. */
+	killAtAnswered: number[];
+	retrySeconds?: readonly number[];
+}
+
+export interface EventRecord {
+	id: string;
+	answered: boolean;
+	attempts: SendResult[];
+}
+
+export interface BurstResult {
+	events: EventRecord[];
+	kills: number;
+	/** Events not yet answered when n8n was killed, summed over the kills: the most that may run twice. */
+	unansweredAtKills: number;
+	durationMs: number;
+}
+
+/** Sends the burst, kills and restarts n8n at the given moments, and returns once every event is answered or given up. */
+export async function runBurst(n8n: N8nInstance, url: string, secret: string, options: BurstOptions): Promise<BurstResult> {
+	const started = Date.now();
+	const retrySeconds = options.retrySeconds ?? COMPRESSED_RETRY_SECONDS;
+	const killAt = [...options.killAtAnswered].sort((a, b) => a - b);
+	let answered = 0;
+	let kills = 0;
+	let unansweredAtKills = 0;
+	let restarting: Promise<void> = Promise.resolve();
+	const onAnswered = () => {
+		answered += 1;
+		while (killAt.length > 0 && answered >= killAt[0]) {
+			killAt.shift();
+			kills += 1;
+			unansweredAtKills += options.events - answered;
+			restarting = restarting.then(async () => {
+				await n8n.kill();
+				await n8n.start();
+			});
+		}
+	};
+	const deliver = async (index: number): Promise<EventRecord> => {
+		await sleep(index * options.spacingMs);
+		const event = index % 5 === 4 ? buildFailureEvent() : buildSuccessEvent();
+		const id = `msg_durability_${index}_${randomUUID().slice(0, 8)}`;
+		const attempts: SendResult[] = [];
+		for (let attempt = 0; attempt <= retrySeconds.length; attempt++) {
+			if (attempt > 0) await sleep(retrySeconds[attempt - 1] * 1000);
+			const result = await send(url, event, { secrets: [secret], id, timeoutMs: ATTEMPT_TIMEOUT_MS });
+			attempts.push(result);
+			if (result.status >= 200 && result.status < 300) {
+				onAnswered();
+				return { id, answered: true, attempts };
+			}
+		}
+		return { id, answered: false, attempts };
+	};
+	const events = await Promise.all(Array.from({ length: options.events }, (_, index) => deliver(index)));
+	await restarting;
+	return { events, kills, unansweredAtKills, durationMs: Date.now() - started };
+}
+
+/** webhook-ids an execution holds: the trigger's `webhook_id` field, or the header the Webhook node passes on. */
+export function webhookIdsIn(executionData: unknown): Set<string> {
+	const ids = new Set<string>();
+	for (const match of JSON.stringify(executionData ?? null).matchAll(/"webhook[-_]id":"([^"]+)"/g)) ids.add(match[1]);
+	return ids;
+}
+
+export interface DurabilityCounts {
+	events: number;
+	answered: number;
+	/** Never answered 2xx, the sender gave up (its whole compressed schedule failed). */
+	unanswered: number;
+	/** Answered 2xx, but no execution holds the event. */
+	lost: number;
+	/** Held by more than one execution. */
+	duplicates: number;
+	executions: number;
+	attempts: number;
+}
+
+/**
+ * Waits until n8n's executions of the workflow stop changing (every answered event's execution is saved by then in
+ * "After the Event Is Saved" mode; in the others it is saved a moment after the answer), then counts.
+ */
+export async function countOutcomes(n8n: N8nInstance, workflowId: string, burst: BurstResult): Promise<DurabilityCounts> {
+	let previous = -1;
+	let executions = await n8n.executions(workflowId);
+	while (executions.length !== previous) {
+		previous = executions.length;
+		await sleep(3000);
+		executions = await n8n.executions(workflowId);
+	}
+	const runsPerId = new Map<string, number>();
+	for (const execution of executions) {
+		for (const id of webhookIdsIn(execution.data)) runsPerId.set(id, (runsPerId.get(id) ?? 0) + 1);
+	}
+	const answeredEvents = burst.events.filter((event) => event.answered);
+	return {
+		events: burst.events.length,
+		answered: answeredEvents.length,
+		unanswered: burst.events.length - answeredEvents.length,
+		lost: answeredEvents.filter((event) => (runsPerId.get(event.id) ?? 0) === 0).length,
+		duplicates: burst.events.filter((event) => (runsPerId.get(event.id) ?? 0) > 1).length,
+		executions: executions.length,
+		attempts: burst.events.reduce((sum, event) => sum + event.attempts.length, 0),
+	};
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
