@@ -59,12 +59,15 @@ function keyValue(value: unknown): string | number | null {
  * means "at or after t".
  */
 export function afterCursorFilter(cursor: Pick<Cursor, 'time' | 'key'>, columns: CursorColumns): IDataObject {
-	if (cursor.key === null || cursor.key.length !== columns.key.length) {
+	if (cursor.key === null || cursor.key.length === 0 || cursor.key.length > columns.key.length) {
 		return { [columns.time]: { _gte: cursor.time } };
 	}
+	// A cursor saved before the key grew (matches had two key columns) compares on the columns it has: rows
+	// equal on them were taken as the same row then, and were emitted.
+	const keyColumns = columns.key.slice(0, cursor.key.length);
 	const branches: IDataObject[] = [{ [columns.time]: { _gt: cursor.time } }];
 	const equalSoFar: IDataObject[] = [{ [columns.time]: { _eq: cursor.time } }];
-	columns.key.forEach((column, index) => {
+	keyColumns.forEach((column, index) => {
 		const value = (cursor.key as Array<string | number | null>)[index];
 		const later = laterThan(column, value);
 		if (later) branches.push({ _and: [...equalSoFar, later] });

@@ -41,9 +41,14 @@ export async function openViewSource(ctx: RequestContext, settings: Pick<Trigger
 	return { client, view: resolveView(schema, settings.view), schema };
 }
 
-/** The cursor is made of the view's time column and its unique key without the time column. */
+/**
+ * The cursor is made of the view's time column and its unique key without the time column and without list
+ * columns (a list cannot be compared with _gt; rows tied on every other column are told apart by the trigger's
+ * memory of emitted rows).
+ */
 export function cursorColumnsOf(view: ResolvedView): CursorColumns {
-	return { time: view.timeColumn, key: view.uniqueKey.filter((column) => column !== view.timeColumn) };
+	const listColumns = view.definition.listColumns;
+	return { time: view.timeColumn, key: view.uniqueKey.filter((column) => column !== view.timeColumn && !(column in listColumns)) };
 }
 
 /** Status and content partner filters (the cursor comes on top). */

@@ -87,6 +87,10 @@ describe('view metadata', () => {
 			{ matched_time: 'desc' },
 			{ cluster_uuid: 'asc' },
 			{ refset_person_id: 'asc' },
+			{ match_score: 'asc' },
+			{ refset_person_wiki_id: 'asc' },
+			{ refset_person_name: 'asc' },
+			{ time_intervals: 'asc' },
 		]);
 	});
 

@@ -18,9 +18,13 @@ export interface ViewShape {
 }
 
 export const TASK_SHAPE: ViewShape = { time: 'processed_time', key: ['task_id'] };
-export const MATCH_SHAPE: ViewShape = { time: 'matched_time', key: ['cluster_uuid', 'refset_person_id'] };
+export const MATCH_SHAPE: ViewShape = {
+	time: 'matched_time',
+	key: ['cluster_uuid', 'refset_person_id', 'match_score', 'refset_person_wiki_id', 'refset_person_name', 'cp'],
+};
 
 function compareText(a: unknown, b: unknown): number {
+	if (typeof a === 'number' && typeof b === 'number') return a - b;
 	const left = String(a);
 	const right = String(b);
 	return left < right ? -1 : left > right ? 1 : 0;

@@ -106,7 +106,8 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		const trigger = triggerFor({ view: 'face_matches', options: { maxRecordsPerPoll: 1 } });
 		await activate(trigger);
 		const start = cursorOf(trigger);
-		expect(start.key).toHaveLength(2);
+		// Every column but the time and the list time_intervals: cluster, person, score, wiki id, name, cp.
+		expect(start.key).toHaveLength(6);
 		const at = after(start.time, 60);
 		sandbox().data.ai.touch('face_matches', 3, { at });
 		sandbox().data.ai.touch('face_matches', 3, { at });
@@ -120,6 +121,15 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 			expect.arrayContaining(['cluster_uuid', 'refset_person_id', 'matched_time', 'refset_person_name']),
 		);
 		expect(seen[0]).not.toHaveProperty('time_intervals'); // simplified
+	});
+
+	it('continues from a match cursor saved with the former two-column key without repeating its row', async () => {
+		const newest = newestRecord(sandbox(), 'face_matches', MATCH_SHAPE);
+		const saved = { 'node:Trigger Under Test': { cursor: { view: 'face_matches', time: newest.matched_time, key: [newest.cluster_uuid, newest.refset_person_id] } } };
+		const trigger = triggerFor({ view: 'face_matches' }, saved);
+		const touched = sandbox().data.ai.touch('face_matches', 2);
+		const rows = emitted(await trigger.poll());
+		expect(identities(MATCH_SHAPE, rows)).toEqual(identities(MATCH_SHAPE, touched));
 	});
 
 	it('carries rows over the "Max Records per Poll" limit to the next polls, paging within each poll', async () => {

@@ -43,6 +43,8 @@ export interface SandboxOptions {
 	aiListFormat?: AiListFormat;
 	/** Default true; false = a role that may not introspect (`__schema`/`__type` answered as unknown fields). */
 	aiIntrospection?: boolean;
+	/** Default false; true = rows tied on every order_by column come in a new order on each request. */
+	aiUnstableTies?: boolean;
 }
 
 export interface Sandbox {
@@ -70,6 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		aiRawStorage: options.aiRawStorage ?? 'inline',
 		aiListFormat: options.aiListFormat ?? 'json',
 		aiIntrospection: options.aiIntrospection ?? true,
+		aiUnstableTies: options.aiUnstableTies ?? false,
 		tokenTtlSeconds: options.tokenTtlSeconds,
 	};
 	if (!Number.isInteger(resolved.rows) || resolved.rows < 1) throw new Error('rows must be a positive integer');
@@ -81,6 +84,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		naming: resolved.aiNaming,
 		rawStorage: resolved.aiRawStorage,
 		listFormat: resolved.aiListFormat,
+		unstableTies: resolved.aiUnstableTies,
 	});
 	const orgData = new OrgDataset({ rows: resolved.rows, seed: resolved.seed });
 	const common = { host: resolved.host, faults, counters, tokenTtlSeconds: resolved.tokenTtlSeconds };

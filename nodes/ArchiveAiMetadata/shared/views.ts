@@ -1,5 +1,5 @@
-import { getNamedType, isListType, isNonNullType, isObjectType } from 'graphql';
-import type { GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
+import { getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType } from 'graphql';
+import type { GraphQLArgument, GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { IDataObject } from 'n8n-workflow';
 
 import { readList, UnexpectedListError } from './lists';
@@ -103,8 +103,21 @@ const MATCH_COLUMNS = [
 const TASK_SIMPLIFIED = ['task_id', 'pid', 'cp', 'status', 'processed_time', 'title'];
 const MATCH_SIMPLIFIED = ['cluster_uuid', 'cp', 'refset_person_name', 'refset_person_wiki_id', 'match_score', 'matched_time'];
 
-/** No single match column is unique; this combination is (checked on the emulator's data at 100k rows). */
-const MATCH_UNIQUE_KEY = ['cluster_uuid', 'refset_person_id', 'matched_time'];
+/**
+ * No match column is unique, and nothing says even a combination is: two matches of one cluster and person at
+ * the same moment are possible. So matches are ordered by every column that can tell two rows apart, the list
+ * column `time_intervals` last (only where the live schema lets it be ordered by).
+ */
+const MATCH_UNIQUE_KEY = [
+	'cluster_uuid',
+	'refset_person_id',
+	'matched_time',
+	'match_score',
+	'refset_person_wiki_id',
+	'refset_person_name',
+	'cp',
+	'time_intervals',
+];
 
 const JSON_MIME = 'application/json';
 
@@ -270,7 +283,7 @@ export interface ResolvedView {
 	/** NER only: live name of the vendor's raw output column (seed: `extractor_json`). */
 	vendorColumn?: string;
 	idColumn?: string;
-	/** Tiebreaker columns present in the live view. */
+	/** Tiebreaker columns present in the live view (list columns only where the schema lets them be ordered). */
 	uniqueKey: string[];
 	timeColumn: string;
 	simplifiedColumns: string[];
@@ -374,6 +387,8 @@ export function seedView(key: AiViewKey, rootField: string = AI_VIEWS[key].seedN
 		},
 		live: false,
 		...withLiveNames(definition, columns, vendorColumn),
+		// Whether a list column can be ordered by is unknown without the schema.
+		uniqueKey: definition.uniqueKey.filter((column) => !(column in definition.listColumns)),
 	};
 }
 
@@ -390,6 +405,8 @@ export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView
 	const columns = Object.keys(columnTypes);
 	const vendorColumn = definition.kind === 'nerTask' ? findVendorColumn(columns) : undefined;
 	const aggregateName = `${rootField}_aggregate`;
+	const named = withLiveNames(definition, columns, vendorColumn);
+	const orderable = orderableColumns(schema, field.args);
 	return {
 		definition,
 		rootField,
@@ -401,8 +418,16 @@ export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView
 		timeColumn: definition.timeColumn,
 		argumentTypes: Object.fromEntries(field.args.map((argument) => [argument.name, argument.type.toString()])),
 		live: true,
-		...withLiveNames(definition, columns, vendorColumn),
+		...named,
+		uniqueKey: orderable ? named.uniqueKey.filter((column) => orderable.has(column)) : named.uniqueKey,
 	};
+}
+
+/** Columns the view's `order_by` input type offers, or undefined when the view takes no order_by. */
+function orderableColumns(schema: GraphQLSchema, args: readonly GraphQLArgument[]): Set<string> | undefined {
+	const orderBy = args.find((argument) => argument.name === 'order_by');
+	const type = orderBy ? getNamedType(orderBy.type) : undefined;
+	return type && isInputObjectType(type) ? new Set(Object.keys(type.getFields())) : undefined;
 }
 
 /** Resolves from the schema when there is one, else falls back to the seed's names. */

@@ -62,6 +62,8 @@ export interface AiDatasetOptions {
 	rawStorage: RawStorage;
 	/** List columns as jsonb arrays (default) or Postgres arrays rendered as literals `{a,b}`. */
 	listFormat?: AiListFormat;
+	/** Rows tied on every order_by column come in a new order on each request (see `AiDataset.unstableTies`). */
+	unstableTies?: boolean;
 }
 
 const MICROS = 1_000_000;
@@ -110,6 +112,15 @@ export class AiDataset {
 	readonly rowsPerView: number;
 	readonly seed: number;
 	readonly rawStorage: RawStorage;
+	/**
+	 * Postgres guarantees no order among rows equal on every ORDER BY column: another LIMIT/OFFSET can bring them
+	 * in another order. When true, each request orders such ties anew (seeded by a request count), so a client
+	 * paging without a total order skips or repeats rows, as it may against the real database. Default false:
+	 * ties keep the default order.
+	 */
+	readonly unstableTies: boolean;
+	/** Bumped per ordered select when ties are unstable. */
+	tieRound = 0;
 	private readonly views = new Map<string, AiView>();
 	private readonly byCanonical = new Map<CanonicalView, AiView>();
 	/** Keyed by row index * 16 + the view's ordinal: a number key keeps this hot lookup cheap. */
@@ -125,6 +136,7 @@ export class AiDataset {
 		this.rowsPerView = options.rows;
 		this.seed = options.seed;
 		this.rawStorage = options.rawStorage;
+		this.unstableTies = options.unstableTies ?? false;
 		this.cpIds = aiContentPartnerIds(options.seed);
 		// Fewer pids than rows, so several rows (and views) share a pid.
 		this.pidPoolSize = Math.max(5, Math.floor(options.rows * 0.6));

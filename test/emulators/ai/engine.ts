@@ -119,8 +119,11 @@ function keepFirstPerKey(dataset: AiDataset, view: AiView, rows: AiRow[], column
 /** Row positions in the requested order, cached per view version so paging does not re-sort. */
 function sortedIndexes(dataset: AiDataset, view: AiView, keys: OrderKey[]): Uint32Array {
 	const cacheKey = keys.map((key) => `${key.column.name}:${key.descending ? 'd' : 'a'}${key.nullsFirst ? 'f' : 'l'}`).join(',');
-	const cached = view.sortCache.get(cacheKey);
+	const cached = dataset.unstableTies ? undefined : view.sortCache.get(cacheKey);
 	if (cached) return cached;
+	const round = dataset.unstableTies ? ++dataset.tieRound : 0;
+	// Ties: row order, or with unstable ties a per-request shuffle.
+	const tieOrder = (index: number) => (round === 0 ? index : mix32(index, round));
 	const columnValues = keys.map((key) => view.rows.map((row) => sortable(dataset.value(view, row, key.column), key.column)));
 	const indexes = Array.from({ length: view.rows.length }, (_, i) => i);
 	indexes.sort((a, b) => {
@@ -128,14 +131,22 @@ function sortedIndexes(dataset: AiDataset, view: AiView, keys: OrderKey[]): Uint
 			const result = compareForOrder(columnValues[k][a], columnValues[k][b], keys[k]);
 			if (result !== 0) return result;
 		}
-		return a - b;
+		return tieOrder(a) - tieOrder(b);
 	});
 	const result = Uint32Array.from(indexes);
-	view.sortCache.set(cacheKey, result);
+	if (!dataset.unstableTies) view.sortCache.set(cacheKey, result);
 	return result;
 }
 
 /** jsonb and array columns order by their JSON text here: consistent, though not Postgres' own array order. */
+/** A 32-bit hash of (index, round) (murmur3's finalizer): a different shuffle of ties per round. */
+function mix32(index: number, round: number): number {
+	let hash = (index ^ Math.imul(round, 0x9e3779b1)) >>> 0;
+	hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+	hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+	return (hash ^ (hash >>> 16)) >>> 0;
+}
+
 function sortable(value: unknown, column: ColumnDef): unknown {
 	return (column.type === 'jsonb' || column.list) && value !== null ? JSON.stringify(value) : value;
 }
