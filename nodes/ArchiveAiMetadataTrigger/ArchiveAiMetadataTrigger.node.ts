@@ -14,7 +14,7 @@ export class ArchiveAiMetadataTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{"New " + $parameter["view"]}}',
 		description:
-			'Starts the workflow with AI metadata tasks and matches that are new since the last poll (scheduled exports)',
+			'Starts the workflow with AI metadata tasks, matches and reference-set persons that are new or changed since the last poll (scheduled exports)',
 		documentationUrl: 'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata-trigger',
 		defaults: { name: 'Archive AI Metadata Trigger' },
 		polling: true,

@@ -1,9 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { EmittedMemory } from './lateRows';
+
 /**
- * The trigger's watermark: the (time, unique key) tuple of the last record emitted. Rows come ordered by
- * (time asc, key asc) and only rows strictly after the tuple are asked for, so rows that share a timestamp are
- * neither repeated nor skipped across polls.
+ * The trigger's watermark: the newest time emitted, the key of that row, and the memory of the rows emitted
+ * within the "Late Rows Window" before it (see lateRows.ts). A cursor saved before the memory existed (package
+ * versions up to issue 13) holds only (time, key); its next poll asks for rows strictly after that tuple, once.
  */
 export interface Cursor {
 	/** Seed view name the cursor belongs to; a different view starts over. */
@@ -17,6 +19,8 @@ export interface Cursor {
 	key: Array<string | number | null> | null;
 	/** The "Start From" option this cursor was started with; changing the option starts over from the new date. */
 	startFrom?: string;
+	/** Rows emitted recently; absent in cursors saved before the window existed. */
+	memory?: EmittedMemory;
 }
 
 /** Columns a cursor is made of, with their live names. */
@@ -31,13 +35,21 @@ export function readCursor(staticData: IDataObject): Cursor | undefined {
 	const stored = staticData[STATIC_DATA_KEY] as Partial<Cursor> | undefined;
 	if (!stored || typeof stored.view !== 'string' || typeof stored.time !== 'string') return undefined;
 	const key = Array.isArray(stored.key) ? stored.key : null;
-	return { view: stored.view, time: stored.time, key, startFrom: stored.startFrom };
+	return { view: stored.view, time: stored.time, key, startFrom: stored.startFrom, memory: readMemory(stored.memory) };
+}
+
+function readMemory(stored: unknown): EmittedMemory | undefined {
+	const memory = stored as Partial<EmittedMemory> | undefined;
+	if (!memory || !Array.isArray(memory.entries)) return undefined;
+	const entries = memory.entries.filter((entry): entry is string => typeof entry === 'string' && entry.includes('.'));
+	return { floor: typeof memory.floor === 'string' ? memory.floor : null, entries };
 }
 
 /** Replaces the whole object, so n8n's observable static data notices the change and saves it. */
 export function saveCursor(staticData: IDataObject, cursor: Cursor): void {
 	const plain: IDataObject = { view: cursor.view, time: cursor.time, key: cursor.key };
 	if (cursor.startFrom !== undefined) plain.startFrom = cursor.startFrom;
+	if (cursor.memory) plain.memory = { floor: cursor.memory.floor, entries: cursor.memory.entries };
 	staticData[STATIC_DATA_KEY] = plain;
 }
 

@@ -1,10 +1,23 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Views the trigger can watch: those with a processing/match time. Reference-set persons are not exported this way. */
-export const TRIGGER_VIEWS = ['face_tasks', 'image_tasks', 'face_matches', 'image_matches', 'speech_tasks', 'ner_tasks'] as const;
+/** Views the trigger can watch: each has a time that moves when a row is new or changed. */
+export const TRIGGER_VIEWS = [
+	'face_tasks',
+	'image_tasks',
+	'face_matches',
+	'image_matches',
+	'refset_persons',
+	'speech_tasks',
+	'ner_tasks',
+] as const;
 export type TriggerView = (typeof TRIGGER_VIEWS)[number];
 
 export const TASK_VIEWS: TriggerView[] = ['face_tasks', 'image_tasks', 'speech_tasks', 'ner_tasks'];
+/** Views with a content partner column (all but the reference set). */
+export const VIEWS_WITH_CP: TriggerView[] = TRIGGER_VIEWS.filter((view) => view !== 'refset_persons');
+
+export const DEFAULT_LATE_ROWS_WINDOW_MINUTES = 5;
+export const MAX_LATE_ROWS_WINDOW_MINUTES = 1440;
 
 export const DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
 export const DEFAULT_PAGE_SIZE = 1000;
@@ -49,6 +62,11 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'Named entity recognition tasks, when processed',
 			},
 			{
+				name: 'Reference-Set Persons',
+				value: 'refset_persons',
+				description: 'Persons of the reference set, when added or modified (by modified_at)',
+			},
+			{
 				name: 'Speech Tasks',
 				value: 'speech_tasks',
 				description: 'Speech-to-text tasks (transcripts), when processed',
@@ -56,7 +74,7 @@ export const triggerProperties: INodeProperties[] = [
 		],
 		default: 'face_tasks',
 		description:
-			'Which AI metadata to watch. Each poll emits the records processed (tasks) or matched (matches) since the previous poll.',
+			'Which AI metadata to watch. Each poll emits the records that are new or whose time moved (processed_time, matched_time or modified_at) since the previous poll, including rows that appear late within the Late Rows Window.',
 	},
 	{
 		displayName: 'Status Names or IDs',
@@ -73,6 +91,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'contentPartners',
 		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod: 'getContentPartners', loadOptionsDependsOn: ['view'] },
+		displayOptions: { show: { view: VIEWS_WITH_CP } },
 		default: [],
 		description:
 			'Only emit records of these content partners (cp, e.g. OR-abc1234). Leave empty for all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
@@ -126,6 +145,15 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'Whether raw output columns (e.g. transcript_json) stay the JSON text the API sends instead of being parsed',
 			},
 			{
+				displayName: 'Late Rows Window (Minutes)',
+				name: 'lateRowsWindow',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: MAX_LATE_ROWS_WINDOW_MINUTES, numberPrecision: 2 },
+				default: DEFAULT_LATE_ROWS_WINDOW_MINUTES,
+				description:
+					'Rows that become visible late (a transaction committed late, a task re-processed with an older clock, replication lag) are still emitted when their time is at most this many minutes before the newest time emitted so far. Each poll re-reads that span and skips the rows it already emitted. 0: only rows at or after the newest time emitted.',
+			},
+			{
 				displayName: 'Max Concurrent Requests',
 				name: 'maxConcurrency',
 				type: 'number',
@@ -164,7 +192,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'On first activation, also emit records processed at or after this moment (ISO 8601; without a zone, the workflow timezone applies). Without it, only records newer than the activation are emitted. Changing it starts over from the new moment.',
+					'On first activation, also emit records whose time (processed, matched or modified) is at or after this moment (ISO 8601; without a zone, the workflow timezone applies). Without it, only records newer than the activation are emitted. Changing it starts over from the new moment.',
 			},
 		],
 	},

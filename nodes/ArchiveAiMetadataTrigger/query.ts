@@ -55,7 +55,7 @@ export function cursorColumnsOf(view: ResolvedView): CursorColumns {
 export function userFilters(view: ResolvedView, settings: TriggerSettings): IDataObject[] {
 	const filters: IDataObject[] = [];
 	if (settings.statuses.length > 0 && view.columns.includes('status')) filters.push({ status: { _in: settings.statuses } });
-	if (settings.contentPartners.length > 0) filters.push({ cp: { _in: settings.contentPartners } });
+	if (settings.contentPartners.length > 0 && view.columns.includes('cp')) filters.push({ cp: { _in: settings.contentPartners } });
 	return filters;
 }
 
@@ -118,29 +118,34 @@ export async function fetchNewest(
 	});
 }
 
+/** Where a poll reads: after a legacy (time, key) cursor, or the window span above the memory's floor. */
+export function positionFilter(cursor: Cursor, columns: CursorColumns, windowStartIso: string | undefined): IDataObject {
+	if (!cursor.memory || windowStartIso === undefined) return afterCursorFilter(cursor, columns);
+	const span: IDataObject = { [columns.time]: { _gte: windowStartIso } };
+	return cursor.memory.floor === null ? span : { _and: [span, { [columns.time]: { _gt: cursor.memory.floor } }] };
+}
+
 /**
- * Every row strictly after the cursor (up to `maxRows`), oldest first. The filter is fixed for the whole poll, so
- * offsets address one ordered result; a row seen twice (rows arriving while paging shift offsets) is kept once.
+ * The rows of one position (up to `maxRows`), oldest first, by (time, key). The filter is fixed for the whole
+ * poll, so offsets address one ordered result; a row seen twice (rows arriving while paging shift offsets) is
+ * kept once.
  */
-export async function fetchAfterCursor(
+export async function fetchOrdered(
 	ctx: IPollFunctions,
 	source: ViewSource,
-	cursor: Cursor,
+	position: IDataObject,
 	filters: IDataObject[],
 	fields: string[],
-	settings: Pick<TriggerSettings, 'maxRecordsPerPoll' | 'pageSize' | 'concurrency'>,
+	settings: Pick<TriggerSettings, 'pageSize' | 'concurrency'>,
+	maxRows: number,
 ): Promise<IDataObject[]> {
 	const columns = cursorColumnsOf(source.view);
 	const document = pageDocument(ctx, source, fields);
-	const where = { _and: [...filters, afterCursorFilter(cursor, columns)] };
+	const where = { _and: [...filters, position] };
 	const order = cursorOrder(columns, 'asc');
 	const rows = await fetchAllByOffset(
 		async (offset, limit, signal) => await fetchRows(source, document, { where, order_by: order, limit, offset }, signal),
-		{
-			pageSize: Math.min(settings.pageSize, settings.maxRecordsPerPoll),
-			concurrency: settings.concurrency,
-			maxRows: settings.maxRecordsPerPoll,
-		},
+		{ pageSize: Math.min(settings.pageSize, maxRows), concurrency: settings.concurrency, maxRows },
 	);
 	const seen = new Set<string>();
 	return rows.filter((row) => {

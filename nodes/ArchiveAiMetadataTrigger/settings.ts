@@ -3,13 +3,16 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import {
 	DEFAULT_CONCURRENCY,
+	DEFAULT_LATE_ROWS_WINDOW_MINUTES,
 	DEFAULT_MAX_RECORDS_PER_POLL,
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_PAGE_SIZE,
 	MAX_CONCURRENCY,
+	MAX_LATE_ROWS_WINDOW_MINUTES,
 	MAX_RETRIES,
 	TASK_VIEWS,
 	TRIGGER_VIEWS,
+	VIEWS_WITH_CP,
 } from './description';
 import type { TriggerView } from './description';
 import { startFromToUtc } from './startFrom';
@@ -29,6 +32,8 @@ export interface TriggerSettings {
 	concurrency: number;
 	maxRetries: number;
 	keepRawJson: boolean;
+	/** "Late Rows Window" in minutes. */
+	lateRowsWindowMinutes: number;
 }
 
 /** GraphQL `Int` is 32-bit: larger limits are refused by the server. */
@@ -74,6 +79,14 @@ function readStartFrom(ctx: IPollFunctions, value: unknown): string | undefined 
 	return utc;
 }
 
+function windowMinutes(ctx: IPollFunctions, value: unknown): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number < 0 || number > MAX_LATE_ROWS_WINDOW_MINUTES) {
+		throw parameterError(ctx, 'Late Rows Window (Minutes)', `must be a number of minutes from 0 to ${MAX_LATE_ROWS_WINDOW_MINUTES}, got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
 /** Reads and checks every parameter before any request is made. */
 export function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const view = oneOf(ctx, 'View', ctx.getNodeParameter('view'), TRIGGER_VIEWS);
@@ -82,7 +95,7 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 	return {
 		view,
 		statuses,
-		contentPartners: textList(ctx, 'Content Partner Names or IDs', ctx.getNodeParameter('contentPartners', [])),
+		contentPartners: VIEWS_WITH_CP.includes(view) ? textList(ctx, 'Content Partner Names or IDs', ctx.getNodeParameter('contentPartners', [])) : [],
 		fields: oneOf(ctx, 'Fields', ctx.getNodeParameter('fields', 'simplified'), ['simplified', 'all'] as const),
 		emitAs: oneOf(ctx, 'Emit As', options.emitAs ?? 'eachRecord', ['eachRecord', 'oneItem'] as const),
 		maxRecordsPerPoll: integerIn(ctx, 'Max Records per Poll', options.maxRecordsPerPoll ?? DEFAULT_MAX_RECORDS_PER_POLL, 1, MAX_GRAPHQL_INT),
@@ -91,5 +104,6 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 		concurrency: integerIn(ctx, 'Max Concurrent Requests', options.maxConcurrency ?? DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY),
 		maxRetries: integerIn(ctx, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, 0, MAX_RETRIES),
 		keepRawJson: options.keepRawJson === true,
+		lateRowsWindowMinutes: windowMinutes(ctx, options.lateRowsWindow ?? DEFAULT_LATE_ROWS_WINDOW_MINUTES),
 	};
 }

@@ -22,7 +22,7 @@ function emitted(outcome: PollOutcome): IDataObject[] {
 	return (outcome.items?.[0] ?? []).map((item) => item.json);
 }
 
-function cursorOf(harness: PollHarness): { view: string; time: string; key: Array<string | null> | null } {
+function cursorOf(harness: PollHarness): { view: string; time: string; key: Array<string | null> | null; memory?: unknown } {
 	return harness.nodeStaticData.cursor as never;
 }
 
@@ -42,7 +42,13 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		const trigger = triggerFor({ view: 'face_tasks', statuses: [] });
 		await activate(trigger);
 		const newest = newestRecord(sandbox(), 'face_tasks', TASK_SHAPE);
-		expect(cursorOf(trigger)).toEqual({ view: 'face_tasks', time: newest.processed_time, key: [newest.task_id] });
+		expect(cursorOf(trigger)).toEqual({
+			view: 'face_tasks',
+			time: newest.processed_time,
+			key: [newest.task_id],
+			// The rows of the Late Rows Window before it count as emitted (here: the newest one).
+			memory: { floor: expect.any(String), entries: [expect.any(String)] },
+		});
 
 		expect((await trigger.poll()).items).toBeNull();
 		const touched = sandbox().data.ai.touch('face_tasks', 3);
@@ -251,7 +257,8 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 			[{ view: 'face_tasks', options: { startFrom: 'last tuesday' } }, /Start From/],
 			[{ view: 'face_tasks', options: { maxRecordsPerPoll: 0 } }, /Max Records per Poll/],
 			[{ view: 'face_tasks', options: { maxConcurrency: 99 } }, /Max Concurrent Requests/],
-			[{ view: 'refset_persons' }, /View/],
+			[{ view: 'refset_people' }, /View/],
+			[{ view: 'face_tasks', options: { lateRowsWindow: -1 } }, /Late Rows Window \(Minutes\)/],
 		];
 		for (const [parameters, message] of cases) {
 			const outcome = await triggerFor(parameters).poll();

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { CursorColumns } from './cursor';
+
+/**
+ * The trigger's memory of rows it emitted recently. Each poll re-reads the "Late Rows Window" before the newest
+ * time emitted, so a row that becomes visible late (a transaction that committed late, a task re-processed with
+ * an older clock, replication lag) is still emitted; the memory says which rows of that span went out already,
+ * so none is emitted twice. Entries are hashed (8 bytes) and bounded; what is dropped raises the floor, below
+ * which rows are not looked at again.
+ */
+
+/** At most this many remembered rows (about 22 bytes each in the workflow's static data), plus the rows that share the newest time. */
+export const MAX_REMEMBERED_ROWS = 5000;
+
+const MICROS_PER_MINUTE = 60_000_000;
+
+export interface EmittedMemory {
+	/** Rows at or before this moment (UTC ISO with microseconds) are not read again; null: no such bound. */
+	floor: string | null;
+	/** `<time in µs, base 36>.<hash of the row's identity>`, oldest first. */
+	entries: string[];
+}
+
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/** Microseconds since the epoch of a timestamp as Hasura prints it (`…T10:15:42.123456+00:00`), or undefined. */
+export function timestampMicros(text: string): number | undefined {
+	const match = TIMESTAMP.exec(text.trim());
+	if (!match) return undefined;
+	const [, date, time, fraction = '', zone = 'Z'] = match;
+	const offset = /^[+-]\d{2}$/.test(zone) ? `${zone}:00` : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+	const ms = Date.parse(`${date}T${time}${offset.toUpperCase()}`);
+	return Number.isNaN(ms) ? undefined : ms * 1000 + Number(fraction.padEnd(6, '0').slice(0, 6));
+}
+
+/** UTC ISO text with microseconds, as Hasura reads it. */
+export function microsToIso(micros: number): string {
+	const seconds = Math.floor(micros / 1_000_000);
+	const fraction = String(micros - seconds * 1_000_000).padStart(6, '0');
+	return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${fraction}Z`;
+}
+
+/** Start of the span each poll re-reads: the window before the newest time emitted. */
+export function windowStart(watermarkMicros: number, windowMinutes: number): number {
+	return watermarkMicros - Math.round(windowMinutes * MICROS_PER_MINUTE);
+}
+
+/** A row's identity: its time and key columns, so a row whose time moved (re-processed) is a new one. */
+export function rowHash(row: IDataObject, columns: CursorColumns): string {
+	const identity = JSON.stringify([row[columns.time] ?? null, ...columns.key.map((column) => row[column] ?? null)]);
+	return createHash('sha256').update(identity).digest('base64url').slice(0, 11);
+}
+
+function entryTime(entry: string): number {
+	return parseInt(entry.slice(0, entry.indexOf('.')), 36);
+}
+
+function entryHash(entry: string): string {
+	return entry.slice(entry.indexOf('.') + 1);
+}
+
+export function rememberedHashes(memory: EmittedMemory): Set<string> {
+	return new Set(memory.entries.map(entryHash));
+}
+
+/**
+ * The memory after a poll emitted `rows` (each with its time in µs): entries older than the window dropped; over
+ * the bound, the oldest whole time groups dropped (never those at the newest time) and the floor raised to them.
+ */
+export function remember(
+	memory: EmittedMemory,
+	emitted: Array<{ micros: number; hash: string }>,
+	lowerBoundMicros: number,
+	newestMicros: number,
+): EmittedMemory {
+	const entries = [...memory.entries, ...emitted.map(({ micros, hash }) => `${micros.toString(36)}.${hash}`)]
+		.filter((entry) => entryTime(entry) >= lowerBoundMicros)
+		.sort((a, b) => entryTime(a) - entryTime(b));
+	let floorMicros = memory.floor === null ? undefined : timestampMicros(memory.floor);
+	let dropUntil = entries.length - MAX_REMEMBERED_ROWS;
+	if (dropUntil > 0) {
+		// Whole time groups go, so no row at the new floor is half remembered.
+		const lastDropped = entryTime(entries[dropUntil - 1]);
+		const cut = Math.min(lastDropped, newestMicros - 1);
+		while (dropUntil < entries.length && entryTime(entries[dropUntil]) <= cut) dropUntil++;
+		while (dropUntil > 0 && entryTime(entries[dropUntil - 1]) > cut) dropUntil--;
+		floorMicros = Math.max(floorMicros ?? cut, cut);
+		entries.splice(0, dropUntil);
+	}
+	return { floor: floorMicros === undefined ? null : microsToIso(floorMicros), entries };
+}
