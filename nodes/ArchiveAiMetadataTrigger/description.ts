@@ -39,7 +39,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Face Matches',
 				value: 'face_matches',
-				description: 'New matches between persons detected in video and the reference set (by match time)',
+				description: 'Matches between persons detected in video and the reference set, when made (by matched_time)',
 			},
 			{
 				name: 'Face Tasks',
@@ -49,7 +49,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Image Matches',
 				value: 'image_matches',
-				description: 'New matches between persons detected in photos and the reference set (by match time)',
+				description: 'Matches between persons detected in photos and the reference set, when made (by matched_time)',
 			},
 			{
 				name: 'Image Tasks',
@@ -104,7 +104,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Simplified',
 				value: 'simplified',
-				description: 'The identifying columns and the main results, without raw outputs and per-frame lists',
+				description: 'The identifying columns and the main results, without raw JSON outputs and list columns (per-frame counts, time intervals, links)',
 			},
 			{
 				name: 'All',

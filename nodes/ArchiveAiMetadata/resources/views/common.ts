@@ -79,7 +79,8 @@ export const simplifyOption: INodeProperties = {
 	name: 'simplify',
 	type: 'boolean',
 	default: false,
-	description: 'Whether to return a simplified version of the response instead of the raw data',
+	description:
+		'Whether to return only the main columns of each row (for tasks e.g. task_id, pid, cp, status, processed_time, title), without raw JSON outputs and list columns',
 };
 
 export const keepRawJsonOption: INodeProperties = {
