@@ -38,7 +38,7 @@ function operationOption(viewKey: AiViewKey, operation: ViewOperation): INodePro
 				name: 'Get Many',
 				value: 'getAll',
 				action: `Get many ${plural}`,
-				description: `Get many ${plural}, filtered (e.g. status, content partner, PID, ids, time range, Hasura where) and sorted`,
+				description: `Get many ${plural}, filtered (e.g. status, content partner, PID, IDs, time range, Hasura where) and sorted`,
 			};
 		case 'getByPid':
 			return {
