@@ -1,0 +1,56 @@
+import { generateSecret } from '../emulators/webhook/sender';
+import { countOutcomes, runBurst, setUpReceivers, type DurabilityCounts, type ReceiverKind } from './lib/fault-burst';
+import { selectedN8nVersions } from './lib/install';
+import { N8nInstance } from './lib/n8n';
+import { packageUnderTest } from './lib/package';
+
+// Issue 16, scenario 1 in full: 1,000 signed events per receiver, single n8n process (SQLite), n8n killed with
+// SIGKILL at 3 random moments of the burst and restarted, the sender retrying with the same webhook-id (compressed
+// schedule). Receivers: the SIP trigger in both Respond modes and n8n's Webhook node (Respond: Immediately). Each gets
+// a fresh n8n. Prints answered 2xx / lost / duplicates per receiver. Needs `npm run build` first.
+//   node scripts/run-ts.js test/e2e/sip-durability-full.ts      (E2E_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_KILLS)
+
+const KINDS: ReceiverKind[] = ['immediately', 'afterSaved', 'webhookNode'];
+const LABELS: Record<ReceiverKind, string> = {
+	immediately: 'SIP trigger, Respond: Immediately',
+	afterSaved: 'SIP trigger, Respond: After the Event Is Saved',
+	webhookNode: "n8n's Webhook node (Respond: Immediately)",
+};
+
+async function measure(version: string, kind: ReceiverKind, events: number, kills: number): Promise<DurabilityCounts> {
+	const secret = generateSecret(32);
+	const n8n = await N8nInstance.create({ version, ...packageUnderTest() });
+	try {
+		const [receiver] = await setUpReceivers(n8n, secret, [kind]);
+		await n8n.start();
+		// Random moments between 10 % and 90 % of the events answered.
+		const killAtAnswered = Array.from({ length: kills }, () => Math.round(events * (0.1 + Math.random() * 0.8)));
+		const burst = await runBurst(n8n, receiver.url, secret, { events, spacingMs: Number(process.env.DURABILITY_SPACING_MS ?? 50), killAtAnswered });
+		const counts = await countOutcomes(n8n, receiver.workflow.id, burst);
+		console.log(`n8n ${version} ${LABELS[kind]}: ${JSON.stringify({ ...counts, kills: burst.kills, unansweredAtKills: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000) })}`);
+		return counts;
+	} finally {
+		await n8n.dispose();
+	}
+}
+
+async function main(): Promise<void> {
+	const events = Number(process.env.DURABILITY_EVENTS ?? 1000);
+	const kills = Number(process.env.DURABILITY_KILLS ?? 3);
+	const rows: string[] = [];
+	for (const version of selectedN8nVersions()) {
+		for (const kind of KINDS) {
+			const counts = await measure(version, kind, events, kills);
+			rows.push(`| ${version} | ${LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`);
+		}
+	}
+	console.log(`\n${events} events, ${kills} SIGKILLs each, single process (SQLite)\n`);
+	console.log('| n8n | Receiver | Answered 2xx | Lost | Duplicates | Never answered |');
+	console.log('|---|---|---|---|---|---|');
+	for (const row of rows) console.log(row);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});
