@@ -15,6 +15,8 @@ describe('forged-signature benchmark (smoke)', () => {
 			expect(Number.isFinite(figure)).toBe(true);
 		}
 		expect(results.forgeriesSent).toBeGreaterThan(0);
+		expect(results.controlSent).toBeGreaterThan(0);
+		expect(Number.isFinite(results.benignP99Ms.withControlSenders)).toBe(true);
 		// One read to start, then at most one per 5 s however many forgeries arrive.
 		expect(results.credentialReads).toBeLessThan(results.forgeriesSent);
 	});

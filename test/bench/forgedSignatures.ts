@@ -1,5 +1,6 @@
 /**
- * `node scripts/run-ts.js test/bench/forgedSignatures.ts [-- --cpu-requests 300 --benign 400 --forgers 20]`
+ * `node scripts/run-ts.js test/bench/forgedSignatures.ts [--cpu-requests 300 --benign 400 --forgers 20 --rate 0]`
+ * (`--rate N`: N forged requests per second over all forgers, paced; 0 = as fast as answered)
  *
  * Issue 12 finding 1: what forged signature headers cost the SIP Status Trigger. The trigger runs in its own
  * process behind the webhook harness (test/harness/webhook.ts: the node's real `webhook()` in n8n-core's
@@ -11,7 +12,9 @@
  *    (10 well-formed v1 entries, fresh timestamp, so the signature is computed and compared), and forgeries
  *    whose timestamp is fresh so that a credential re-read is allowed (once per 5 s).
  * 2. p99 of benign (validly signed) deliveries sent one at a time, without and then with `--forgers` concurrent
- *    senders of such forgeries (in a third process, so neither client slows the other's measurement).
+ *    senders of such forgeries (in a third process, so neither client slows the other's measurement), and with as
+ *    many senders of unsigned requests (the cheapest 401) as the control: closed-loop senders saturate the
+ *    trigger's event loop whatever they send, so forgers / control is what the forgeries themselves add.
  * Figures, not assertions. Targets: forged CPU under 1 ms; p99 with forgers within 1.2x of without.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -27,12 +30,14 @@ import { postRaw, startWebhookHarness } from '../harness/webhook';
 import { CREDENTIAL_TYPE, NODE_TYPE_NAME, signedHeaders, sipEventBody } from '../trigger/fixtures';
 import { percentile, ratio, round } from './lib/stats';
 
-export type RequestKind = 'valid' | 'commas16k' | 'tenEntries' | 'malformed';
+export type RequestKind = 'valid' | 'commas16k' | 'tenEntries' | 'malformed' | 'unsigned';
 
 export interface ForgedSignatureOptions {
 	cpuRequests: number;
 	benign: number;
 	forgers: number;
+	/** Forged requests per second over all forgers, paced (open loop); 0 = each forger sends as fast as answered. */
+	forgeryRate?: number;
 }
 
 export interface ForgedSignatureResults {
@@ -40,9 +45,11 @@ export interface ForgedSignatureResults {
 	cpuMicrosPerRequest: Record<RequestKind, number>;
 	cpuMeanMicrosPerRequest: Record<RequestKind, number>;
 	statuses: Record<RequestKind, Record<string, number>>;
-	benignP99Ms: { withoutForgers: number; withForgers: number; ratio: number };
+	benignP99Ms: { withoutForgers: number; withForgers: number; ratio: number; withControlSenders: number; forgersOverControl: number };
 	benignP50Ms: { withoutForgers: number; withForgers: number };
 	forgeriesSent: number;
+	/** Requests the control senders sent: as many senders, each sending unsigned requests (the cheapest 401). */
+	controlSent: number;
 	/** Credential reads by the trigger over the whole run (forged requests may cause one per 5 s). */
 	credentialReads: number;
 }
@@ -60,6 +67,8 @@ export function requestOf(kind: RequestKind, secret: string): { body: string; he
 		headers['webhook-signature'] = Array.from({ length: 10 }, () => `v1,${randomBytes(32).toString('base64')}`).join(' ');
 	}
 	if (kind === 'malformed') headers['webhook-signature'] = `v1,${'A'.repeat(4000)}`;
+	// The cheapest request the trigger can get: no webhook headers at all, refused before anything is read.
+	if (kind === 'unsigned') return { body, headers: { 'content-type': headers['content-type'] } };
 	return { body, headers };
 }
 
@@ -99,19 +108,22 @@ async function serve(): Promise<void> {
 
 // ---- the forgers' process ----------------------------------------------------------------------------------
 
-async function forge(url: string, senders: number, secret: string): Promise<void> {
+async function forge(url: string, senders: number, secret: string, control: boolean, rate: number): Promise<void> {
+	const pauseMs = rate > 0 ? (senders * 1000) / rate : 0;
 	let sent = 0;
 	let stopping = false;
 	process.on('message', () => {
 		stopping = true;
 	});
-	const kinds: RequestKind[] = ['commas16k', 'tenEntries'];
+	const kinds: RequestKind[] = control ? ['unsigned'] : ['commas16k', 'tenEntries'];
 	await Promise.all(
 		Array.from({ length: senders }, async (_unused, sender) => {
 			while (!stopping) {
 				const { body, headers } = requestOf(kinds[(sender + sent) % kinds.length], secret);
+				const started = Date.now();
 				await postRaw(url, body, headers).catch(() => undefined);
 				sent++;
+				if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, Math.max(0, pauseMs - (Date.now() - started))));
 			}
 		}),
 	);
@@ -188,23 +200,39 @@ export async function runForgedSignatureBench(options: ForgedSignatureOptions, l
 		}
 
 		const quiet = await sendSequentially(url, 'valid', options.benign, secret);
-		const forgers = child(['--forge', url, String(options.forgers)], secret);
-		// Let the forgers reach full speed (their bundle builds first).
-		await new Promise((resolve) => setTimeout(resolve, 1500));
-		const loaded = await sendSequentially(url, 'valid', options.benign, secret);
-		const done = nextMessage<{ sent: number }>(forgers);
-		forgers.send({ cmd: 'stop' });
-		const { sent: forgeriesSent } = await done;
+		const underLoad = async (control: boolean): Promise<{ latenciesMs: number[]; sent: number }> => {
+			const senders = child(['--forge', url, String(options.forgers), control ? 'control' : 'forged', String(options.forgeryRate ?? 0)], secret);
+			// Let the senders reach full speed (their bundle builds first).
+			await new Promise((resolve) => setTimeout(resolve, 1500));
+			const loaded = await sendSequentially(url, 'valid', options.benign, secret);
+			const done = nextMessage<{ sent: number }>(senders);
+			senders.send({ cmd: 'stop' });
+			return { latenciesMs: loaded.latenciesMs, sent: (await done).sent };
+		};
+		// The control: as many senders flooding the trigger with the cheapest request there is. Closed-loop senders
+		// saturate the trigger's event loop whatever they send, so the forgeries' own cost is their p99 over this one.
+		const control = await underLoad(true);
+		const forged = await underLoad(false);
+		const loaded = { latenciesMs: forged.latenciesMs };
+		const forgeriesSent = forged.sent;
 		const { reads } = await ask(server, 'reads');
 		const withoutForgers = round(percentile(quiet.latenciesMs, 99), 2);
 		const withForgers = round(percentile(loaded.latenciesMs, 99), 2);
+		const withControlSenders = round(percentile(control.latenciesMs, 99), 2);
 		return {
 			cpuMicrosPerRequest,
 			cpuMeanMicrosPerRequest,
 			statuses,
-			benignP99Ms: { withoutForgers, withForgers, ratio: ratio(withForgers, withoutForgers) },
+			benignP99Ms: {
+				withoutForgers,
+				withForgers,
+				ratio: ratio(withForgers, withoutForgers),
+				withControlSenders,
+				forgersOverControl: ratio(withForgers, withControlSenders),
+			},
 			benignP50Ms: { withoutForgers: round(percentile(quiet.latenciesMs, 50), 2), withForgers: round(percentile(loaded.latenciesMs, 50), 2) },
 			forgeriesSent,
+			controlSent: control.sent,
 			credentialReads: reads,
 		};
 	} finally {
@@ -215,13 +243,13 @@ export async function runForgedSignatureBench(options: ForgedSignatureOptions, l
 function parseFlags(argv: string[]): ForgedSignatureOptions {
 	const flags = new Map<string, number>();
 	for (let index = 0; index < argv.length; index += 2) flags.set(argv[index].replace(/^--/, ''), Number(argv[index + 1]));
-	return { cpuRequests: flags.get('cpu-requests') ?? 300, benign: flags.get('benign') ?? 400, forgers: flags.get('forgers') ?? 20 };
+	return { cpuRequests: flags.get('cpu-requests') ?? 300, benign: flags.get('benign') ?? 400, forgers: flags.get('forgers') ?? 20, forgeryRate: flags.get('rate') ?? 0 };
 }
 
 async function main(argv: string[]): Promise<void> {
 	if (argv[0] === '--serve') return await serve();
 	const secret = process.env.BENCH_SIP_SECRET ?? '';
-	if (argv[0] === '--forge') return await forge(argv[1], Number(argv[2]), secret);
+	if (argv[0] === '--forge') return await forge(argv[1], Number(argv[2]), secret, argv[3] === 'control', Number(argv[4]));
 	const options = parseFlags(argv);
 	const results = await runForgedSignatureBench(options, (line) => process.stderr.write(`${line}\n`));
 	process.stdout.write(`${JSON.stringify({ options, ...results }, null, 2)}\n`);
@@ -229,7 +257,9 @@ async function main(argv: string[]): Promise<void> {
 	const worstForged = Math.max(cpu.commas16k, cpu.tenEntries, cpu.malformed);
 	process.stdout.write(
 		`worst forged request: ${worstForged} µs of handler CPU (target < 1000; a valid delivery: ${cpu.valid} µs)\n` +
-			`benign p99: ${p99.withoutForgers} ms alone, ${p99.withForgers} ms with ${options.forgers} forgers: ratio ${p99.ratio} (target <= 1.2)\n`,
+			`benign p99: ${p99.withoutForgers} ms alone, ${p99.withForgers} ms with ${options.forgers} forgers${options.forgeryRate ? ` (${options.forgeryRate}/s in all)` : ' (flat out)'}: ratio ${p99.ratio} (target <= 1.2)\n` +
+			`benign p99 with ${options.forgers} senders of unsigned requests (the cheapest 401; the floor under that load): ${p99.withControlSenders} ms; forgers / control: ${p99.forgersOverControl}\n` +
+			`requests the senders got answered while the benign ones were measured: ${results.forgeriesSent} forgeries, ${results.controlSent} unsigned\n`,
 	);
 }
 
