@@ -1,6 +1,6 @@
 import { validate } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { buildViewQuery } from '../ArchiveAiMetadata/shared/documents';

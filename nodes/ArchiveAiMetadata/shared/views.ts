@@ -406,7 +406,7 @@ export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView
 	const vendorColumn = definition.kind === 'nerTask' ? findVendorColumn(columns) : undefined;
 	const aggregateName = `${rootField}_aggregate`;
 	const named = withLiveNames(definition, columns, vendorColumn);
-	const orderable = orderableColumns(schema, field.args);
+	const orderable = orderableColumns(field.args);
 	return {
 		definition,
 		rootField,
@@ -424,7 +424,7 @@ export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView
 }
 
 /** Columns the view's `order_by` input type offers, or undefined when the view takes no order_by. */
-function orderableColumns(schema: GraphQLSchema, args: readonly GraphQLArgument[]): Set<string> | undefined {
+function orderableColumns(args: readonly GraphQLArgument[]): Set<string> | undefined {
 	const orderBy = args.find((argument) => argument.name === 'order_by');
 	const type = orderBy ? getNamedType(orderBy.type) : undefined;
 	return type && isInputObjectType(type) ? new Set(Object.keys(type.getFields())) : undefined;
