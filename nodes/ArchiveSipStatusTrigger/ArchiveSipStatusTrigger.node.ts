@@ -91,7 +91,9 @@ async function handleWithSigningKeys(
 	const req = context.getRequestObject() as unknown as RawBodyRequest;
 	const maxBodyBytes = maxBodyBytesOf(context.getNodeParameter('options', {}) as IDataObject);
 	const read = await readRawBody(req, maxBodyBytes);
-	if (!read.ok) return { status: 400, error: `body exceeds the maximum size of ${maxBodyBytes} bytes` };
+	if (!read.ok) {
+		return { status: 400, error: read.tooLarge ? `body exceeds the maximum size of ${maxBodyBytes} bytes` : read.reason };
+	}
 	const { rawBody } = read;
 	// Headers that can never verify are refused before the credential, the settings or the replay record are read.
 	const headers = readWebhookHeaders(req.headers);

@@ -12,7 +12,13 @@ export interface RawBodyRequest {
 	pause?: () => unknown;
 }
 
-export type BodyRead = { ok: true; rawBody: Buffer } | { ok: false; tooLarge: true };
+export type BodyRead =
+	| { ok: true; rawBody: Buffer }
+	| { ok: false; tooLarge: true }
+	| { ok: false; tooLarge: false; reason: string };
+
+/** n8n parses multipart bodies itself (formidable) and keeps no raw bytes, so no signature over them can be checked. */
+const MULTIPART = /^\s*multipart\//i;
 
 function declaredLength(headers: HeaderMap): number | undefined {
 	const value = headers['content-length'];
@@ -66,6 +72,10 @@ async function readBounded(req: RawBodyRequest, maxBytes: number): Promise<BodyR
 export async function readRawBody(req: RawBodyRequest, maxBytes: number): Promise<BodyRead> {
 	const declared = declaredLength(req.headers);
 	if (declared !== undefined && declared > maxBytes) return { ok: false, tooLarge: true };
+	const contentType = req.headers['content-type'];
+	if (typeof contentType === 'string' && MULTIPART.test(contentType)) {
+		return { ok: false, tooLarge: false, reason: 'multipart bodies are not accepted: send the event as application/json' };
+	}
 	if (!Buffer.isBuffer(req.rawBody) && !isEncoded(req.headers) && isStream(req)) {
 		const read = await readBounded(req, maxBytes);
 		// Kept where n8n keeps it, so n8n's own reader finds the body already read.

@@ -8,6 +8,7 @@ import {
 	type SendResult,
 	type StatusEvent,
 } from '../emulators/webhook/sender';
+import { request, type HttpResponse } from './lib/http';
 import { packageUnderTest, describeIfPackageBuilt, newCredentialId } from './lib/package';
 import { selectedN8nVersions } from './lib/install';
 import { N8nInstance, type ExecutionRecord } from './lib/n8n';
@@ -37,6 +38,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger')
 	let workflowId: string;
 	let deliveries: Deliveries;
 	let executions: ExecutionRecord[];
+	let multipart: HttpResponse;
 
 	beforeAll(async () => {
 		n8n = await N8nInstance.create({ version, ...pkg });
@@ -67,6 +69,18 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger')
 		await n8n.start();
 
 		const url = `${n8n.baseUrl}/webhook/${trigger.webhookId}/sip-status`;
+		// n8n parses a multipart body itself and keeps no raw bytes: the trigger must refuse it, not fail (500).
+		const boundary = 'sip-boundary';
+		multipart = await request(url, {
+			method: 'POST',
+			headers: {
+				'content-type': `multipart/form-data; boundary=${boundary}`,
+				'webhook-id': 'msg_multipart',
+				'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+				'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+			},
+			body: `--${boundary}\r\ncontent-disposition: form-data; name="event"\r\n\r\n{"type": "x.sip.archived"}\r\n--${boundary}--\r\n`,
+		});
 		deliveries = await deliverScenario(url, signingSecret, rotatedSecret);
 		// The rotated delivery is sent last: once its execution exists, every earlier delivery has
 		// been answered, so any execution a refused or replayed one might have started is visible.
@@ -84,6 +98,11 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger')
 		expect(deliveries.tampered.status).toBe(401);
 		expect(deliveries.stale.status).toBe(401);
 		expect(deliveries.success.result.responseBody).toBe('');
+	});
+
+	it('refuses a multipart body with 400 naming the content type to use', () => {
+		expect(multipart.status).toBe(400);
+		expect(JSON.parse(multipart.body)).toEqual({ error: 'multipart bodies are not accepted: send the event as application/json' });
 	});
 
 	it('acknowledges a replay of an accepted id with 204 without running the workflow again', () => {

@@ -499,6 +499,17 @@ describe('event validation', () => {
 		expect((await deliver(trigger, tooLarge)).status).toBe(400);
 	});
 
+	it('answers 400 to a multipart body, whose raw bytes n8n does not keep, before reading it', async () => {
+		const trigger = await startTrigger();
+		const boundary = 'sip-boundary';
+		const body = `--${boundary}\r\ncontent-disposition: form-data; name="event"\r\n\r\n${sipEventBody()}\r\n--${boundary}--\r\n`;
+		const headers = { ...signedHeaders(SECRET, nextId(), NOW_SECONDS, body), 'content-type': `multipart/form-data; boundary=${boundary}` };
+		const answer = await postRaw(trigger.url, body, headers);
+		expect(answer.status).toBe(400);
+		expect(errorOf(answer)).toBe('multipart bodies are not accepted: send the event as application/json');
+		expect(trigger.runs()).toHaveLength(0);
+	});
+
 	it('answers 400 for a body that is not JSON', async () => {
 		const trigger = await startTrigger();
 		const answer = await deliver(trigger, '{"type": "x.sip.y",');
