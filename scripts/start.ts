@@ -16,14 +16,20 @@ import { request } from '../test/e2e/lib/http';
 import { REPO_ROOT } from '../test/e2e/lib/install';
 import { N8nInstance } from '../test/e2e/lib/n8n';
 import { DEMO_OWNER } from './demo/owner';
-import { DEMO_CREDENTIALS, DEMO_WORKFLOW_IDS, scheduledExportWorkflow, sipStatusWorkflow, SIP_WEBHOOK_ID } from './demo/workflows';
+import {
+	DEMO_WORKFLOW_IDS,
+	demoCredentials,
+	EXPORT_START_FROM,
+	scheduledExportWorkflow,
+	sipStatusWorkflow,
+	SIP_WEBHOOK_ID,
+} from './demo/workflows';
 
 const DEMO_DIR = path.join(REPO_ROOT, '.n8n-demo');
 const EXPORT_DIR = path.join(DEMO_DIR, 'exports');
 const SECRET_FILE = path.join(DEMO_DIR, 'signing-secret');
 const SETUP_MARKER = path.join(DEMO_DIR, '.workflows-imported');
 /** The export's first poll reaches back this far into the emulator's data (which ends 2025-07-01). */
-const EXPORT_START_FROM = '2025-06-15T00:00:00Z';
 
 interface DemoSettings {
 	n8nVersion: string;
@@ -76,25 +82,7 @@ function signingSecret(): string {
 async function importDemoData(n8n: N8nInstance, sandbox: Sandbox, secret: string): Promise<void> {
 	// Credentials are imported on every start: the emulator ports may have changed.
 	step('importing credentials');
-	await n8n.importCredentials([
-		{
-			...DEMO_CREDENTIALS.ai,
-			type: 'archiveAiMetadataApi',
-			data: { authUrl: sandbox.ai.authUrl, graphqlUrl: sandbox.ai.graphqlUrl, email: sandbox.ai.email, password: sandbox.ai.password },
-		},
-		{
-			...DEMO_CREDENTIALS.org,
-			type: 'archiveOrganizationApi',
-			data: {
-				authUrl: sandbox.org.authUrl,
-				apiUrl: sandbox.org.apiUrl,
-				username: sandbox.org.username,
-				password: sandbox.org.password,
-				jwtPlacement: 'header',
-			},
-		},
-		{ ...DEMO_CREDENTIALS.sip, type: 'archiveSipWebhookApi', data: { signingSecret: secret, additionalSecrets: '' } },
-	]);
+	await n8n.importCredentials(demoCredentials(sandbox, secret));
 	// Workflows only once: afterwards they are the user's to edit.
 	if (!fs.existsSync(SETUP_MARKER)) {
 		step('importing and activating the demo workflows');

@@ -8,6 +8,8 @@ import {
 	type WorkflowNode,
 	SIP_TRIGGER_VERSION,
 } from '../../test/e2e/lib/workflows';
+import type { CredentialImport } from '../../test/e2e/lib/n8n';
+import type { Sandbox } from '../../test/emulators';
 
 /** Fixed ids, so a restarted demo finds (and does not duplicate) what it imported before. */
 export const DEMO_CREDENTIALS = {
@@ -15,6 +17,32 @@ export const DEMO_CREDENTIALS = {
 	org: { id: 'DemoOrganizatn01', name: 'Archive Organization (demo emulator)' },
 	sip: { id: 'DemoSipSecret001', name: 'Archive SIP webhook secret (demo)' },
 } as const satisfies Record<string, CredentialRef>;
+
+/** Start From of the demo's export workflow: what was processed since then is exported on the first activation. */
+export const EXPORT_START_FROM = '2025-06-15T00:00:00Z';
+
+/** The three credentials the demo's workflows refer to, pointed at the given emulators. */
+export function demoCredentials(sandbox: Sandbox, signingSecret: string): CredentialImport[] {
+	return [
+		{
+			...DEMO_CREDENTIALS.ai,
+			type: 'archiveAiMetadataApi',
+			data: { authUrl: sandbox.ai.authUrl, graphqlUrl: sandbox.ai.graphqlUrl, email: sandbox.ai.email, password: sandbox.ai.password },
+		},
+		{
+			...DEMO_CREDENTIALS.org,
+			type: 'archiveOrganizationApi',
+			data: {
+				authUrl: sandbox.org.authUrl,
+				apiUrl: sandbox.org.apiUrl,
+				username: sandbox.org.username,
+				password: sandbox.org.password,
+				jwtPlacement: 'header',
+			},
+		},
+		{ ...DEMO_CREDENTIALS.sip, type: 'archiveSipWebhookApi', data: { signingSecret, additionalSecrets: '' } },
+	];
+}
 
 export const DEMO_WORKFLOW_IDS = { sip: 'DemoSipStatusWf1', export: 'DemoAiExportWf01' } as const;
 

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 
 import {
 	DEMO_CREDENTIALS,
+	demoCredentials,
+	EXPORT_START_FROM,
 	scheduledExportWorkflow,
 	sipStatusWorkflow,
 	SIP_WEBHOOK_ID,
@@ -34,7 +36,6 @@ const pkg = packageUnderTest();
 const ROWS = 1000;
 const SEED = 42;
 /** The export's Start From, as `npm start` sets it. */
-const EXPORT_START_FROM = '2025-06-15T00:00:00Z';
 /** README's "since June" filter, written without a zone: the workflow's timezone applies. */
 const TIME_FROM = '2025-06-01';
 const WORKFLOW_TIMEZONE = 'Europe/Brussels';
@@ -254,29 +255,6 @@ function moreExamplesWorkflow(input: MoreExamplesInput): WorkflowJson {
 	);
 }
 
-/** The three credentials the demo's workflows refer to, pointed at this test's emulators. */
-async function importDemoCredentials(n8n: N8nInstance, sandbox: Sandbox, signingSecret: string): Promise<void> {
-	await n8n.importCredentials([
-		{
-			...DEMO_CREDENTIALS.ai,
-			type: 'archiveAiMetadataApi',
-			data: { authUrl: sandbox.ai.authUrl, graphqlUrl: sandbox.ai.graphqlUrl, email: sandbox.ai.email, password: sandbox.ai.password },
-		},
-		{
-			...DEMO_CREDENTIALS.org,
-			type: 'archiveOrganizationApi',
-			data: {
-				authUrl: sandbox.org.authUrl,
-				apiUrl: sandbox.org.apiUrl,
-				username: sandbox.org.username,
-				password: sandbox.org.password,
-				jwtPlacement: 'header',
-			},
-		},
-		{ ...DEMO_CREDENTIALS.sip, type: 'archiveSipWebhookApi', data: { signingSecret, additionalSecrets: '' } },
-	]);
-}
-
 interface Delivery {
 	event: StatusEvent;
 	result: SendResult;
@@ -306,7 +284,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 		exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-readme-export-'));
 		// As `npm start` does: 2.x writes files only where this allows.
 		n8n = await N8nInstance.create({ version, ...pkg, env: { N8N_RESTRICT_FILE_ACCESS_TO: exportDir } });
-		await importDemoCredentials(n8n, sandbox, signingSecret);
+		await n8n.importCredentials(demoCredentials(sandbox, signingSecret));
 
 		const speech = ai.records('speech_tasks');
 		input = {
