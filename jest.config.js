@@ -2,13 +2,13 @@
 module.exports = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
-	roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials'],
+	roots: ['<rootDir>/test', '<rootDir>/dev', '<rootDir>/nodes', '<rootDir>/credentials'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	testTimeout: 60000,
-	setupFiles: ['<rootDir>/test/harness/jestSetup.ts'],
-	setupFilesAfterEnv: ['<rootDir>/test/harness/jestTeardown.ts'],
+	setupFiles: ['<rootDir>/test/setup/jestSetup.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/setup/jestTeardown.ts'],
 };

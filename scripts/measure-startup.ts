@@ -15,8 +15,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { REPO_ROOT } from '../test/e2e/lib/install';
-import { N8nInstance } from '../test/e2e/lib/n8n';
+import { REPO_ROOT } from '../dev/n8n/install';
+import { N8nInstance } from '../dev/n8n/n8n';
 
 interface Variant {
 	label: string;

@@ -14,9 +14,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { request } from '../test/e2e/lib/http';
-import { REPO_ROOT } from '../test/e2e/lib/install';
-import { PACKAGE_NODE_TYPES } from '../test/e2e/lib/workflows';
+import { request } from '../dev/n8n/http';
+import { REPO_ROOT } from '../dev/n8n/install';
+import { PACKAGE_NODE_TYPES } from '../dev/n8n/workflows';
 import { DEMO_WORKFLOW_IDS } from './demo/workflows';
 import { DEMO_OWNER } from './demo/owner';
 

@@ -10,11 +10,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { startSandbox, type Sandbox } from '../test/emulators';
-import { generateSecret } from '../test/emulators/webhook/sender';
-import { request } from '../test/e2e/lib/http';
-import { REPO_ROOT } from '../test/e2e/lib/install';
-import { N8nInstance } from '../test/e2e/lib/n8n';
+import { startSandbox, type Sandbox } from '../dev/emulators';
+import { generateSecret } from '../dev/emulators/webhook/sender';
+import { request } from '../dev/n8n/http';
+import { REPO_ROOT } from '../dev/n8n/install';
+import { N8nInstance } from '../dev/n8n/n8n';
 import { DEMO_OWNER } from './demo/owner';
 import {
 	DEMO_WORKFLOW_IDS,

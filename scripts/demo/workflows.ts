@@ -7,9 +7,9 @@ import {
 	type WorkflowJson,
 	type WorkflowNode,
 	SIP_TRIGGER_VERSION,
-} from '../../test/e2e/lib/workflows';
-import type { CredentialImport } from '../../test/e2e/lib/n8n';
-import type { Sandbox } from '../../test/emulators';
+} from '../../dev/n8n/workflows';
+import type { CredentialImport } from '../../dev/n8n/n8n';
+import type { Sandbox } from '../../dev/emulators';
 
 /** Fixed ids, so a restarted demo finds (and does not duplicate) what it imported before. */
 export const DEMO_CREDENTIALS = {

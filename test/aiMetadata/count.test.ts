@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../emulators';
+import type { Sandbox } from '../../dev/emulators';
 import { graphqlRequests, jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 const VIEWS: Array<[string, string, string]> = [

@@ -1,7 +1,7 @@
 import { parse, print } from 'graphql';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../emulators';
+import type { Sandbox } from '../../dev/emulators';
 import { forward, startTestOrigin } from '../shared/testOrigin';
 import type { TestOrigin } from '../shared/testOrigin';
 import { aiCredentials, jsonOf, resetState, runAi, withSandbox } from './helpers';

@@ -2,9 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
-import { PollHarness } from '../harness/poll';
-import { aiCredentials } from '../harness/sandboxCredentials';
-import { useSandbox } from '../harness/sandboxFixture';
+import { PollHarness } from '../../dev/harness/poll';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
+import { useSandbox } from '../../dev/harness/sandboxFixture';
 import { jsonOf, runAi } from './helpers';
 
 /** What the descriptions promise about simplified output is what the nodes return. */

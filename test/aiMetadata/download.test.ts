@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { AiNaming, RawStorage, Sandbox } from '../emulators';
+import type { AiNaming, RawStorage, Sandbox } from '../../dev/emulators';
 import { resetState, runAi, withSandbox } from './helpers';
 
 const SPEECH_FILES: Array<[string, string]> = [

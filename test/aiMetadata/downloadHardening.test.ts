@@ -4,8 +4,8 @@ import type { ServerResponse } from 'node:http';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
-import type { Sandbox } from '../emulators';
-import { runNode } from '../harness/execute';
+import type { Sandbox } from '../../dev/emulators';
+import { runNode } from '../../dev/harness/execute';
 import { forward, startTestOrigin } from '../shared/testOrigin';
 import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
 import { aiCredentials, resetState, withSandbox } from './helpers';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { AiNaming, Sandbox } from '../emulators';
+import type { AiNaming, Sandbox } from '../../dev/emulators';
 import { aiCredentials, graphqlRequests, jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 const GET_VIEWS: Array<[string, string, string, string]> = [

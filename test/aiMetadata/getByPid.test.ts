@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { AiNaming, Sandbox } from '../emulators';
+import type { AiNaming, Sandbox } from '../../dev/emulators';
 import { graphqlRequests, resetState, runAi, sortBy, withSandbox } from './helpers';
 
 function pairedIndex(item: { pairedItem?: unknown }): number {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../emulators';
+import type { Sandbox } from '../../dev/emulators';
 import { resetState, runAi, withSandbox } from './helpers';
 
 /** Get by PID on matches: rows say which PID they were found for, and Filters narrow every batch. */

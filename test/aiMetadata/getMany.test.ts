@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseTimestamptz } from '../emulators/core/timestamps';
-import type { AiNaming, Sandbox } from '../emulators';
+import { parseTimestamptz } from '../../dev/emulators/core/timestamps';
+import type { AiNaming, Sandbox } from '../../dev/emulators';
 import { graphqlRequests, jsonOf, resetState, runAi, sortBy, withSandbox } from './helpers';
 
 /** Resource -> canonical view, unique key and time column, as the node should treat them. */

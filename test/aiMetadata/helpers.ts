@@ -3,12 +3,12 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { clearSchemaCache } from '../../nodes/shared/schemaCache';
-import { startSandbox } from '../emulators';
-import type { Sandbox, SandboxOptions } from '../emulators';
-import { runNode } from '../harness/execute';
-import type { NodeRunResult } from '../harness/execute';
-import type { TestCredentialsHelper } from '../harness/credentialsHelper';
-import { aiCredentials } from '../harness/sandboxCredentials';
+import { startSandbox } from '../../dev/emulators';
+import type { Sandbox, SandboxOptions } from '../../dev/emulators';
+import { runNode } from '../../dev/harness/execute';
+import type { NodeRunResult } from '../../dev/harness/execute';
+import type { TestCredentialsHelper } from '../../dev/harness/credentialsHelper';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
 
 export { aiCredentials };
 

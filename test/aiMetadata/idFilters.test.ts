@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
-import type { Sandbox } from '../emulators';
+import type { Sandbox } from '../../dev/emulators';
 import { jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 /** Filter parameter -> column, per resource: only where seed 001 gives the view that column. */

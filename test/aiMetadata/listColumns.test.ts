@@ -2,9 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readList } from '../../nodes/ArchiveAiMetadata/shared/lists';
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
-import type { Sandbox } from '../emulators';
-import { PollHarness } from '../harness/poll';
-import { aiCredentials } from '../harness/sandboxCredentials';
+import type { Sandbox } from '../../dev/emulators';
+import { PollHarness } from '../../dev/harness/poll';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
 import { jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 /**

@@ -1,8 +1,8 @@
 import type { IHttpRequestOptions, ILoadOptionsFunctions, INode } from 'n8n-workflow';
 
 import { getDownloadableFiles, getFields } from '../../nodes/ArchiveAiMetadata/methods';
-import type { AiNaming, Sandbox } from '../emulators';
-import { aiToken } from '../emulators/testHelpers';
+import type { AiNaming, Sandbox } from '../../dev/emulators';
+import { aiToken } from '../dev/emulators/testHelpers';
 import { resetState, withSandbox } from './helpers';
 
 /**

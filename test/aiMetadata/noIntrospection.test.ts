@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
-import type { AiNaming, Sandbox } from '../emulators';
-import { PollHarness } from '../harness/poll';
-import { aiCredentials } from '../harness/sandboxCredentials';
+import type { AiNaming, Sandbox } from '../../dev/emulators';
+import { PollHarness } from '../../dev/harness/poll';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
 import { jsonOf, resetState, runAi, sortBy, withSandbox } from './helpers';
 
 /** A role that may not introspect: the node works with the seed's names, like the trigger. */

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../emulators';
+import type { Sandbox } from '../../dev/emulators';
 import { jsonOf, resetState, runAi, sortBy, withSandbox } from './helpers';
 
 /** 12,000 rows per view: Return All pages through all of them while the server fails now and then. */

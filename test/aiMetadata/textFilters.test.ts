@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../emulators';
+import type { Sandbox } from '../../dev/emulators';
 import { jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 /** "Contains" filters match their text literally: `%`, `_` and `\` are not LIKE wildcards or escapes. */

@@ -1,8 +1,8 @@
 import { getGlobalState, setGlobalState } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseTimestamptz } from '../emulators/core/timestamps';
-import type { Sandbox } from '../emulators';
+import { parseTimestamptz } from '../../dev/emulators/core/timestamps';
+import type { Sandbox } from '../../dev/emulators';
 import { jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 /** Wall-clock text (no zone) of a UTC instant in Tokyo (UTC+9 all year), as n8n's date picker would give it. */

@@ -15,9 +15,9 @@ import {
 	viewByResource,
 	ViewNotFoundError,
 } from '../../nodes/ArchiveAiMetadata/shared/views';
-import { AiDataset } from '../emulators';
-import type { AiNaming } from '../emulators';
-import { buildAiSchema } from '../emulators/ai/schema';
+import { AiDataset } from '../../dev/emulators';
+import type { AiNaming } from '../../dev/emulators';
+import { buildAiSchema } from '../../dev/emulators/ai/schema';
 
 /** The schema as the node sees it: introspected, then rebuilt on the client side. */
 function liveSchema(naming: AiNaming, aggregates = true): GraphQLSchema {

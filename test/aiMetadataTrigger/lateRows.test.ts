@@ -2,10 +2,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MAX_REMEMBERED_ROWS } from '../../nodes/ArchiveAiMetadataTrigger/lateRows';
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
-import { PollHarness } from '../harness/poll';
-import type { PollOutcome } from '../harness/poll';
-import { aiCredentials } from '../harness/sandboxCredentials';
-import { useSandbox } from '../harness/sandboxFixture';
+import { PollHarness } from '../../dev/harness/poll';
+import type { PollOutcome } from '../../dev/harness/poll';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
+import { useSandbox } from '../../dev/harness/sandboxFixture';
 import { micros } from './oracle';
 
 const sandbox = useSandbox({ rows: 300 });

@@ -2,7 +2,7 @@
  * Expected results computed straight from the emulator's dataset (not from the node): which records are newer
  * than a cursor, in (time, key) order.
  */
-import type { AiRecord, Sandbox } from '../emulators';
+import type { AiRecord, Sandbox } from '../../dev/emulators';
 
 /** Microseconds since the epoch of a Hasura timestamptz (`2024-03-01T10:15:42.123456+00:00`). */
 export function micros(timestamp: string): number {

@@ -4,10 +4,10 @@ import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
 import { startFromToUtc } from '../../nodes/ArchiveAiMetadataTrigger/startFrom';
 import { clearSchemaCache } from '../../nodes/shared/schemaCache';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
-import { PollHarness } from '../harness/poll';
-import { aiCredentials } from '../harness/sandboxCredentials';
+import { startSandbox } from '../../dev/emulators';
+import type { Sandbox } from '../../dev/emulators';
+import { PollHarness } from '../../dev/harness/poll';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
 
 /** Counts its polls in static data and emits on every second poll. */
 class Counter implements INodeType {

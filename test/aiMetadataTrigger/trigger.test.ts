@@ -2,12 +2,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
-import { PollHarness } from '../harness/poll';
-import type { PollOutcome } from '../harness/poll';
-import { aiCredentials } from '../harness/sandboxCredentials';
-import { useSandbox } from '../harness/sandboxFixture';
+import { startSandbox } from '../../dev/emulators';
+import type { Sandbox } from '../../dev/emulators';
+import { PollHarness } from '../../dev/harness/poll';
+import type { PollOutcome } from '../../dev/harness/poll';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
+import { useSandbox } from '../../dev/harness/sandboxFixture';
 import { MATCH_SHAPE, TASK_SHAPE, after, identity, micros, newestRecord, recordsAfter } from './oracle';
 import type { ViewShape } from './oracle';
 

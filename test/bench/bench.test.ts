@@ -2,7 +2,7 @@ import * as http from 'node:http';
 
 import { Webhook } from 'standardwebhooks';
 
-import { generateSecret } from '../emulators/webhook/sender';
+import { generateSecret } from '../../dev/emulators/webhook/sender';
 import { parseRun } from './lib/execute';
 import { GroupMemorySampler, groupMembers, memoryInWindow, processGroupOf, processMemory } from './lib/memory';
 import { formatCell, markdownTable, verdict } from './lib/report';

@@ -3,7 +3,7 @@
  * (`--rate N`: N forged requests per second over all forgers, paced; 0 = as fast as answered)
  *
  * Issue 12 finding 1: what forged signature headers cost the SIP Status Trigger. The trigger runs in its own
- * process behind the webhook harness (test/harness/webhook.ts: the node's real `webhook()` in n8n-core's
+ * process behind the webhook harness (dev/harness/webhook.ts: the node's real `webhook()` in n8n-core's
  * WebhookContext, over real HTTP on loopback), not in n8n: n8n's own work per request is the same for every
  * request and would only dilute the figures.
  *
@@ -25,8 +25,8 @@ import * as path from 'node:path';
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
-import { generateSecret } from '../emulators/webhook/sender';
-import { postRaw, startWebhookHarness } from '../harness/webhook';
+import { generateSecret } from '../../dev/emulators/webhook/sender';
+import { postRaw, startWebhookHarness } from '../../dev/harness/webhook';
 import { CREDENTIAL_TYPE, NODE_TYPE_NAME, signedHeaders, sipEventBody } from '../trigger/fixtures';
 import { percentile, ratio, round } from './lib/stats';
 

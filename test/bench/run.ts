@@ -14,12 +14,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
-import { startSandbox, type Sandbox } from '../emulators';
-import { generateSecret } from '../emulators/webhook/sender';
-import { request } from '../e2e/lib/http';
-import { REPO_ROOT } from '../e2e/lib/install';
-import { N8nInstance, type CredentialImport } from '../e2e/lib/n8n';
-import type { CredentialRef, WorkflowJson } from '../e2e/lib/workflows';
+import { startSandbox, type Sandbox } from '../../dev/emulators';
+import { generateSecret } from '../../dev/emulators/webhook/sender';
+import { request } from '../../dev/n8n/http';
+import { REPO_ROOT } from '../../dev/n8n/install';
+import { N8nInstance, type CredentialImport } from '../../dev/n8n/n8n';
+import type { CredentialRef, WorkflowJson } from '../../dev/n8n/workflows';
 import { idsOf, importWorkflows } from './lib/importing';
 import { renderResults, type BenchResults } from './lib/results';
 import { getByPidWorkflows, planPids, runGetByPid } from './sections/getByPid';

@@ -5,10 +5,10 @@ import { MAX_CACHED_TOKENS, cachedAccessTokenCount, clearAccessTokenCache, obtai
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { BoundedCache } from '../../nodes/shared/boundedCache';
 import { MAX_CACHED_SCHEMAS, cachedSchemaCount, clearSchemaCache } from '../../nodes/shared/schemaCache';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
-import { runNode } from '../harness/execute';
-import { aiCredentials } from '../harness/sandboxCredentials';
+import { startSandbox } from '../../dev/emulators';
+import type { Sandbox } from '../../dev/emulators';
+import { runNode } from '../../dev/harness/execute';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
 
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -4,11 +4,11 @@ import type { ICredentialType, IDataObject, IExecuteFunctions, INodeExecutionDat
 import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
 import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
-import { runNode } from '../harness/execute';
-import { graphqlProbe } from '../harness/graphqlProbe';
-import { aiCredentials, orgCredentials } from '../harness/sandboxCredentials';
+import { startSandbox } from '../../dev/emulators';
+import type { Sandbox } from '../../dev/emulators';
+import { runNode } from '../../dev/harness/execute';
+import { graphqlProbe } from '../../dev/harness/graphqlProbe';
+import { aiCredentials, orgCredentials } from '../../dev/harness/sandboxCredentials';
 import { forward, redirect, startTestOrigin } from '../shared/testOrigin';
 import type { TestOrigin } from '../shared/testOrigin';
 

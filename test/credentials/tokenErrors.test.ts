@@ -1,9 +1,9 @@
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
-import { runNode } from '../harness/execute';
-import { graphqlProbe } from '../harness/graphqlProbe';
-import { aiCredentials } from '../harness/sandboxCredentials';
+import { startSandbox } from '../../dev/emulators';
+import type { Sandbox } from '../../dev/emulators';
+import { runNode } from '../../dev/harness/execute';
+import { graphqlProbe } from '../../dev/harness/graphqlProbe';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
 import { startTestOrigin } from '../shared/testOrigin';
 import type { TestOrigin } from '../shared/testOrigin';
 

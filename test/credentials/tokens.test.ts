@@ -3,11 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
 import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
-import { runNode } from '../harness/execute';
-import { graphqlProbe } from '../harness/graphqlProbe';
-import { aiCredentials as sandboxAiCredentials, orgCredentials as sandboxOrgCredentials } from '../harness/sandboxCredentials';
+import { startSandbox } from '../../dev/emulators';
+import type { Sandbox } from '../../dev/emulators';
+import { runNode } from '../../dev/harness/execute';
+import { graphqlProbe } from '../../dev/harness/graphqlProbe';
+import { aiCredentials as sandboxAiCredentials, orgCredentials as sandboxOrgCredentials } from '../../dev/harness/sandboxCredentials';
 import { forward, startTestOrigin } from '../shared/testOrigin';
 
 const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });

@@ -1,9 +1,9 @@
-import { startSandbox, type AiDataset, type Sandbox } from '../emulators';
-import { selectedN8nVersions } from './lib/install';
-import { N8nInstance, type ExecutionRecord } from './lib/n8n';
-import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from './lib/package';
-import { nodeItems, nodeJson } from './lib/run-data';
-import { chainWorkflow, node, PACKAGE_NODE_TYPES, setFields } from './lib/workflows';
+import { startSandbox, type AiDataset, type Sandbox } from '../../dev/emulators';
+import { selectedN8nVersions } from '../../dev/n8n/install';
+import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
+import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
+import { nodeItems, nodeJson } from '../../dev/n8n/run-data';
+import { chainWorkflow, node, PACKAGE_NODE_TYPES, setFields } from '../../dev/n8n/workflows';
 
 // The AI Metadata polling trigger activated in a running n8n. n8n polls once when it activates a
 // workflow, so restarting n8n is a poll on demand: no waiting for the schedule. The first poll

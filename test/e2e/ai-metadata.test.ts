@@ -1,9 +1,9 @@
-import { startSandbox, type AiDataset, type AiRecord, type Sandbox } from '../emulators';
-import { issuedAccessTokens, startForwardingProxy } from './lib/http';
-import { selectedN8nVersions } from './lib/install';
-import { N8nInstance } from './lib/n8n';
-import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from './lib/package';
-import { nodeItems, nodeJson, type RunExecutionData } from './lib/run-data';
+import { startSandbox, type AiDataset, type AiRecord, type Sandbox } from '../../dev/emulators';
+import { issuedAccessTokens, startForwardingProxy } from '../../dev/n8n/http';
+import { selectedN8nVersions } from '../../dev/n8n/install';
+import { N8nInstance } from '../../dev/n8n/n8n';
+import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
+import { nodeItems, nodeJson, type RunExecutionData } from '../../dev/n8n/run-data';
 import {
 	code,
 	graphWorkflow,
@@ -13,7 +13,7 @@ import {
 	type CredentialRef,
 	type Edge,
 	type WorkflowNode,
-} from './lib/workflows';
+} from '../../dev/n8n/workflows';
 
 // Every Archive AI Metadata operation in real n8n against the AI metadata emulator, batched into
 // one workflow per emulator flavour: the seed's names with inline raw output, and the names of

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
-import { postJson, startRecordingServer } from './lib/http';
-import { selectedN8nVersions } from './lib/install';
-import { N8nInstance } from './lib/n8n';
-import { nodeJson } from './lib/run-data';
-import { chainWorkflow, code, manualWorkflow, node, setFields, webhookTrigger } from './lib/workflows';
+import { postJson, startRecordingServer } from '../../dev/n8n/http';
+import { selectedN8nVersions } from '../../dev/n8n/install';
+import { N8nInstance } from '../../dev/n8n/n8n';
+import { nodeJson } from '../../dev/n8n/run-data';
+import { chainWorkflow, code, manualWorkflow, node, setFields, webhookTrigger } from '../../dev/n8n/workflows';
 
 // Proves the harness itself against each real n8n with built-in nodes only, so that a failure
 // in the package's e2e tests can be told apart from a harness problem.

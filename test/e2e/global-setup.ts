@@ -1,4 +1,4 @@
-import { ensureN8nInstall, selectedN8nVersions } from './lib/install';
+import { ensureN8nInstall, selectedN8nVersions } from '../../dev/n8n/install';
 
 // Installs (or finds cached) every selected n8n before any test starts, so that a cold install
 // (minutes) never counts against a test's timeout.

@@ -1,9 +1,9 @@
-import { startSandbox, type OrgDataset, type Sandbox } from '../emulators';
-import { issuedAccessTokens, startForwardingProxy } from './lib/http';
-import { selectedN8nVersions } from './lib/install';
-import { N8nInstance } from './lib/n8n';
-import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from './lib/package';
-import { nodeItems, nodeJson, type RunExecutionData } from './lib/run-data';
+import { startSandbox, type OrgDataset, type Sandbox } from '../../dev/emulators';
+import { issuedAccessTokens, startForwardingProxy } from '../../dev/n8n/http';
+import { selectedN8nVersions } from '../../dev/n8n/install';
+import { N8nInstance } from '../../dev/n8n/n8n';
+import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
+import { nodeItems, nodeJson, type RunExecutionData } from '../../dev/n8n/run-data';
 import {
 	code,
 	fanOutWorkflow,
@@ -13,7 +13,7 @@ import {
 	PACKAGE_NODE_TYPES,
 	type CredentialRef,
 	type WorkflowNode,
-} from './lib/workflows';
+} from '../../dev/n8n/workflows';
 
 // Every Archive Organization operation in real n8n against the Organization emulator. All
 // operations sit in one fanned-out workflow, so each n8n version costs a few `n8n execute` calls.

@@ -4,11 +4,11 @@ import * as path from 'node:path';
 
 import { Webhook } from 'standardwebhooks';
 
-import { postJson, request } from './lib/http';
-import { REPO_ROOT, selectedN8nVersions } from './lib/install';
-import { N8nInstance, type PackageMode } from './lib/n8n';
-import { nodeJson } from './lib/run-data';
-import { chainWorkflow, manualWorkflow, node, PACKAGE_NODE_TYPES, setFields } from './lib/workflows';
+import { postJson, request } from '../../dev/n8n/http';
+import { REPO_ROOT, selectedN8nVersions } from '../../dev/n8n/install';
+import { N8nInstance, type PackageMode } from '../../dev/n8n/n8n';
+import { nodeJson } from '../../dev/n8n/run-data';
+import { chainWorkflow, manualWorkflow, node, PACKAGE_NODE_TYPES, setFields } from '../../dev/n8n/workflows';
 
 // The package as n8n loads it from the user folder. `E2E_PACKAGE_ROOT` points at another built
 // copy (package.json + index.js + dist); `E2E_PACKAGE_MODE=copy` places only those files, as an

@@ -10,12 +10,12 @@ import {
 	sipStatusWorkflow,
 	SIP_WEBHOOK_ID,
 } from '../../scripts/demo/workflows';
-import { startSandbox, type AiDataset, type AiRecord, type OrgDataset, type Sandbox } from '../emulators';
-import { buildFailureEvent, buildSuccessEvent, generateSecret, send, type SendResult, type StatusEvent } from '../emulators/webhook/sender';
-import { selectedN8nVersions } from './lib/install';
-import { N8nInstance, type ExecutionRecord } from './lib/n8n';
-import { describeIfPackageBuilt, packageUnderTest } from './lib/package';
-import { nodeItems, nodeJson, type RunExecutionData } from './lib/run-data';
+import { startSandbox, type AiDataset, type AiRecord, type OrgDataset, type Sandbox } from '../../dev/emulators';
+import { buildFailureEvent, buildSuccessEvent, generateSecret, send, type SendResult, type StatusEvent } from '../../dev/emulators/webhook/sender';
+import { selectedN8nVersions } from '../../dev/n8n/install';
+import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
+import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
+import { nodeItems, nodeJson, type RunExecutionData } from '../../dev/n8n/run-data';
 import {
 	code,
 	graphWorkflow,
@@ -25,7 +25,7 @@ import {
 	setFields,
 	type WorkflowJson,
 	type WorkflowNode,
-} from './lib/workflows';
+} from '../../dev/n8n/workflows';
 
 // README's Usage section in real n8n: the two example workflows exactly as `npm start` imports them
 // (scripts/demo/workflows.ts), fed by signed events and the export trigger's activation poll, and each

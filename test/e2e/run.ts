@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
-import { ensureN8nInstall, REPO_ROOT, selectedN8nVersions } from './lib/install';
+import { ensureN8nInstall, REPO_ROOT, selectedN8nVersions } from '../../dev/n8n/install';
 import { runQueueMode } from './queue/lib/run-queue';
 
 // `npm run e2e [-- <jest args>]`: installs the selected n8n versions into the cache (slow only

@@ -1,8 +1,8 @@
-import { generateSecret } from '../emulators/webhook/sender';
+import { generateSecret } from '../../dev/emulators/webhook/sender';
 import { countOutcomes, runBurst, setUpReceivers, type DurabilityCounts, type ReceiverKind } from './lib/fault-burst';
-import { selectedN8nVersions } from './lib/install';
-import { N8nInstance } from './lib/n8n';
-import { packageUnderTest } from './lib/package';
+import { selectedN8nVersions } from '../../dev/n8n/install';
+import { N8nInstance } from '../../dev/n8n/n8n';
+import { packageUnderTest } from '../../dev/n8n/package';
 
 // Issue 16, scenario 1 in full: 1,000 signed events per receiver, single n8n process (SQLite), n8n killed with
 // SIGKILL at 3 random moments of the burst and restarted, the sender retrying with the same webhook-id (compressed

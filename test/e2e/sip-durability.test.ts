@@ -1,8 +1,8 @@
-import { generateSecret } from '../emulators/webhook/sender';
+import { generateSecret } from '../../dev/emulators/webhook/sender';
 import { countOutcomes, runBurst, setUpReceivers, type BurstResult, type DurabilityCounts, type Receiver } from './lib/fault-burst';
-import { selectedN8nVersions } from './lib/install';
-import { N8nInstance } from './lib/n8n';
-import { describeIfPackageBuilt, packageUnderTest } from './lib/package';
+import { selectedN8nVersions } from '../../dev/n8n/install';
+import { N8nInstance } from '../../dev/n8n/n8n';
+import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
 
 // Issue 16, reduced: 100 signed events at the SIP trigger with "Respond: After the Event Is Saved" in a single n8n
 // process (SQLite), n8n killed with SIGKILL once mid-burst and restarted, the sender retrying with the same

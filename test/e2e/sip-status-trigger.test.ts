@@ -7,13 +7,13 @@ import {
 	send,
 	type SendResult,
 	type StatusEvent,
-} from '../emulators/webhook/sender';
-import { request, type HttpResponse } from './lib/http';
-import { packageUnderTest, describeIfPackageBuilt, newCredentialId } from './lib/package';
-import { selectedN8nVersions } from './lib/install';
-import { N8nInstance, type ExecutionRecord } from './lib/n8n';
-import { nodeItems, nodeJson } from './lib/run-data';
-import { graphWorkflow, node, PACKAGE_NODE_TYPES, setFields, SIP_TRIGGER_VERSION } from './lib/workflows';
+} from '../../dev/emulators/webhook/sender';
+import { request, type HttpResponse } from '../../dev/n8n/http';
+import { packageUnderTest, describeIfPackageBuilt, newCredentialId } from '../../dev/n8n/package';
+import { selectedN8nVersions } from '../../dev/n8n/install';
+import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
+import { nodeItems, nodeJson } from '../../dev/n8n/run-data';
+import { graphWorkflow, node, PACKAGE_NODE_TYPES, setFields, SIP_TRIGGER_VERSION } from '../../dev/n8n/workflows';
 
 // The SIP Status Trigger activated in a running n8n, fed by the emulator's webhook sender: the
 // statuses the sender sees and the executions n8n records are both asserted.

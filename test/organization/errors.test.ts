@@ -3,9 +3,9 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { loadSchema } from '../../nodes/shared/schemaCache';
 import type { GraphqlClient, RequestContext } from '../../nodes/shared/transport';
-import { ORG_SDL } from '../emulators/org/schema';
-import type { NodeRunResult } from '../harness/execute';
-import { useSandbox } from '../harness/sandboxFixture';
+import { ORG_SDL } from '../../dev/emulators/org/schema';
+import type { NodeRunResult } from '../../dev/harness/execute';
+import { useSandbox } from '../../dev/harness/sandboxFixture';
 import { CREDENTIAL_TYPE, jsonOf, orgCredentials, requestCounts, runOrganizationNode } from './helpers';
 
 const sandbox = useSandbox({ rows: 200 });

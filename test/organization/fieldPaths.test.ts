@@ -5,7 +5,7 @@ import { listFieldPaths, resolveFieldPaths } from '../../nodes/ArchiveOrganizati
 import { flattenOrganization } from '../../nodes/ArchiveOrganization/helpers/flatten';
 import { RESOURCES } from '../../nodes/ArchiveOrganization/helpers/resources';
 import { getSeedSchema } from '../../nodes/ArchiveOrganization/helpers/seedSchema';
-import { ORG_SDL } from '../emulators/org/schema';
+import { ORG_SDL } from '../../dev/emulators/org/schema';
 
 const live = buildSchema(ORG_SDL);
 const typeOf = (schema: typeof live, name: string) => schema.getType(name) as GraphQLObjectType;

@@ -10,11 +10,11 @@ import type {
 } from 'n8n-workflow';
 
 import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
-import type { Sandbox } from '../emulators';
-import { runNode } from '../harness/execute';
-import type { NodeRunResult, RunNodeOptions } from '../harness/execute';
-import type { TestCredentialsHelper } from '../harness/credentialsHelper';
-import { orgCredentials } from '../harness/sandboxCredentials';
+import type { Sandbox } from '../../dev/emulators';
+import { runNode } from '../../dev/harness/execute';
+import type { NodeRunResult, RunNodeOptions } from '../../dev/harness/execute';
+import type { TestCredentialsHelper } from '../../dev/harness/credentialsHelper';
+import { orgCredentials } from '../../dev/harness/sandboxCredentials';
 
 export const CREDENTIAL_TYPE = 'archiveOrganizationApi';
 

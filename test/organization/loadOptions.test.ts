@@ -5,9 +5,9 @@ import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { getFields, getOrgTypes, getSectors } from '../../nodes/ArchiveOrganization/methods/loadOptions';
 import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS } from '../../nodes/ArchiveOrganization/helpers/seedSchema';
 import { clearSchemaCache } from '../../nodes/shared/schemaCache';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
-import { ORG_TYPES, SECTORS } from '../emulators/org/dataset';
+import { startSandbox } from '../../dev/emulators';
+import type { Sandbox } from '../../dev/emulators';
+import { ORG_TYPES, SECTORS } from '../../dev/emulators/org/dataset';
 import { loadOptionsContext, orgCredentials, requestCounts } from './helpers';
 
 let sandbox: Sandbox;

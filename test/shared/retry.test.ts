@@ -2,10 +2,10 @@ import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { clearSchemaCache } from '../../nodes/shared/schemaCache';
 import { DEFAULT_RETRY, retryDelayMs } from '../../nodes/shared/retry';
-import { startSandbox } from '../emulators';
-import type { Sandbox } from '../emulators';
-import { runNode } from '../harness/execute';
-import { aiCredentials } from '../harness/sandboxCredentials';
+import { startSandbox } from '../../dev/emulators';
+import type { Sandbox } from '../../dev/emulators';
+import { runNode } from '../../dev/harness/execute';
+import { aiCredentials } from '../../dev/harness/sandboxCredentials';
 import { forward, startTestOrigin } from '../shared/testOrigin';
 import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
 

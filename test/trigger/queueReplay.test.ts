@@ -15,7 +15,7 @@ import {
 	sharedReplayKey,
 	StaticDataReplayStore,
 } from '../../nodes/ArchiveSipStatusTrigger/sharedReplayStore';
-import { postRaw, startWebhookHarness, TRIGGER_NODE_NAME, type HttpAnswer, type WebhookHarness } from '../harness/webhook';
+import { postRaw, startWebhookHarness, TRIGGER_NODE_NAME, type HttpAnswer, type WebhookHarness } from '../../dev/harness/webhook';
 import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders, sipEventBody } from './fixtures';
 
 const SECRET = newSecret();

@@ -12,7 +12,7 @@ import {
 	type ExecutionFault,
 	type HttpAnswer,
 	type WebhookHarness,
-} from '../harness/webhook';
+} from '../../dev/harness/webhook';
 import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders, sipEventBody } from './fixtures';
 
 const SECRET = newSecret();

@@ -15,7 +15,7 @@ import {
 	type HttpAnswer,
 	type WebhookHarness,
 	type WebhookHarnessOptions,
-} from '../harness/webhook';
+} from '../../dev/harness/webhook';
 import {
 	CREDENTIAL_TYPE,
 	KNOWN_ANSWER_VECTORS,

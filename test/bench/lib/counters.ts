@@ -1,4 +1,4 @@
-import type { CountersSnapshot, Sandbox } from '../../emulators';
+import type { CountersSnapshot, Sandbox } from '../../../dev/emulators';
 
 /** Requests the emulators saw during one case: counters after minus counters before. */
 export interface RequestCounts {

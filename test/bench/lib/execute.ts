@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import type { N8nInstance } from '../../e2e/lib/n8n';
-import { parseRawOutput, type CliRun, type NodeRun } from '../../e2e/lib/run-data';
+import type { N8nInstance } from '../../../dev/n8n/n8n';
+import { parseRawOutput, type CliRun, type NodeRun } from '../../../dev/n8n/run-data';
 import { GroupMemorySampler, memoryInWindow, type GroupMemory, type WindowMemory } from './memory';
 
 /** Bound on one `n8n execute` of a benchmark workflow (100,000 rows included). */

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import type { N8nInstance } from '../../e2e/lib/n8n';
-import type { WorkflowJson } from '../../e2e/lib/workflows';
+import type { N8nInstance } from '../../../dev/n8n/n8n';
+import type { WorkflowJson } from '../../../dev/n8n/workflows';
 
 /** Imports many workflows with one `n8n import:workflow` (it takes an array): one n8n start-up instead of one each. */
 export async function importWorkflows(n8n: N8nInstance, workflows: WorkflowJson[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { buildFailureEvent, buildSuccessEvent, send, type StatusEvent } from '../../emulators/webhook/sender';
+import { buildFailureEvent, buildSuccessEvent, send, type StatusEvent } from '../../../dev/emulators/webhook/sender';
 import { percentile, round } from './stats';
 
 /** Concurrent Standard Webhooks senders (the emulator's signing code) and what they saw. */

@@ -14,7 +14,7 @@ import {
 	type WorkflowJson,
 	type WorkflowNode,
 	SIP_TRIGGER_VERSION,
-} from '../../e2e/lib/workflows';
+} from '../../../dev/n8n/workflows';
 
 /** Workflows of the benchmark: our nodes and n8n's built-in peers doing the same job. */
 

@@ -1,7 +1,7 @@
-import type { Sandbox } from '../../emulators';
-import type { N8nInstance } from '../../e2e/lib/n8n';
-import type { CliRun } from '../../e2e/lib/run-data';
-import type { CredentialRef, WorkflowJson } from '../../e2e/lib/workflows';
+import type { Sandbox } from '../../../dev/emulators';
+import type { N8nInstance } from '../../../dev/n8n/n8n';
+import type { CliRun } from '../../../dev/n8n/run-data';
+import type { CredentialRef, WorkflowJson } from '../../../dev/n8n/workflows';
 import { countsSince, snapshot } from '../lib/counters';
 import { executeMeasured } from '../lib/execute';
 import { ratio } from '../lib/stats';

@@ -2,12 +2,12 @@ import * as path from 'node:path';
 
 import * as esbuild from 'esbuild';
 
-import type { Sandbox } from '../../emulators';
-import { REPO_ROOT } from '../../e2e/lib/install';
-import type { N8nInstance } from '../../e2e/lib/n8n';
-import { runGroup } from '../../e2e/lib/processes';
-import type { CliRun } from '../../e2e/lib/run-data';
-import type { CredentialRef, WorkflowJson } from '../../e2e/lib/workflows';
+import type { Sandbox } from '../../../dev/emulators';
+import { REPO_ROOT } from '../../../dev/n8n/install';
+import type { N8nInstance } from '../../../dev/n8n/n8n';
+import { runGroup } from '../../../dev/n8n/processes';
+import type { CliRun } from '../../../dev/n8n/run-data';
+import type { CredentialRef, WorkflowJson } from '../../../dev/n8n/workflows';
 import { countsSince, snapshot } from '../lib/counters';
 import { executeMeasured, type MeasuredExecution } from '../lib/execute';
 import { mebibytes } from '../lib/memory';

@@ -1,6 +1,6 @@
-import type { Sandbox } from '../../emulators';
-import { postJson } from '../../e2e/lib/http';
-import type { N8nInstance } from '../../e2e/lib/n8n';
+import type { Sandbox } from '../../../dev/emulators';
+import { postJson } from '../../../dev/n8n/http';
+import type { N8nInstance } from '../../../dev/n8n/n8n';
 import { countsSince, snapshot, type RequestCounts } from '../lib/counters';
 import { executeMeasured } from '../lib/execute';
 import { AI_NODE, ORG_NODE } from '../lib/workflows';

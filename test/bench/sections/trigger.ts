@@ -1,5 +1,5 @@
-import type { N8nInstance } from '../../e2e/lib/n8n';
-import type { RunExecutionData } from '../../e2e/lib/run-data';
+import type { N8nInstance } from '../../../dev/n8n/n8n';
+import type { RunExecutionData } from '../../../dev/n8n/run-data';
 import { combineLoads, runSenderLoad, type SenderLoadResult } from '../lib/senders';
 import { ratio } from '../lib/stats';
 import { PLAIN_WEBHOOK_NODE, SIP_TRIGGER_NODE } from '../lib/workflows';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { buildFailureEvent, buildSuccessEvent, send, type SendResult } from '../../emulators/webhook/sender';
-import type { N8nInstance } from './n8n';
-import { newCredentialId } from './package';
-import { graphWorkflow, node, PACKAGE_NODE_TYPES, SIP_TRIGGER_VERSION, webhookTrigger, type WorkflowJson } from './workflows';
+import { buildFailureEvent, buildSuccessEvent, send, type SendResult } from '../../../dev/emulators/webhook/sender';
+import type { N8nInstance } from '../../../dev/n8n/n8n';
+import { newCredentialId } from '../../../dev/n8n/package';
+import { graphWorkflow, node, PACKAGE_NODE_TYPES, SIP_TRIGGER_VERSION, webhookTrigger, type WorkflowJson } from '../../../dev/n8n/workflows';
 
 /**
  * A burst of signed SIP status events at a real n8n, sent the way the archive's sender does (any 2xx ends an event;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
-import { startSandbox, type Sandbox } from '../../emulators';
-import { postJson, request } from '../lib/http';
-import { N8nInstance } from '../lib/n8n';
-import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../lib/package';
-import { nodeJson, type RunExecutionData } from '../lib/run-data';
+import { startSandbox, type Sandbox } from '../../../dev/emulators';
+import { postJson, request } from '../../../dev/n8n/http';
+import { N8nInstance } from '../../../dev/n8n/n8n';
+import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../../dev/n8n/package';
+import { nodeJson, type RunExecutionData } from '../../../dev/n8n/run-data';
 import {
 	graphWorkflow,
 	manualTrigger,
@@ -17,7 +17,7 @@ import {
 	type WorkflowJson,
 	type WorkflowNode,
 	SIP_TRIGGER_VERSION,
-} from '../lib/workflows';
+} from '../../../dev/n8n/workflows';
 import { QueueCluster } from './lib/cluster';
 import { percentile, recordFigures, type TriggerFigures } from './lib/figures';
 import { queueVersions, QUEUE_MODE_REQUESTED } from './lib/selection';

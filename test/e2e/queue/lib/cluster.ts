@@ -4,11 +4,11 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { REPO_ROOT } from '../../lib/install';
-import { freePort, N8nInstance, type CredentialImport, type ExecutionRecord, type PackageMode } from '../../lib/n8n';
-import { runGroup, spawnGroup, type GroupProcess } from '../../lib/processes';
-import type { RunExecutionData } from '../../lib/run-data';
-import type { WorkflowJson } from '../../lib/workflows';
+import { REPO_ROOT } from '../../../../dev/n8n/install';
+import { freePort, N8nInstance, type CredentialImport, type ExecutionRecord, type PackageMode } from '../../../../dev/n8n/n8n';
+import { runGroup, spawnGroup, type GroupProcess } from '../../../../dev/n8n/processes';
+import type { RunExecutionData } from '../../../../dev/n8n/run-data';
+import type { WorkflowJson } from '../../../../dev/n8n/workflows';
 
 /**
  * n8n in queue mode on loopback, from the project's own scripts (scripts/queue/services.sh):

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { REPO_ROOT } from '../../lib/install';
+import { REPO_ROOT } from '../../../../dev/n8n/install';
 
 /** Figures the queue-mode suite measures; `npm run e2e:queue` prints them after jest. */
 export const FIGURES_FILE = path.join(REPO_ROOT, '.build', 'e2e-queue-figures.json');

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { ensureN8nInstall, REPO_ROOT } from '../../lib/install';
+import { ensureN8nInstall, REPO_ROOT } from '../../../../dev/n8n/install';
 import { ensureQueueServices } from './cluster';
 import { FIGURES_FILE, formatFigures, type QueueFigures } from './figures';
 import { queueVersions } from './selection';

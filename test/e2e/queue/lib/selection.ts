@@ -1,4 +1,4 @@
-import { selectedN8nVersions } from '../../lib/install';
+import { selectedN8nVersions } from '../../../../dev/n8n/install';
 
 /**
  * Queue mode starts Redis, PostgreSQL and five n8n processes per version, so it runs only when asked

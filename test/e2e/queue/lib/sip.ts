@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 import { Webhook } from 'standardwebhooks';
 
-import { request, type HttpResponse } from '../../lib/http';
+import { request, type HttpResponse } from '../../../../dev/n8n/http';
 
 /** A SIP status sender for e2e: signs like the real one (Standard Webhooks), with fresh ids. */
 

@@ -3,7 +3,7 @@
  * page of one view with only its columns selected. graphql-js spends most of a 1,000-row page on per-field
  * bookkeeping (paths, argument coercion for each of 17,000 fields, promise checks), which made the single-threaded
  * emulator the bottleneck of every Return All benchmark. The answer is the same value graphql-js would build
- * (test/emulators/plainSelect.test.ts compares them byte for byte); any document that is not plain, and any
+ * (test/dev/emulators/plainSelect.test.ts compares them byte for byte); any document that is not plain, and any
  * problem at all, returns undefined and the caller executes the document the full way, errors included.
  */
 import {

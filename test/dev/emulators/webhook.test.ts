@@ -12,7 +12,7 @@ import {
 	pythonJsonDumps,
 	send,
 	sign,
-} from './webhook/sender';
+} from '../../../dev/emulators/webhook/sender';
 
 const VECTORS = [
 	{

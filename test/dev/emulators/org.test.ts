@@ -1,4 +1,4 @@
-import { startSandbox, type Sandbox } from './index';
+import { startSandbox, type Sandbox } from '../../../dev/emulators/index';
 import { orgToken, postGraphql } from './testHelpers';
 
 type Row = Record<string, unknown>;

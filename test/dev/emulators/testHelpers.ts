@@ -1,5 +1,5 @@
 /** Small HTTP clients used by the emulator tests (real requests over loopback). */
-import type { Sandbox } from './index';
+import type { Sandbox } from '../../../dev/emulators/index';
 
 export async function aiToken(sandbox: Sandbox, expiresIn = 3600): Promise<string> {
 	const response = await fetch(`${sandbox.ai.authUrl}/token`, {

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { runNode } from './execute';
+import { runNode } from '../../dev/harness/execute';
 
 /** A tiny node used only to prove the harness runs nodes the way n8n does. */
 class Doubler implements INodeType {

@@ -1,9 +1,9 @@
 import { execute, parse, validate, type ExecutionResult } from 'graphql';
 
-import { AiDataset, type RawStorage } from './ai/dataset';
-import type { AiNaming } from './ai/model';
-import { answerPlainSelect } from './ai/plainSelect';
-import { buildAiSchema } from './ai/schema';
+import { AiDataset, type RawStorage } from '../../../dev/emulators/ai/dataset';
+import type { AiNaming } from '../../../dev/emulators/ai/model';
+import { answerPlainSelect } from '../../../dev/emulators/ai/plainSelect';
+import { buildAiSchema } from '../../../dev/emulators/ai/schema';
 
 /**
  * The emulator answers plain column selections without graphql-js's execution. Its answer must be the very text

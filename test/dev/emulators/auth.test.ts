@@ -1,4 +1,4 @@
-import { startSandbox, type Sandbox } from './index';
+import { startSandbox, type Sandbox } from '../../../dev/emulators/index';
 import { aiToken, basic, orgToken, postGraphql } from './testHelpers';
 
 describe('token endpoints', () => {

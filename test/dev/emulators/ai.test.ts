@@ -1,4 +1,4 @@
-import { startSandbox, type Sandbox } from './index';
+import { startSandbox, type Sandbox } from '../../../dev/emulators/index';
 import { aiData, aiToken, postGraphql } from './testHelpers';
 
 type Row = Record<string, unknown>;
@@ -266,7 +266,7 @@ describe('AI emulator variants', () => {
 	});
 
 	it('same seed and rows give identical data; another seed differs', async () => {
-		const { AiDataset } = await import('./ai/dataset');
+		const { AiDataset } = await import('../../../dev/emulators/ai/dataset');
 		const make = (seed: number) => new AiDataset({ rows: 60, seed, naming: 'seed', rawStorage: 'inline' });
 		const views = ['face_tasks', 'face_matches', 'speech_tasks', 'ner_tasks', 'refset_persons'];
 		const dump = (seed: number) => JSON.stringify(views.map((view) => make(seed).records(view)));
