@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { WorkflowOperationError } from 'n8n-workflow';
 
 import { BoundedCache } from '../../nodes/shared/boundedCache';
-import { describeNetworkCode } from '../../nodes/shared/networkErrors';
-import { redactSecrets } from '../../nodes/shared/redact';
+import { describeNetworkCode } from '../../nodes/shared/http/networkErrors';
+import { redactSecrets } from '../../nodes/shared/http/redact';
 import type { IHttpRequestHelper, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 
 /** What a client-credentials token endpoint needs; both archive APIs use HTTP Basic on `{authUrl}/token`. */

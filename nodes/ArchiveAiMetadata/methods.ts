@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { loadSchema } from '../shared/schemaCache';
+import { loadSchema } from '../shared/graphql/schemaCache';
 import { AI_METADATA_SERVICE, createAiMetadataClient } from './shared/transport';
 import { resolveViewOrSeed, viewByResource } from './shared/views';
 import type { ResolvedView } from './shared/views';

@@ -8,8 +8,8 @@ import { loadSchemaUnlessRefused, probeRootField, withSeedNamesHint } from '../A
 import { createAiMetadataClient } from '../ArchiveAiMetadata/shared/transport';
 import { AI_VIEWS, findRootField, resolveView, seedView, ViewNotFoundError } from '../ArchiveAiMetadata/shared/views';
 import type { ResolvedView } from '../ArchiveAiMetadata/shared/views';
-import { fetchAllByOffset } from '../shared/pagination';
-import type { GraphqlClient, RequestContext } from '../shared/transport';
+import { fetchAllByOffset } from '../shared/graphql/pagination';
+import type { GraphqlClient, RequestContext } from '../shared/graphql/client';
 import { afterCursorFilter, cursorOrder, rowIdentity } from './cursor';
 import type { Cursor, CursorColumns } from './cursor';
 import type { TriggerSettings } from './settings';

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { executePerItem } from '../shared/execution';
+import { executePerItem } from '../shared/n8n/executePerItem';
 import { getFields, getOrgTypes, getSectors } from './methods/loadOptions';
 import { contentPartnerDescription, contentPartnerOperations } from './resources/contentPartner';
 import { organizationDescription, organizationOperations } from './resources/organization';

@@ -6,8 +6,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import type { Sandbox } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';
-import { forward, startTestOrigin } from '../shared/testOrigin';
-import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
+import { forward, startTestOrigin } from '../nodes/shared/testOrigin';
+import type { ReceivedRequest, TestOrigin } from '../nodes/shared/testOrigin';
 import { aiCredentials, resetState, withSandbox } from './helpers';
 
 /**

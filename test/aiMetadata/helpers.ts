@@ -2,7 +2,7 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
-import { clearSchemaCache } from '../../nodes/shared/schemaCache';
+import { clearSchemaCache } from '../../nodes/shared/graphql/schemaCache';
 import { startSandbox } from '../../dev/emulators';
 import type { Sandbox, SandboxOptions } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';

@@ -3,7 +3,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
 import { startFromToUtc } from '../../nodes/ArchiveAiMetadataTrigger/startFrom';
-import { clearSchemaCache } from '../../nodes/shared/schemaCache';
+import { clearSchemaCache } from '../../nodes/shared/graphql/schemaCache';
 import { startSandbox } from '../../dev/emulators';
 import type { Sandbox } from '../../dev/emulators';
 import { PollHarness } from '../../dev/harness/poll';

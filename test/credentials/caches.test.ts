@@ -4,7 +4,7 @@ import type { IHttpRequestHelper } from 'n8n-workflow';
 import { MAX_CACHED_TOKENS, cachedAccessTokenCount, clearAccessTokenCache, obtainAccessToken } from '../../credentials/common/accessToken';
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { BoundedCache } from '../../nodes/shared/boundedCache';
-import { MAX_CACHED_SCHEMAS, cachedSchemaCount, clearSchemaCache } from '../../nodes/shared/schemaCache';
+import { MAX_CACHED_SCHEMAS, cachedSchemaCount, clearSchemaCache } from '../../nodes/shared/graphql/schemaCache';
 import { startSandbox } from '../../dev/emulators';
 import type { Sandbox } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';

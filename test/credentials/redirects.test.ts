@@ -9,8 +9,8 @@ import type { Sandbox } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';
 import { graphqlProbe } from '../../dev/harness/graphqlProbe';
 import { aiCredentials, orgCredentials } from '../../dev/harness/sandboxCredentials';
-import { forward, redirect, startTestOrigin } from '../shared/testOrigin';
-import type { TestOrigin } from '../shared/testOrigin';
+import { forward, redirect, startTestOrigin } from '../nodes/shared/testOrigin';
+import type { TestOrigin } from '../nodes/shared/testOrigin';
 
 const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
 const orgProbe = graphqlProbe({ credentialType: 'archiveOrganizationApi', serviceName: 'Organization API', endpointProperty: 'apiUrl' });

@@ -4,8 +4,8 @@ import type { Sandbox } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';
 import { graphqlProbe } from '../../dev/harness/graphqlProbe';
 import { aiCredentials } from '../../dev/harness/sandboxCredentials';
-import { startTestOrigin } from '../shared/testOrigin';
-import type { TestOrigin } from '../shared/testOrigin';
+import { startTestOrigin } from '../nodes/shared/testOrigin';
+import type { TestOrigin } from '../nodes/shared/testOrigin';
 
 const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
 const QUERY = 'query Probe { face_tasks(limit: 1) { task_id } }';

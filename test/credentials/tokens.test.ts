@@ -8,7 +8,7 @@ import type { Sandbox } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';
 import { graphqlProbe } from '../../dev/harness/graphqlProbe';
 import { aiCredentials as sandboxAiCredentials, orgCredentials as sandboxOrgCredentials } from '../../dev/harness/sandboxCredentials';
-import { forward, startTestOrigin } from '../shared/testOrigin';
+import { forward, startTestOrigin } from '../nodes/shared/testOrigin';
 
 const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
 const orgProbe = graphqlProbe({ credentialType: 'archiveOrganizationApi', serviceName: 'Organization API', endpointProperty: 'apiUrl' });

@@ -1,8 +1,8 @@
 import { buildSchema, introspectionFromSchema } from 'graphql';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { loadSchema } from '../../nodes/shared/schemaCache';
-import type { GraphqlClient, RequestContext } from '../../nodes/shared/transport';
+import { loadSchema } from '../../nodes/shared/graphql/schemaCache';
+import type { GraphqlClient, RequestContext } from '../../nodes/shared/graphql/client';
 import { ORG_SDL } from '../../dev/emulators/org/schema';
 import type { NodeRunResult } from '../../dev/harness/execute';
 import { useSandbox } from '../../dev/harness/sandboxFixture';

@@ -4,7 +4,7 @@ import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-ma
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
 import { getFields, getOrgTypes, getSectors } from '../../nodes/ArchiveOrganization/methods/loadOptions';
 import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS } from '../../nodes/ArchiveOrganization/helpers/seedSchema';
-import { clearSchemaCache } from '../../nodes/shared/schemaCache';
+import { clearSchemaCache } from '../../nodes/shared/graphql/schemaCache';
 import { startSandbox } from '../../dev/emulators';
 import type { Sandbox } from '../../dev/emulators';
 import { ORG_TYPES, SECTORS } from '../../dev/emulators/org/dataset';

@@ -2,9 +2,9 @@ import { getVariableValues, validate } from 'graphql';
 import type { DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { buildRootFieldQuery } from '../../shared/graphqlDocuments';
-import type { QueryArgument } from '../../shared/graphqlDocuments';
-import { parameterError } from './parameters';
+import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import type { QueryArgument } from '../../shared/graphql/documents';
+import { parameterError } from '../../shared/n8n/params';
 import type { ResolvedView } from './views';
 
 /** Which node parameter a variable or the selection set came from, so server-side names map to the user's. */

@@ -1,9 +1,9 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { describeNetworkCode } from '../../shared/networkErrors';
-import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from '../../shared/retry';
-import type { GaveUp } from '../../shared/retry';
+import { describeNetworkCode } from '../../shared/http/networkErrors';
+import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from '../../shared/http/retry';
+import type { GaveUp } from '../../shared/http/retry';
 
 /** A 4xx means the link is wrong, expired or refused: asking again gives the same answer (S3 throttles with 503). */
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);

@@ -1,9 +1,9 @@
 import type { GraphQLSchema } from 'graphql';
 import { NodeApiError } from 'n8n-workflow';
 
-import { buildRootFieldQuery } from '../../shared/graphqlDocuments';
-import { loadSchema } from '../../shared/schemaCache';
-import type { GraphqlClient, RequestContext } from '../../shared/transport';
+import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import { loadSchema } from '../../shared/graphql/schemaCache';
+import type { GraphqlClient, RequestContext } from '../../shared/graphql/client';
 import { AI_METADATA_SERVICE } from './transport';
 import { AI_VIEWS } from './views';
 import type { AiViewKey, ResolvedView } from './views';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { isUuid, parameterError, parseJsonObject, readDateTime, splitList } from './parameters';
+import { isUuid, parameterError, parseJsonObject, readDateTime, splitList } from '../../shared/n8n/params';
 import type { ResolvedView } from './views';
 
 /**

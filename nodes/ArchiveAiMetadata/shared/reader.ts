@@ -1,8 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { fetchAllByOffset } from '../../shared/pagination';
-import type { GraphqlClient } from '../../shared/transport';
+import { fetchAllByOffset } from '../../shared/graphql/pagination';
+import type { GraphqlClient } from '../../shared/graphql/client';
 import { assertValidAgainstSchema, buildViewQuery } from './documents';
 import { withSeedNamesHint } from './introspection';
 import type { ParameterNames } from './documents';

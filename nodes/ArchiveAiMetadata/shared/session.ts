@@ -2,11 +2,11 @@ import type { GraphQLSchema } from 'graphql';
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { GraphqlClient } from '../../shared/transport';
+import type { GraphqlClient } from '../../shared/graphql/client';
 import { loadSchemaUnlessRefused, probeRootField } from './introspection';
 import { connectAiMetadata, createAiMetadataClient } from './transport';
 import type { AiMetadataConnection } from './transport';
-import { requireInteger } from './parameters';
+import { requireInteger } from '../../shared/n8n/params';
 import { resolveView, seedView, ViewNotFoundError } from './views';
 import type { AiViewKey, ResolvedView } from './views';
 

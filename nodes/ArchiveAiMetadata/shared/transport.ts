@@ -1,8 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 
-import { loadSchema } from '../../shared/schemaCache';
-import { GraphqlClient } from '../../shared/transport';
-import type { GraphqlService, RequestContext, TransportOptions } from '../../shared/transport';
+import { loadSchema } from '../../shared/graphql/schemaCache';
+import { GraphqlClient } from '../../shared/graphql/client';
+import type { GraphqlService, RequestContext, TransportOptions } from '../../shared/graphql/client';
 
 /** The AI metadata GraphQL API: authenticated by the `archiveAiMetadataApi` credential, endpoint in `graphqlUrl`. */
 export const AI_METADATA_SERVICE: GraphqlService = {

@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { fetchAllByOffset } from '../../shared/pagination';
-import { GraphqlClient } from '../../shared/transport';
+import { fetchAllByOffset } from '../../shared/graphql/pagination';
+import { GraphqlClient } from '../../shared/graphql/client';
 import { flattenOrganization } from './flatten';
 import {
 	readGetManySettings,

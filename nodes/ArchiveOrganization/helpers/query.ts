@@ -3,8 +3,8 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { buildRootFieldQuery } from '../../shared/graphqlDocuments';
-import type { QueryArgument } from '../../shared/graphqlDocuments';
+import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import type { QueryArgument } from '../../shared/graphql/documents';
 import { enumValuesOfArgument, resolveFieldPaths, rootFieldOf } from './fieldPaths';
 import type { RootField } from './fieldPaths';
 import { FLATTEN_FIELD_PATHS } from './flatten';

@@ -1,4 +1,4 @@
-import type { GraphqlService } from '../../shared/transport';
+import type { GraphqlService } from '../../shared/graphql/client';
 
 export const ORGANIZATION_SERVICE: GraphqlService = {
 	credentialType: 'archiveOrganizationApi',

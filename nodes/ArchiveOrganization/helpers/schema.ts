@@ -2,10 +2,10 @@ import type { GraphQLSchema } from 'graphql';
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { asNodeError } from '../../shared/execution';
+import { asNodeError } from '../../shared/n8n/executePerItem';
 
-import { loadSchema } from '../../shared/schemaCache';
-import type { GraphqlClient, RequestContext } from '../../shared/transport';
+import { loadSchema } from '../../shared/graphql/schemaCache';
+import type { GraphqlClient, RequestContext } from '../../shared/graphql/client';
 import { ORGANIZATION_SERVICE } from './resources';
 import { getSeedSchema } from './seedSchema';
 

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { GraphqlClient } from '../../shared/transport';
+import { GraphqlClient } from '../../shared/graphql/client';
 import { enumValuesOfArgument, listFieldPaths, rootFieldOf } from '../helpers/fieldPaths';
 import { isOrgResourceName, ORGANIZATION_SERVICE, RESOURCES } from '../helpers/resources';
 import { schemaForEditor } from '../helpers/schema';

@@ -2,9 +2,9 @@ import { Kind, OperationTypeNode, parse, visit } from 'graphql';
 import type { DocumentNode, FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { executePerItem } from '../../../shared/execution';
+import { executePerItem } from '../../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema } from '../../shared/documents';
-import { parameterError, parseJsonObject, requireInteger } from '../../shared/parameters';
+import { parameterError, parseJsonObject, requireInteger } from '../../../shared/n8n/params';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/session';
 import type { AiSession } from '../../shared/session';
 import { optionsCollection, retriesOption } from '../views/common';

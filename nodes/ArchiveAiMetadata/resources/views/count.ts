@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { executePerItem } from '../../../shared/execution';
+import { executePerItem } from '../../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema, buildViewQuery } from '../../shared/documents';
 import { withSeedNamesHint } from '../../shared/introspection';
 import { ADVANCED_FILTER_NAME, buildWhere, precheckFilters } from '../../shared/query';

@@ -1,11 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { buildRootFieldQuery } from '../../../shared/graphqlDocuments';
-import { executePerItem } from '../../../shared/execution';
+import { buildRootFieldQuery } from '../../../shared/graphql/documents';
+import { executePerItem } from '../../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema } from '../../shared/documents';
 import { DEFAULT_MAX_FILE_SIZE_MIB, MIB, downloadPresignedFile } from '../../shared/download';
-import { parameterError, requireInteger, splitList } from '../../shared/parameters';
+import { parameterError, requireInteger, splitList } from '../../../shared/n8n/params';
 import { PRESIGN_ARGUMENT, PRESIGN_FIELD, looksLikeObjectPath, presignedFieldFor, resolvePresign } from '../../shared/presign';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/session';
 import type { AiSession } from '../../shared/session';

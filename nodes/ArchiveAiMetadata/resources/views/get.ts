@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { executePerItem } from '../../../shared/execution';
-import { isUuid, parameterError, requireText } from '../../shared/parameters';
+import { executePerItem } from '../../../shared/n8n/executePerItem';
+import { isUuid, parameterError, requireText } from '../../../shared/n8n/params';
 import { readSelectedFields } from '../../shared/query';
 import { readRows } from '../../shared/reader';
 import { readOptions } from '../../shared/session';

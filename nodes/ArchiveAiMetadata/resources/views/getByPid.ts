@@ -1,11 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../../shared/execution';
+import { asNodeError, errorItem } from '../../../shared/n8n/executePerItem';
 import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import { listValue, shapeRecord } from '../../shared/views';
 import type { AiViewKey, ResolvedView } from '../../shared/views';
-import { requireInteger, requireText } from '../../shared/parameters';
+import { requireInteger, requireText } from '../../../shared/n8n/params';
 import { ADVANCED_FILTER_NAME, buildWhere, combineConditions, precheckFilters, readSelectedFields } from '../../shared/query';
 import { readRows } from '../../shared/reader';
 import type { ReadRequest } from '../../shared/reader';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { executePerItem } from '../../../shared/execution';
-import { requireInteger } from '../../shared/parameters';
+import { executePerItem } from '../../../shared/n8n/executePerItem';
+import { requireInteger } from '../../../shared/n8n/params';
 import {
 	ADVANCED_FILTER_NAME,
 	SORT_DIRECTIONS,

@@ -1,11 +1,11 @@
-import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { parseRetryAfter } from '../../nodes/shared/transport';
-import { startSandbox } from '../../dev/emulators';
-import type { Sandbox } from '../../dev/emulators';
-import { runNode } from '../../dev/harness/execute';
-import { graphqlProbe } from '../../dev/harness/graphqlProbe';
-import { aiCredentials, orgCredentials } from '../../dev/harness/sandboxCredentials';
-import { orgToken, postGraphql } from '../dev/emulators/testHelpers';
+import { clearAccessTokenCache } from '../../../credentials/common/accessToken';
+import { parseRetryAfter } from '../../../nodes/shared/graphql/client';
+import { startSandbox } from '../../../dev/emulators';
+import type { Sandbox } from '../../../dev/emulators';
+import { runNode } from '../../../dev/harness/execute';
+import { graphqlProbe } from '../../../dev/harness/graphqlProbe';
+import { aiCredentials, orgCredentials } from '../../../dev/harness/sandboxCredentials';
+import { orgToken, postGraphql } from '../../dev/emulators/testHelpers';
 
 const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
 const orgProbe = graphqlProbe({ credentialType: 'archiveOrganizationApi', serviceName: 'Organization API', endpointProperty: 'apiUrl' });

@@ -12,10 +12,10 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { describeNetworkCode } from './networkErrors';
-import { redactSecrets } from './redact';
-import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from './retry';
-import type { GaveUp, RetryPolicy } from './retry';
+import { describeNetworkCode } from '../http/networkErrors';
+import { redactSecrets } from '../http/redact';
+import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from '../http/retry';
+import type { GaveUp, RetryPolicy } from '../http/retry';
 
 /** Every n8n context our nodes send GraphQL from. */
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -41,8 +41,8 @@ export interface TransportOptions {
 	timeoutMs?: number;
 }
 
-export { DEFAULT_RETRY, parseRetryAfter } from './retry';
-export type { RetryPolicy } from './retry';
+export { DEFAULT_RETRY, parseRetryAfter } from '../http/retry';
+export type { RetryPolicy } from '../http/retry';
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRYABLE_NETWORK_CODES = new Set([

@@ -1,13 +1,13 @@
-import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
-import { clearSchemaCache } from '../../nodes/shared/schemaCache';
-import { DEFAULT_RETRY, retryDelayMs } from '../../nodes/shared/retry';
-import { startSandbox } from '../../dev/emulators';
-import type { Sandbox } from '../../dev/emulators';
-import { runNode } from '../../dev/harness/execute';
-import { aiCredentials } from '../../dev/harness/sandboxCredentials';
-import { forward, startTestOrigin } from '../shared/testOrigin';
-import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
+import { clearAccessTokenCache } from '../../../credentials/common/accessToken';
+import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
+import { clearSchemaCache } from '../../../nodes/shared/graphql/schemaCache';
+import { DEFAULT_RETRY, retryDelayMs } from '../../../nodes/shared/http/retry';
+import { startSandbox } from '../../../dev/emulators';
+import type { Sandbox } from '../../../dev/emulators';
+import { runNode } from '../../../dev/harness/execute';
+import { aiCredentials } from '../../../dev/harness/sandboxCredentials';
+import { forward, startTestOrigin } from './testOrigin';
+import type { ReceivedRequest, TestOrigin } from './testOrigin';
 
 let sandbox: Sandbox;
 /** The GraphQL endpoint the node talks to; `answer` decides per request whether it fails or passes on. */

@@ -1,8 +1,8 @@
 import { buildClientSchema, getIntrospectionQuery, parse } from 'graphql';
 import type { GraphQLSchema, IntrospectionQuery } from 'graphql';
 
-import { BoundedCache } from './boundedCache';
-import type { GraphqlClient, RequestContext } from './transport';
+import { BoundedCache } from '../boundedCache';
+import type { GraphqlClient, RequestContext } from './client';
 
 /** Schemas change rarely; ten minutes keeps the editor's option lists fresh without an introspection per run. */
 const SCHEMA_TTL_MS = 10 * 60_000;

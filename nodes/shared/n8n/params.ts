@@ -1,14 +1,20 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { dateTimeToUtc } from './dateTime';
+
+/** What reading a parameter needs from n8n: action, poll and webhook contexts all qualify. */
+export interface ParameterContext {
+	getNode(): INode;
+	getTimezone(): string;
+}
 
 /** GraphQL `Int` is a signed 32-bit integer; limits and offsets beyond it are refused by the server. */
 export const MAX_GRAPHQL_INT = 2_147_483_647;
 
 /** Checks run before any request: each error names the parameter and says what is wrong. */
 export function parameterError(
-	ctx: IExecuteFunctions,
+	ctx: ParameterContext,
 	itemIndex: number,
 	parameter: string,
 	problem: string,
@@ -23,7 +29,7 @@ export interface IntegerRange {
 }
 
 export function requireInteger(
-	ctx: IExecuteFunctions,
+	ctx: ParameterContext,
 	itemIndex: number,
 	parameter: string,
 	value: unknown,
@@ -40,7 +46,7 @@ export function requireInteger(
 
 /** A JSON parameter as an object: accepts an object (from an expression) or JSON text; empty means `{}`. */
 export function parseJsonObject(
-	ctx: IExecuteFunctions,
+	ctx: ParameterContext,
 	itemIndex: number,
 	parameter: string,
 	value: unknown,
@@ -73,7 +79,7 @@ export function splitList(value: unknown): string[] {
  * luxon DateTime from an expression is an instant already.
  */
 export function readDateTime(
-	ctx: IExecuteFunctions,
+	ctx: ParameterContext,
 	itemIndex: number,
 	parameter: string,
 	value: unknown,
@@ -98,7 +104,7 @@ export function isUuid(value: string): boolean {
 	return UUID_PATTERN.test(value);
 }
 
-export function requireText(ctx: IExecuteFunctions, itemIndex: number, parameter: string, value: unknown): string {
+export function requireText(ctx: ParameterContext, itemIndex: number, parameter: string, value: unknown): string {
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (text === '') throw parameterError(ctx, itemIndex, parameter, 'must not be empty');
 	return text;

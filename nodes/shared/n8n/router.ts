@@ -1,0 +1,33 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The one recipe for an action node's operations: each `actions/<operation>.operation.ts` exports its
+ * parameters (`description`) and `execute`, which runs the operation for the given resource over all input
+ * items and returns the output items, each with its `pairedItem` (per-item operations use executePerItem).
+ */
+export interface NodeAction {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]>;
+}
+
+export interface ActionRoutes {
+	/** Operation value -> action. */
+	actions: Record<string, NodeAction>;
+	/** Operation values kept for saved workflows -> the operation value they now mean. */
+	aliases?: Record<string, string>;
+}
+
+/** Reads the resource and operation (the same for every item: neither takes expressions) and runs the action. */
+export async function routeAction(this: IExecuteFunctions, routes: ActionRoutes): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const chosen = this.getNodeParameter('operation', 0) as string;
+	const operation = routes.aliases?.[chosen] ?? chosen;
+	const action = Object.hasOwn(routes.actions, operation) ? routes.actions[operation] : undefined;
+	if (!action) {
+		throw new NodeOperationError(this.getNode(), `The operation "${chosen}" is not supported for "${resource}"`, {
+			itemIndex: 0,
+		});
+	}
+	return [await action.execute.call(this, resource)];
+}
