@@ -22,17 +22,24 @@ export function packageUnderTest(env: NodeJS.ProcessEnv = process.env): PackageU
 	};
 }
 
-/** Whether dist holds the bundle of a node (by its folder name, e.g. `ArchiveOrganization`). */
-export function isNodeBuilt(pkg: PackageUnderTest, nodeFolder: string): boolean {
-	return fs.existsSync(path.join(pkg.packageRoot, 'dist', 'nodes', nodeFolder, `${nodeFolder}.node.js`));
+/**
+ * Whether dist holds the bundle of a node, by its class name (e.g. `ArchiveOrganization`): found through the
+ * package's `n8n.nodes` list, as n8n finds it, so a node may live in any folder.
+ */
+export function isNodeBuilt(pkg: PackageUnderTest, nodeName: string): boolean {
+	const manifest = JSON.parse(fs.readFileSync(path.join(pkg.packageRoot, 'package.json'), 'utf8')) as {
+		n8n?: { nodes?: string[] };
+	};
+	const entry = (manifest.n8n?.nodes ?? []).find((file) => path.basename(file) === `${nodeName}.node.js`);
+	return entry !== undefined && fs.existsSync(path.join(pkg.packageRoot, entry));
 }
 
 /**
  * `describe` when every named node is built, else `describe.skip` plus a visible skipped test
  * naming what is missing (an e2e run before `npm run build` must not look green by accident).
  */
-export function describeIfPackageBuilt(pkg: PackageUnderTest, ...nodeFolders: string[]): jest.Describe {
-	const missing = nodeFolders.filter((folder) => !isNodeBuilt(pkg, folder));
+export function describeIfPackageBuilt(pkg: PackageUnderTest, ...nodeNames: string[]): jest.Describe {
+	const missing = nodeNames.filter((name) => !isNodeBuilt(pkg, name));
 	if (missing.length === 0) return describe;
 	it.skip(`${missing.join(', ')} not built in ${pkg.packageRoot}/dist (npm run build)`, () => undefined);
 	return describe.skip;
