@@ -2,9 +2,9 @@ import { parse } from 'graphql';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
-import { fetchAllByOffset } from '../../nodes/shared/pagination';
-import { GraphqlClient } from '../../nodes/shared/transport';
-import type { GraphqlService } from '../../nodes/shared/transport';
+import { fetchAllByOffset } from '../../nodes/shared/graphql/pagination';
+import { GraphqlClient } from '../../nodes/shared/graphql/client';
+import type { GraphqlService } from '../../nodes/shared/graphql/client';
 
 /**
  * A minimal node that sends the GraphQL query in its parameters through the package's shared transport, so the

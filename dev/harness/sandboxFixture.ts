@@ -1,5 +1,5 @@
 import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { clearSchemaCache } from '../../nodes/shared/schemaCache';
+import { clearSchemaCache } from '../../nodes/shared/graphql/schemaCache';
 import { startSandbox } from '../emulators';
 import type { Sandbox, SandboxOptions } from '../emulators';
 
