@@ -1,20 +1,11 @@
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { executePerItem } from '../shared/n8n/executePerItem';
+import { routeAction } from '../shared/n8n/router';
+import * as get from './actions/get.operation';
+import * as getAll from './actions/getAll.operation';
+import { operationProperties, ROUTES } from './actions/router';
 import { getFields, getOrgTypes, getSectors } from './methods/loadOptions';
-import { contentPartnerDescription, contentPartnerOperations } from './resources/contentPartner';
-import { organizationDescription, organizationOperations } from './resources/organization';
-import { personDescription, personOperations } from './resources/person';
-import { schoolDescription, schoolOperations } from './resources/school';
-import type { OperationHandlers } from './resources/types';
-
-const OPERATIONS: Record<string, OperationHandlers> = {
-	contentPartner: contentPartnerOperations,
-	organization: organizationOperations,
-	person: personOperations,
-	school: schoolOperations,
-};
 
 export class ArchiveOrganization implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,7 +13,9 @@ export class ArchiveOrganization implements INodeType {
 		name: 'archiveOrganization',
 		icon: { light: 'file:archiveOrganization.svg', dark: 'file:archiveOrganization.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2 names Get Many `getAll`, as the AI node does; version 1 keeps `getMany` for saved workflows.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			"Look up the archive's content partners, organizations, schools and persons (staff, account managers) with their sites, addresses and contact points",
@@ -51,27 +44,15 @@ export class ArchiveOrganization implements INodeType {
 				],
 				default: 'organization',
 			},
-			...contentPartnerDescription,
-			...organizationDescription,
-			...personDescription,
-			...schoolDescription,
+			...operationProperties,
+			...get.description,
+			...getAll.description,
 		],
 	};
 
 	methods = { loadOptions: { getFields, getOrgTypes, getSectors } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = await executePerItem(this, async (itemIndex) => {
-			const resource = this.getNodeParameter('resource', itemIndex) as string;
-			const operation = this.getNodeParameter('operation', itemIndex) as string;
-			const handler = OPERATIONS[resource]?.[operation as keyof OperationHandlers];
-			if (!handler) {
-				throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" for resource "${resource}"`, {
-					itemIndex,
-				});
-			}
-			return await handler.call(this, itemIndex);
-		});
-		return [items];
+		return await routeAction.call(this, ROUTES);
 	}
 }

@@ -1,15 +1,20 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, MAX_CONCURRENCY, MAX_RETRIES } from './parameters';
-import { SERVER_PAGE_CAP } from './resources';
-import type { OrgResource } from './resources';
+import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
+import { optionsCollection as collection, showFor as showForResources } from '../../shared/n8n/descriptions';
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from './parameters';
+import { SERVER_PAGE_CAP } from '../api/resources';
+import type { OrgResource } from '../api/resources';
 
 /** Node parameters shared by all resources, generated per resource so each shows under its own displayOptions. */
 
-type Operation = 'get' | 'getMany';
+type Operation = 'get' | 'getAll';
+
+/** Get Many was `getMany` in node version 1; its parameters show under either value. */
+const OPERATION_VALUES: Record<Operation, string[]> = { get: ['get'], getAll: ['getAll', 'getMany'] };
 
 function showFor(resource: OrgResource, operation: Operation, extra: Record<string, Array<string | boolean>> = {}) {
-	return { show: { resource: [resource.name], operation: [operation], ...extra } };
+	return showForResources([resource.name], OPERATION_VALUES[operation], extra);
 }
 
 function outputDetailOptions(resource: OrgResource): INodePropertyOptions[] {
@@ -84,13 +89,13 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 				'Whether to replace the primary site and the contact points by top-level columns for spreadsheets: primary_site_iri, address_street, address_locality, address_email, ... for the address; contact_email, contact_telephone, ... for the primary contact point; contact_financial_email, ... for every contact point by its type',
 		});
 	}
-	if (operation === 'getMany') {
+	if (operation === 'getAll') {
 		entries.push({
 			displayName: 'Max Concurrent Requests',
 			name: 'maxConcurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-			default: DEFAULT_CONCURRENCY,
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
+			default: DEFAULT_ACTION_CONCURRENCY,
 			description: 'How many pages to fetch at the same time',
 		});
 	}
@@ -102,7 +107,7 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 		default: DEFAULT_MAX_RETRIES,
 		description: 'How often to retry a request after HTTP 429, a server error or a dropped connection',
 	});
-	if (operation === 'getMany') {
+	if (operation === 'getAll') {
 		entries.push({
 			displayName: 'Page Size',
 			name: 'pageSize',
@@ -135,15 +140,7 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 			description: `Whether to output no item instead of failing when no ${resource.singular} has the given key`,
 		});
 	}
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		displayOptions: showFor(resource, operation),
-		default: {},
-		options: entries,
-	};
+	return collection(showFor(resource, operation), entries);
 }
 
 function lookupProperties(resource: OrgResource): INodeProperties[] {
@@ -239,20 +236,20 @@ function filterProperties(resource: OrgResource): INodeProperties[] {
 			name: 'filters',
 			type: 'collection',
 			placeholder: 'Add Filter',
-			displayOptions: showFor(resource, 'getMany'),
+			displayOptions: showFor(resource, 'getAll'),
 			default: {},
 			options: entries,
 		},
 	];
 }
 
-export function getManyOperationProperties(resource: OrgResource): INodeProperties[] {
+export function getAllOperationProperties(resource: OrgResource): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
 			name: 'returnAll',
 			type: 'boolean',
-			displayOptions: showFor(resource, 'getMany'),
+			displayOptions: showFor(resource, 'getAll'),
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
 		},
@@ -260,13 +257,13 @@ export function getManyOperationProperties(resource: OrgResource): INodeProperti
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			displayOptions: showFor(resource, 'getMany', { returnAll: [false] }),
+			displayOptions: showFor(resource, 'getAll', { returnAll: [false] }),
 			typeOptions: { minValue: 1 },
 			default: 50,
 			description: 'Max number of results to return',
 		},
 		...filterProperties(resource),
-		...outputProperties(resource, 'getMany'),
-		optionsCollection(resource, 'getMany'),
+		...outputProperties(resource, 'getAll'),
+		optionsCollection(resource, 'getAll'),
 	];
 }

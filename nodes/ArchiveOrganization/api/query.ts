@@ -8,7 +8,7 @@ import type { QueryArgument } from '../../shared/graphql/documents';
 import { enumValuesOfArgument, resolveFieldPaths, rootFieldOf } from './fieldPaths';
 import type { RootField } from './fieldPaths';
 import { FLATTEN_FIELD_PATHS } from './flatten';
-import type { OutputSettings } from './parameters';
+import type { OutputSettings } from '../actions/parameters';
 import type { OrgResource } from './resources';
 
 /** Builds and checks, against the (live) schema, the one document an operation sends. */

@@ -1,3 +1,6 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
+
 import type { GraphqlService } from '../../shared/graphql/client';
 
 export const ORGANIZATION_SERVICE: GraphqlService = {
@@ -159,4 +162,14 @@ export const RESOURCES: Record<OrgResourceName, OrgResource> = {
 
 export function isOrgResourceName(value: unknown): value is OrgResourceName {
 	return typeof value === 'string' && Object.prototype.hasOwnProperty.call(RESOURCES, value);
+}
+
+/** The resource a node parameter names; anything else is an error before any request. */
+export function resourceNamed(ctx: { getNode(): INode }, value: string): OrgResource {
+	if (!isOrgResourceName(value)) {
+		throw new NodeOperationError(ctx.getNode(), `Parameter "Resource": unknown resource ${JSON.stringify(value)}`, {
+			itemIndex: 0,
+		});
+	}
+	return RESOURCES[value];
 }

@@ -1,24 +1,15 @@
 import type { GraphQLSchema } from 'graphql';
-import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/n8n/executePerItem';
 
+import { isIntrospectionRefused } from '../../shared/graphql/refusal';
 import { loadSchema } from '../../shared/graphql/schemaCache';
-import type { GraphqlClient, RequestContext } from '../../shared/graphql/client';
+import { GraphqlClient } from '../../shared/graphql/client';
+import type { RequestContext } from '../../shared/graphql/client';
 import { ORGANIZATION_SERVICE } from './resources';
+import type { OrgResource } from './resources';
 import { getSeedSchema } from './seedSchema';
-
-/**
- * A server that answered but refused the introspection query (introspection switched off: HTTP 400/403 or a
- * GraphQL error code). Authentication, network and server failures are not refusals: they are reported as they are.
- */
-function isIntrospectionRefused(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const code = error.httpCode ?? '';
-	if (code === '400' || code === '403' || code === '405') return true;
-	return code !== '' && Number.isNaN(Number(code));
-}
 
 /** The live schema for building and validating documents; the seed's schema when introspection is refused. */
 export async function schemaForExecution(
@@ -34,11 +25,42 @@ export async function schemaForExecution(
 	}
 }
 
-/** The editor's option lists must always show something: any failure falls back to the seed's names. */
-export async function schemaForEditor(ctx: RequestContext, client: GraphqlClient): Promise<GraphQLSchema> {
+
+/** Retries back off from here (doubling, with jitter); a server's Retry-After wins. */
+const RETRY_BASE_DELAY_MS = 500;
+
+export interface OrganizationApi {
+	client: GraphqlClient;
+	schema: GraphQLSchema;
+}
+
+/** The client with the user's request settings, and the schema to build its documents from. */
+export async function openOrganizationApi(
+	ctx: IExecuteFunctions,
+	request: { method: 'POST' | 'GET'; maxRetries: number },
+	itemIndex: number,
+): Promise<OrganizationApi> {
+	const client = await GraphqlClient.create(ctx, ORGANIZATION_SERVICE, {
+		method: request.method,
+		retry: { maxRetries: request.maxRetries, baseDelayMs: RETRY_BASE_DELAY_MS },
+	});
+	return { client, schema: await schemaForExecution(ctx, client, itemIndex) };
+}
+
+/** The editor should answer quickly: one retry, short backoff; any failure falls back to the seed's names. */
+export async function editorSchema(ctx: RequestContext): Promise<GraphQLSchema> {
 	try {
+		const client = await GraphqlClient.create(ctx, ORGANIZATION_SERVICE, {
+			retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 },
+			timeoutMs: 20_000,
+		});
 		return await loadSchema(ctx, client, ORGANIZATION_SERVICE.credentialType);
 	} catch {
 		return getSeedSchema();
 	}
+}
+
+export function operationName(prefix: string, resource: OrgResource, plural: boolean): string {
+	const base = resource.name.charAt(0).toUpperCase() + resource.name.slice(1);
+	return `${prefix}${base}${plural ? 's' : ''}`;
 }

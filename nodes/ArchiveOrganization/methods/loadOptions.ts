@@ -1,24 +1,10 @@
 import type { GraphQLSchema } from 'graphql';
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { GraphqlClient } from '../../shared/graphql/client';
-import { enumValuesOfArgument, listFieldPaths, rootFieldOf } from '../helpers/fieldPaths';
-import { isOrgResourceName, ORGANIZATION_SERVICE, RESOURCES } from '../helpers/resources';
-import { schemaForEditor } from '../helpers/schema';
-import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS, getSeedSchema } from '../helpers/seedSchema';
-
-/** The editor should answer quickly: one retry, short backoff; failures fall back to the seed's names. */
-async function editorSchema(ctx: ILoadOptionsFunctions): Promise<GraphQLSchema> {
-	try {
-		const client = await GraphqlClient.create(ctx, ORGANIZATION_SERVICE, {
-			retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 },
-			timeoutMs: 20_000,
-		});
-		return await schemaForEditor(ctx, client);
-	} catch {
-		return getSeedSchema();
-	}
-}
+import { enumValuesOfArgument, listFieldPaths, rootFieldOf } from '../api/fieldPaths';
+import { isOrgResourceName, RESOURCES } from '../api/resources';
+import { editorSchema } from '../api/session';
+import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS, getSeedSchema } from '../api/seedSchema';
 
 function toOptions(values: string[]): INodePropertyOptions[] {
 	return values.map((value) => ({ name: value.replace(/_/g, ' '), value }));

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
-import codex from '../../nodes/ArchiveOrganization/ArchiveOrganization.node.json';
+import { ArchiveOrganization } from '../../../nodes/ArchiveOrganization/ArchiveOrganization.node';
+import codex from '../../../nodes/ArchiveOrganization/ArchiveOrganization.node.json';
 
 const node = new ArchiveOrganization();
 const { description } = node;

@@ -1,11 +1,11 @@
 import { buildSchema, introspectionFromSchema } from 'graphql';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { loadSchema } from '../../nodes/shared/graphql/schemaCache';
-import type { GraphqlClient, RequestContext } from '../../nodes/shared/graphql/client';
-import { ORG_SDL } from '../../dev/emulators/org/schema';
-import type { NodeRunResult } from '../../dev/harness/execute';
-import { useSandbox } from '../../dev/harness/sandboxFixture';
+import { loadSchema } from '../../../nodes/shared/graphql/schemaCache';
+import type { GraphqlClient, RequestContext } from '../../../nodes/shared/graphql/client';
+import { ORG_SDL } from '../../../dev/emulators/org/schema';
+import type { NodeRunResult } from '../../../dev/harness/execute';
+import { useSandbox } from '../../../dev/harness/sandboxFixture';
 import { CREDENTIAL_TYPE, jsonOf, orgCredentials, requestCounts, runOrganizationNode } from './helpers';
 
 const sandbox = useSandbox({ rows: 200 });
@@ -33,21 +33,21 @@ function expectNoSecrets(result: NodeRunResult, ...secrets: string[]): void {
 
 describe('bad input fails before any request', () => {
 	it.each([
-		['a limit of 0', { ...LIST_PARTNERS, limit: 0 }, '"Limit" must be a whole number from 1 to 2147483647, got 0'],
-		['a page size above the cap', { ...LIST_PARTNERS, options: { pageSize: 600 } }, '"Page Size" must be a whole number from 1 to 500, got 600'],
-		['no concurrency', { ...LIST_PARTNERS, options: { maxConcurrency: 0 } }, '"Max Concurrent Requests" must be a whole number from 1 to 10, got 0'],
-		['a fractional retry count', { ...LIST_PARTNERS, options: { maxRetries: 1.5 } }, '"Max Retries" must be a whole number from 0 to 10, got 1.5'],
-		['an unknown method', { ...LIST_PARTNERS, options: { requestMethod: 'PUT' } }, '"Request Method" must be POST or GET, got "PUT"'],
+		['a limit of 0', { ...LIST_PARTNERS, limit: 0 }, 'Parameter \"Limit\": must be a whole number from 1 to 2147483647, got 0'],
+		['a page size above the cap', { ...LIST_PARTNERS, options: { pageSize: 600 } }, 'Parameter \"Page Size\": must be a whole number from 1 to 500, got 600'],
+		['no concurrency', { ...LIST_PARTNERS, options: { maxConcurrency: 0 } }, 'Parameter \"Max Concurrent Requests\": must be a whole number from 1 to 16, got 0'],
+		['a fractional retry count', { ...LIST_PARTNERS, options: { maxRetries: 1.5 } }, 'Parameter \"Max Retries\": must be a whole number from 0 to 10, got 1.5'],
+		['an unknown method', { ...LIST_PARTNERS, options: { requestMethod: 'PUT' } }, 'Parameter \"Request Method\": must be POST or GET, got "PUT"'],
 		// n8n itself refuses an empty required field typed in; an expression can still resolve to nothing.
-		['an empty id', { resource: 'school', operation: 'get', id: '={{ "  " }}' }, '"ID" is empty: give the ID of the school to get'],
-		['an empty iri', { resource: 'person', operation: 'get', iri: '={{ $json.missing }}' }, '"IRI" is empty: give the IRI of the person to get'],
-		['no custom fields', { ...LIST_PARTNERS, outputDetail: 'custom', fields: '={{ [] }}' }, '"Fields" is empty: select at least one field, or choose a preset in "Output Detail"'],
+		['an empty id', { resource: 'school', operation: 'get', id: '={{ "  " }}' }, 'Parameter \"ID\": is empty: give the ID of the school to get'],
+		['an empty iri', { resource: 'person', operation: 'get', iri: '={{ $json.missing }}' }, 'Parameter \"IRI\": is empty: give the IRI of the person to get'],
+		['no custom fields', { ...LIST_PARTNERS, outputDetail: 'custom', fields: '={{ [] }}' }, 'Parameter \"Fields\": is empty: select at least one field, or choose a preset in "Output Detail"'],
 		[
 			'a malformed field path',
 			{ ...LIST_PARTNERS, outputDetail: 'custom', fields: ['label', 'label } __schema { types'] },
-			'"Fields" holds "label } __schema { types", which is not a field path',
+			'Parameter \"Fields\": holds "label } __schema { types", which is not a field path',
 		],
-		['a non-text filter', { resource: 'organization', operation: 'getMany', filters: { label: 5 } }, 'Filter "Label Contains" must be text, got 5'],
+		['a non-text filter', { resource: 'organization', operation: 'getMany', filters: { label: 5 } }, 'Parameter "Label Contains": must be text, got 5'],
 	])('%s', async (_case, parameters, message) => {
 		const result = await runOrganizationNode(sandbox(), parameters as INodeParameters);
 		expect(result.error?.message).toBe(message);
@@ -238,7 +238,7 @@ describe('continue on fail and pairedItem', () => {
 		expect(result.outputs[0]).toEqual([
 			{ json: { id: sorted[0].id }, pairedItem: { item: 0 } },
 			{ json: { id: sorted[1].id }, pairedItem: { item: 0 } },
-			{ json: { error: '"Limit" must be a whole number from 1 to 2147483647, got 0' }, pairedItem: { item: 1 } },
+			{ json: { error: 'Parameter \"Limit\": must be a whole number from 1 to 2147483647, got 0' }, pairedItem: { item: 1 } },
 			{ json: { id: sorted[0].id }, pairedItem: { item: 2 } },
 		]);
 	});

@@ -1,10 +1,10 @@
 import { buildSchema, isInterfaceType, isObjectType } from 'graphql';
 import type { GraphQLNamedType } from 'graphql';
 
-import { getSeedSchema } from '../../nodes/ArchiveOrganization/helpers/seedSchema';
-import type { Concept, OrgEntity, Person, Post } from '../../dev/emulators/org/dataset';
-import { ORG_SDL } from '../../dev/emulators/org/schema';
-import { useSandbox } from '../../dev/harness/sandboxFixture';
+import { getSeedSchema } from '../../../nodes/ArchiveOrganization/api/seedSchema';
+import type { Concept, OrgEntity, Person, Post } from '../../../dev/emulators/org/dataset';
+import { ORG_SDL } from '../../../dev/emulators/org/schema';
+import { useSandbox } from '../../../dev/harness/sandboxFixture';
 import { graphqlPayload, startRecordingProxy } from './recordingProxy';
 import { ORGANIZATION_SCALARS, PERSON_SCALARS, jsonOf, orgCredentials, pick, runOrganizationNode } from './helpers';
 

@@ -1,11 +1,11 @@
 import { buildSchema } from 'graphql';
 import type { GraphQLObjectType } from 'graphql';
 
-import { listFieldPaths, resolveFieldPaths } from '../../nodes/ArchiveOrganization/helpers/fieldPaths';
-import { flattenOrganization } from '../../nodes/ArchiveOrganization/helpers/flatten';
-import { RESOURCES } from '../../nodes/ArchiveOrganization/helpers/resources';
-import { getSeedSchema } from '../../nodes/ArchiveOrganization/helpers/seedSchema';
-import { ORG_SDL } from '../../dev/emulators/org/schema';
+import { listFieldPaths, resolveFieldPaths } from '../../../nodes/ArchiveOrganization/api/fieldPaths';
+import { flattenOrganization } from '../../../nodes/ArchiveOrganization/api/flatten';
+import { RESOURCES } from '../../../nodes/ArchiveOrganization/api/resources';
+import { getSeedSchema } from '../../../nodes/ArchiveOrganization/api/seedSchema';
+import { ORG_SDL } from '../../../dev/emulators/org/schema';
 
 const live = buildSchema(ORG_SDL);
 const typeOf = (schema: typeof live, name: string) => schema.getType(name) as GraphQLObjectType;

@@ -1,4 +1,4 @@
-import { useSandbox } from '../../dev/harness/sandboxFixture';
+import { useSandbox } from '../../../dev/harness/sandboxFixture';
 import { ORGANIZATION_SCALARS, PERSON_SCALARS, jsonOf, pick, requestCounts, runOrganizationNode } from './helpers';
 
 const sandbox = useSandbox({ rows: 200 });

@@ -1,4 +1,4 @@
-import { useSandbox } from '../../dev/harness/sandboxFixture';
+import { useSandbox } from '../../../dev/harness/sandboxFixture';
 import {
 	ORGANIZATION_SCALARS,
 	PERSON_SCALARS,

@@ -9,12 +9,12 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
-import type { Sandbox } from '../../dev/emulators';
-import { runNode } from '../../dev/harness/execute';
-import type { NodeRunResult, RunNodeOptions } from '../../dev/harness/execute';
-import type { TestCredentialsHelper } from '../../dev/harness/credentialsHelper';
-import { orgCredentials } from '../../dev/harness/sandboxCredentials';
+import { ArchiveOrganization } from '../../../nodes/ArchiveOrganization/ArchiveOrganization.node';
+import type { Sandbox } from '../../../dev/emulators';
+import { runNode } from '../../../dev/harness/execute';
+import type { NodeRunResult, RunNodeOptions } from '../../../dev/harness/execute';
+import type { TestCredentialsHelper } from '../../../dev/harness/credentialsHelper';
+import { orgCredentials } from '../../../dev/harness/sandboxCredentials';
 
 export const CREDENTIAL_TYPE = 'archiveOrganizationApi';
 

@@ -1,13 +1,13 @@
 import { Container } from '@n8n/di';
 import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 
-import { clearAccessTokenCache } from '../../credentials/common/accessToken';
-import { getFields, getOrgTypes, getSectors } from '../../nodes/ArchiveOrganization/methods/loadOptions';
-import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS } from '../../nodes/ArchiveOrganization/helpers/seedSchema';
-import { clearSchemaCache } from '../../nodes/shared/graphql/schemaCache';
-import { startSandbox } from '../../dev/emulators';
-import type { Sandbox } from '../../dev/emulators';
-import { ORG_TYPES, SECTORS } from '../../dev/emulators/org/dataset';
+import { clearAccessTokenCache } from '../../../credentials/common/accessToken';
+import { getFields, getOrgTypes, getSectors } from '../../../nodes/ArchiveOrganization/methods/loadOptions';
+import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS } from '../../../nodes/ArchiveOrganization/api/seedSchema';
+import { clearSchemaCache } from '../../../nodes/shared/graphql/schemaCache';
+import { startSandbox } from '../../../dev/emulators';
+import type { Sandbox } from '../../../dev/emulators';
+import { ORG_TYPES, SECTORS } from '../../../dev/emulators/org/dataset';
 import { loadOptionsContext, orgCredentials, requestCounts } from './helpers';
 
 let sandbox: Sandbox;

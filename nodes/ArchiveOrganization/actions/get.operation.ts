@@ -1,0 +1,60 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { executePerItem } from '../../shared/n8n/executePerItem';
+import { buildDocument, requireRootField, selectedFieldPaths } from '../api/query';
+import { RESOURCES, resourceNamed } from '../api/resources';
+import type { OrgResource } from '../api/resources';
+import { openOrganizationApi, operationName } from '../api/session';
+import { getOperationProperties } from './descriptions';
+import { readGetSettings, readOutputSettings, readRequestSettings } from './parameters';
+import { presentRows, rowsOf, shapeRows } from './rows';
+
+export const description: INodeProperties[] = Object.values(RESOURCES).flatMap(getOperationProperties);
+
+/**
+ * Get: the entity with this id or iri. `offset` is sent as on every call (results are only ordered with it).
+ * Nothing found is an error naming the resource and key, or no output item when "Return Empty Result When Not
+ * Found" is on.
+ */
+export async function getOne(ctx: IExecuteFunctions, resource: OrgResource, itemIndex: number): Promise<IDataObject[]> {
+	const request = readRequestSettings(ctx, itemIndex);
+	const output = readOutputSettings(ctx, itemIndex, resource);
+	const lookup = readGetSettings(ctx, itemIndex, resource);
+
+	const { client, schema } = await openOrganizationApi(ctx, request, itemIndex);
+	const root = requireRootField(ctx, schema, resource, itemIndex);
+	const fields = selectedFieldPaths(ctx, root, resource, output, itemIndex);
+	const document = buildDocument(
+		ctx,
+		schema,
+		root,
+		resource,
+		operationName('Get', resource, false),
+		[lookup.lookupKey, 'offset'],
+		fields,
+		itemIndex,
+	);
+	const data = await client.request<IDataObject>(
+		{ document, variables: { [lookup.lookupKey]: lookup.lookupValue, offset: 0 } },
+		itemIndex,
+	);
+	const rows = presentRows(rowsOf(data, resource.rootField));
+	if (rows.length === 0 && !lookup.emptyWhenNotFound) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`No ${resource.singular} found with ${lookup.lookupKey} "${lookup.lookupValue}"`,
+			{
+				itemIndex,
+				description:
+					'The Organization API knows no entity with this key. Turn on "Return Empty Result When Not Found" to get no item instead of an error.',
+			},
+		);
+	}
+	return shapeRows(rows, output);
+}
+
+export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+	const orgResource = resourceNamed(this, resource);
+	return await executePerItem(this, async (itemIndex) => await getOne(this, orgResource, itemIndex));
+}

@@ -1,0 +1,54 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { fetchAllByOffset } from '../../shared/graphql/pagination';
+import { executePerItem } from '../../shared/n8n/executePerItem';
+import { buildDocument, checkEnumFilters, requireRootField, selectedFieldPaths } from '../api/query';
+import { RESOURCES, resourceNamed } from '../api/resources';
+import type { OrgResource } from '../api/resources';
+import { openOrganizationApi, operationName } from '../api/session';
+import { getAllOperationProperties } from './descriptions';
+import { readGetManySettings, readOutputSettings, readRequestSettings } from './parameters';
+import { presentRows, rowsOf, shapeRows } from './rows';
+
+export const description: INodeProperties[] = Object.values(RESOURCES).flatMap(getAllOperationProperties);
+
+/**
+ * Get Many: pages with `offset` (always sent, so the order is stable) and `limit`, several pages in flight,
+ * through the server's 500-row cap, until an empty page (Return All) or the limit.
+ */
+export async function getMany(ctx: IExecuteFunctions, resource: OrgResource, itemIndex: number): Promise<IDataObject[]> {
+	const request = readRequestSettings(ctx, itemIndex);
+	const output = readOutputSettings(ctx, itemIndex, resource);
+	const query = readGetManySettings(ctx, itemIndex, resource);
+
+	const { client, schema } = await openOrganizationApi(ctx, request, itemIndex);
+	const root = requireRootField(ctx, schema, resource, itemIndex);
+	checkEnumFilters(ctx, schema, resource, query.filters, itemIndex);
+	const fields = selectedFieldPaths(ctx, root, resource, output, itemIndex);
+	const document = buildDocument(
+		ctx,
+		schema,
+		root,
+		resource,
+		operationName('GetMany', resource, true),
+		[...Object.keys(query.filters), 'offset', 'limit'],
+		fields,
+		itemIndex,
+	);
+	const rows = await fetchAllByOffset<unknown>(
+		async (offset, limit) => {
+			const data = await client.request<IDataObject>(
+				{ document, variables: { ...query.filters, offset, limit } },
+				itemIndex,
+			);
+			return rowsOf(data, resource.rootField);
+		},
+		{ pageSize: request.pageSize, concurrency: request.concurrency, maxRows: query.maxRows },
+	);
+	return shapeRows(presentRows(rows), output);
+}
+
+export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+	const orgResource = resourceNamed(this, resource);
+	return await executePerItem(this, async (itemIndex) => await getMany(this, orgResource, itemIndex));
+}
