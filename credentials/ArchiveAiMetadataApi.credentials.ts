@@ -8,9 +8,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { obtainAccessToken } from './common/accessToken';
 import { insecureUrlNotice } from './common/insecureUrl';
-import { sendTokenAsProperty, withAccessToken } from './common/tokenPlacement';
+import { graphqlCredentialTest, requestAccessToken, tokenFlowProperties } from './common/tokenCredential';
+import { withAccessToken } from './common/tokenPlacement';
 
 /**
  * AI metadata GraphQL API (Hasura behind a gateway). Token: POST {Token URL}/token with HTTP Basic
@@ -58,43 +58,15 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			required: true,
 			description: 'E-mail address of your account',
 		},
-		{
-			displayName: 'Password',
-			name: 'password',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-		},
-		{
-			displayName: 'Token Lifetime (Seconds)',
-			name: 'lifetimeSeconds',
-			type: 'number',
-			typeOptions: { minValue: 60 },
-			default: 3600,
-			description: 'Lifetime requested for each access token. A new token is fetched only when the current one is rejected.',
-		},
-		sendTokenAsProperty,
-		{
-			displayName: 'Access Token',
-			name: 'accessToken',
-			type: 'hidden',
-			typeOptions: { expirable: true, password: true },
-			default: '',
-		},
+		...tokenFlowProperties,
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const token = await obtainAccessToken(this.helpers, {
+		return await requestAccessToken(this.helpers, credentials, {
 			service: 'AI Metadata API',
 			method: 'POST',
-			authUrl: String(credentials.authUrl ?? ''),
-			username: String(credentials.email ?? ''),
-			password: String(credentials.password ?? ''),
-			lifetimeSeconds: Number(credentials.lifetimeSeconds ?? 3600),
-			rejectedToken: String(credentials.accessToken ?? ''),
+			usernameProperty: 'email',
 		});
-		return { accessToken: token.accessToken };
 	}
 
 	async authenticate(
@@ -104,15 +76,6 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 		return withAccessToken(credentials, requestOptions);
 	}
 
-	test: ICredentialTestRequest = {
-		request: {
-			method: 'POST',
-			url: '={{$credentials.graphqlUrl}}',
-			headers: { 'content-type': 'application/json' },
-			body: { query: 'query CredentialTest { __typename }' },
-			// Never carry the token along a redirect to another host.
-			disableFollowRedirect: true,
-			sendCredentialsOnCrossOriginRedirect: false,
-		},
-	};
+	// Never carries the token along a redirect to another host.
+	test: ICredentialTestRequest = graphqlCredentialTest('graphqlUrl');
 }

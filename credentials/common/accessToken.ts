@@ -4,6 +4,7 @@ import { WorkflowOperationError } from 'n8n-workflow';
 import { BoundedCache } from '../../nodes/shared/boundedCache';
 import { describeNetworkCode } from '../../nodes/shared/http/networkErrors';
 import { redactSecrets } from '../../nodes/shared/http/redact';
+import { TOKEN_ERROR_CONTEXT_KEY } from '../../nodes/shared/http/tokenError';
 import type { IHttpRequestHelper, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 
 /** What a client-credentials token endpoint needs; both archive APIs use HTTP Basic on `{authUrl}/token`. */
@@ -19,13 +20,7 @@ export interface TokenRequest {
 	rejectedToken?: string;
 }
 
-/**
- * Errors of the token flow. n8n wraps whatever preAuthentication throws into a NodeApiError and keeps only the
- * message and, for n8n's own error classes, the `context`; the context marks the error as ours and says whether
- * trying again may help, so the node transport can show the message as is and retry only where it makes sense.
- */
-export const TOKEN_ERROR_CONTEXT_KEY = 'archiveTokenError';
-
+/** Errors of the token flow carry the mark and whether trying again may help. */
 function tokenError(message: string, retryable: boolean): WorkflowOperationError {
 	const error = new WorkflowOperationError(message);
 	error.context = { [TOKEN_ERROR_CONTEXT_KEY]: true, retryable };

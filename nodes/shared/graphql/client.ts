@@ -13,6 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { describeNetworkCode } from '../http/networkErrors';
+import { TOKEN_ERROR_CONTEXT_KEY } from '../http/tokenError';
 import { redactSecrets } from '../http/redact';
 import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from '../http/retry';
 import type { GaveUp, RetryPolicy } from '../http/retry';
@@ -269,9 +270,6 @@ function isRetryable(failure: AttemptFailure): boolean {
 	if (failure.status !== undefined) return RETRYABLE_STATUS.has(failure.status);
 	return failure.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(failure.networkCode);
 }
-
-/** Same key as TOKEN_ERROR_CONTEXT_KEY in credentials/common/accessToken.ts (credentials and nodes are separate bundles). */
-const TOKEN_ERROR_CONTEXT_KEY = 'archiveTokenError';
 
 /**
  * What n8n's request helper threw: the token flow failed, the connection failed, or (strict mode after a 401) the
