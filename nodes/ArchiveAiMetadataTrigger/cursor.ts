@@ -5,7 +5,7 @@ import type { EmittedMemory } from './lateRows';
 /**
  * The trigger's watermark: the newest time emitted, the key of that row, and the memory of the rows emitted
  * within the "Late Rows Window" before it (see lateRows.ts). A cursor saved before the memory existed (package
- * versions up to issue 13) holds only (time, key); its next poll asks for rows strictly after that tuple, once.
+ * version 0.1.0 and older) holds only (time, key); its next poll asks for rows strictly after that tuple, once.
  */
 export interface Cursor {
 	/** Seed view name the cursor belongs to; a different view starts over. */

@@ -2,9 +2,9 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { parseJsonBody, toOutputJson, validateStatusEvent, type Outcome, type StatusEvent } from './event';
 import type { RateLimiter } from './rateLimit';
-import { REPLAY_WINDOW_MS, type ReplayStore } from './replayStore';
+import { REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
 import { typeMatches } from './typeFilter';
-import { headerText, verifyDelivery, type HeaderMap } from './verify';
+import { headerText, verifyDelivery, type HeaderMap } from './verify/signature';
 
 /**
  * One delivery from verification to the items to emit. Pure of n8n: the node reads the request and

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** Validation of the StatusUpdate body (seed 000) and the flattened item the node emits. */
+/** Validation of the StatusUpdate body (the archive's SIP status event) and the flattened item the node emits. */
 
 export const OUTCOMES = ['success', 'failure'] as const;
 

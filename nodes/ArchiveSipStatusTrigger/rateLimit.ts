@@ -1,4 +1,5 @@
-import { getTouched, MAX_SCOPES, setBounded } from './bounded';
+import { getTouched, setBounded } from '../shared/boundedCache';
+import { MAX_TRIGGER_SCOPES } from '../shared/n8n/limits';
 
 /**
  * Optional limit on accepted events per minute, as a token bucket: up to `perMinute` events at once,
@@ -39,12 +40,12 @@ export class RateLimiter {
 
 const limiters = new Map<string, RateLimiter>();
 
-/** One limiter per trigger node (the least recently used beyond MAX_SCOPES are dropped); a changed limit starts a fresh bucket. */
+/** One limiter per trigger node (the least recently used beyond MAX_TRIGGER_SCOPES are dropped); a changed limit starts a fresh bucket. */
 export function rateLimiterFor(scope: string, perMinute: number): RateLimiter {
 	const existing = getTouched(limiters, scope);
 	if (existing && existing.perMinute === perMinute) return existing;
 	const limiter = new RateLimiter(perMinute);
-	setBounded(limiters, scope, limiter, MAX_SCOPES);
+	setBounded(limiters, scope, limiter, MAX_TRIGGER_SCOPES);
 	return limiter;
 }
 

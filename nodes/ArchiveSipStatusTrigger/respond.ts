@@ -1,8 +1,9 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { getTouched, MAX_SCOPES, setBounded } from './bounded';
+import { getTouched, setBounded } from '../shared/boundedCache';
+import { MAX_TRIGGER_SCOPES } from '../shared/n8n/limits';
 import type { OutputMode } from './delivery';
-import type { ReplayStore } from './replayStore';
+import type { ReplayStore } from './replay/replayStore';
 
 /**
  * "Respond: After the Event Is Saved". n8n answers a webhook in `responseNode` mode from the running execution: the
@@ -42,7 +43,7 @@ function markInFlight(scope: string, id: string): void {
 	let ids = getTouched(inFlightByScope, scope);
 	if (!ids) {
 		ids = new Set();
-		setBounded(inFlightByScope, scope, ids, MAX_SCOPES);
+		setBounded(inFlightByScope, scope, ids, MAX_TRIGGER_SCOPES);
 	}
 	ids.add(id);
 	if (ids.size > MAX_IN_FLIGHT_IDS) ids.delete(ids.values().next().value as string);
@@ -104,4 +105,18 @@ export function routeItems(items: INodeExecutionData[], mode: OutputMode): INode
 		paired.filter((item) => item.json.outcome !== 'failure'),
 		paired.filter((item) => item.json.outcome === 'failure'),
 	];
+}
+
+/**
+ * The trigger's execute(), the execution's first node: puts each event on its outcome's output and, with "Respond:
+ * After the Event Is Saved", answers the delivery now that n8n has saved the execution.
+ */
+export async function executeTrigger(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	if (respondModeOf(this.getNodeParameter(RESPOND_PARAMETER, 0, 'immediately')) === 'afterSaved') {
+		// Typed as void, but n8n's implementation returns the hook's promise: a failure here fails the execution,
+		// and n8n then answers 500.
+		await (this.sendResponse(SAVED_RESPONSE) as unknown as Promise<void> | undefined);
+	}
+	return routeItems(items, this.getNodeParameter('outputMode', 0, 'single') as OutputMode);
 }

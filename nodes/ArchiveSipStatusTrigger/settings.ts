@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { OutcomeFilter, OutputMode, TriggerSettings } from './delivery';
-import { parseSigningKeys, type SigningKeys } from './secrets';
-import { recentSigningKeys, rememberSigningKeys, secretsChanged, takeForcedReread } from './signingKeyCache';
+import { parseSigningKeys, type SigningKeys } from './verify/secrets';
+import { recentSigningKeys, rememberSigningKeys, secretsChanged, takeForcedReread } from './verify/signingKeyCache';
 import { DEFAULT_EVENT_TYPE_PATTERNS, splitPatterns } from './typeFilter';
 
 export const CREDENTIAL_NAME = 'archiveSipWebhookApi';

@@ -1,13 +1,11 @@
+import { splitList } from '../shared/n8n/params';
+
 /** Glob-like event-type filter: `*` matches any run of characters, patterns separated by commas or lines. */
 
 export const DEFAULT_EVENT_TYPE_PATTERNS = '*.sip.*';
 
 export function splitPatterns(value: unknown): string[] {
-	if (typeof value !== 'string') return [];
-	return value
-		.split(/[\n,]/)
-		.map((pattern) => pattern.trim())
-		.filter((pattern) => pattern !== '');
+	return typeof value === 'string' ? splitList(value, /[\n,]/) : [];
 }
 
 /**

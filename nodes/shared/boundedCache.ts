@@ -1,4 +1,29 @@
 /**
+ * Process-wide maps hold at most a fixed number of entries: a Map keeps insertion order, so re-inserting an entry on
+ * use and dropping the first ones evicts the least recently used.
+ */
+
+/** Sets `value` as the most recently used entry and drops the least recently used ones beyond `max`. */
+export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number, keep?: (key: K) => boolean): void {
+	map.delete(key);
+	map.set(key, value);
+	if (map.size <= max) return;
+	for (const candidate of map.keys()) {
+		if (map.size <= max) break;
+		if (candidate !== key && !keep?.(candidate)) map.delete(candidate);
+	}
+}
+
+/** The entry for `key`, marked as most recently used. */
+export function getTouched<K, V>(map: Map<K, V>, key: K): V | undefined {
+	const value = map.get(key);
+	if (value === undefined) return undefined;
+	map.delete(key);
+	map.set(key, value);
+	return value;
+}
+
+/**
  * A Map for process-wide caches: entries expire at a time given per entry, and when the cache is full the least
  * recently used entry is evicted, so a long-running n8n process holding many credentials or endpoints keeps at most
  * `maxEntries` of them.

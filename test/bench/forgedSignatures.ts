@@ -27,7 +27,7 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 import { generateSecret } from '../../dev/emulators/webhook/sender';
 import { postRaw, startWebhookHarness } from '../../dev/harness/webhook';
-import { CREDENTIAL_TYPE, NODE_TYPE_NAME, signedHeaders, sipEventBody } from '../trigger/fixtures';
+import { CREDENTIAL_TYPE, NODE_TYPE_NAME, signedHeaders, sipEventBody } from '../nodes/ArchiveSipStatusTrigger/fixtures';
 import { percentile, ratio, round } from './lib/stats';
 
 export type RequestKind = 'valid' | 'commas16k' | 'tenEntries' | 'malformed' | 'unsigned';

@@ -6,7 +6,7 @@ import { readList, UnexpectedListError } from './lists';
 import type { ListElement } from './lists';
 
 /**
- * What the package knows about each view of the AI metadata API (seed 001), and how a view's live names are
+ * What the package knows about each view of the AI metadata API as documented, and how a view's live names are
  * found in the introspected schema. Published versions differ (`image_tasks` vs `face_image_tasks`, the NER
  * vendor column), so every name used in a query comes from `resolveView`, with the seed's names as defaults.
  * Shared by the action node and the polling trigger: keep the exported API stable.

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Address fields of seed 002 copied to `address_<field>`, in spreadsheet column order; every one is present (null
+ * Address fields of the documented schema copied to `address_<field>`, in spreadsheet column order; every one is present (null
  * when missing), fields a server adds follow.
  */
 const ADDRESS_FIELDS = [
@@ -17,7 +17,7 @@ const ADDRESS_FIELDS = [
 	'telephone',
 ];
 
-/** Contact point fields of seed 002: the main contact point's become `contact_<field>` (`contact_type` as is). */
+/** Contact point fields of the documented schema: the main contact point's become `contact_<field>` (`contact_type` as is). */
 const CONTACT_FIELDS = ['iri', 'contact_type', 'email', 'telephone'];
 
 /** What Flatten needs selected; paths a server lacks are skipped like preset fields. */

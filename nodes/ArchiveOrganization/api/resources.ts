@@ -25,7 +25,7 @@ export interface FilterArgument {
 
 export interface OrgResource {
 	name: OrgResourceName;
-	/** Root query field of seed 002. */
+	/** Root query field in the documented schema. */
 	rootField: string;
 	singular: string;
 	plural: string;

@@ -1,7 +1,7 @@
 import { buildSchema } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 
-/** facts.md §3: the values the real service declares; the seed shows only `ContentPartner` and `Onderwijs`. */
+/** The values the real service declares (the API documentation shows only `ContentPartner` and `Onderwijs`). */
 export const DEFAULT_ORG_TYPES = [
 	'ContentPartner',
 	'ServiceProvider',
@@ -44,11 +44,11 @@ const ORGANIZATION_FIELDS = `
 	posts: [Post]`;
 
 /**
- * The schema of seed 002, used only when the server refuses introspection. It holds only what the seed shows: `logo`
+ * The documented schema, used only when the server refuses introspection. It holds only what the seed shows: `logo`
  * is left out because the seed does not show the fields of `Logo` (a guessed field would fail validation on the
  * real server and with it the whole query). The scalar types of Concept's iri, label and alt_label are not shown
  * either; they are declared ID and String like everywhere else, which only matters for the editor's type hints.
- * OrgType and Sector hold the values facts.md lists (the seed shows one each).
+ * OrgType and Sector hold the values the real service declares (the documentation shows one each).
  */
 const SEED_SDL = `
 enum OrgType { ${DEFAULT_ORG_TYPES.join(' ')} }

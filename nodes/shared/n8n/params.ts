@@ -68,8 +68,8 @@ export function parseJsonObject(
 }
 
 /** "a, b,,c" or ['a', 'b'] -> ['a', 'b', 'c']: lists typed in a text field or produced by an expression. */
-export function splitList(value: unknown): string[] {
-	const parts = Array.isArray(value) ? value.map((entry) => String(entry)) : String(value ?? '').split(',');
+export function splitList(value: unknown, separator: string | RegExp = ','): string[] {
+	const parts = Array.isArray(value) ? value.map((entry) => String(entry)) : String(value ?? '').split(separator);
 	return parts.map((part) => part.trim()).filter((part) => part !== '');
 }
 

@@ -4,8 +4,8 @@ import {
 	readWebhookHeaders,
 	v1Signatures,
 	verifyDelivery,
-} from '../../nodes/ArchiveSipStatusTrigger/verify';
-import { parseSigningSecret } from '../../nodes/ArchiveSipStatusTrigger/secrets';
+} from '../../../nodes/ArchiveSipStatusTrigger/verify/signature';
+import { parseSigningSecret } from '../../../nodes/ArchiveSipStatusTrigger/verify/secrets';
 import { KNOWN_ANSWER_VECTORS } from './fixtures';
 
 function keyOf(secret: string): Buffer {

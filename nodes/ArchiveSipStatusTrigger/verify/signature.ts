@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+import { BASE64_PATTERN } from './secrets';
+
 /**
  * Standard Webhooks verification over the raw request bytes. Every failure is a reason string
  * meant for a 401 body: it never contains the secret, the signature or the expected value.
@@ -22,7 +24,6 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 export type Verified = { ok: true; value: WebhookHeaders } | { ok: false; reason: string; signatureOnly?: boolean };
 
 const SIGNATURE_BYTES = 32;
-const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Integer seconds; 12 digits keep the value a safe integer and flag millisecond timestamps as far future. */
 const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
 const WHITESPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]);

@@ -1,7 +1,7 @@
-import { parseEventTime } from '../../nodes/ArchiveSipStatusTrigger/event';
-import { RateLimiter } from '../../nodes/ArchiveSipStatusTrigger/rateLimit';
-import { InMemoryReplayStore, REPLAY_WINDOW_MS } from '../../nodes/ArchiveSipStatusTrigger/replayStore';
-import { globMatches, splitPatterns, typeMatches } from '../../nodes/ArchiveSipStatusTrigger/typeFilter';
+import { parseEventTime } from '../../../nodes/ArchiveSipStatusTrigger/event';
+import { RateLimiter } from '../../../nodes/ArchiveSipStatusTrigger/rateLimit';
+import { InMemoryReplayStore, REPLAY_WINDOW_MS } from '../../../nodes/ArchiveSipStatusTrigger/replay/replayStore';
+import { globMatches, splitPatterns, typeMatches } from '../../../nodes/ArchiveSipStatusTrigger/typeFilter';
 
 describe('parseEventTime', () => {
 	it.each([

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
-import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 import {
 	parseSigningKeys,
 	parseSigningSecret,
 	splitAdditionalSecrets,
-} from '../../nodes/ArchiveSipStatusTrigger/secrets';
+} from '../../../nodes/ArchiveSipStatusTrigger/verify/secrets';
 import type { ICredentialTestFunctions, ICredentialsDecrypted } from 'n8n-workflow';
 import { KNOWN_ANSWER_VECTORS, newSecret } from './fixtures';
 

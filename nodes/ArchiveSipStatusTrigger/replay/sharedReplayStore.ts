@@ -2,26 +2,16 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { getTouched, MAX_SCOPES, setBounded } from './bounded';
+import { getTouched, setBounded } from '../../shared/boundedCache';
+import { MAX_TRIGGER_SCOPES } from '../../shared/n8n/limits';
 import { hasReplayStoreOverride, replayStoreFor, type ReplayStore } from './replayStore';
 
 /**
- * Replay protection that holds across processes (n8n queue mode: several webhook processors).
- *
- * n8n gives webhook contexts no deduplication helpers (`checkProcessedAndRecord` exists only for
- * executing nodes, in 1.123 and 2.40 alike), but it does give them workflow static data: every
- * production delivery reads it fresh from n8n's database (PostgreSQL in queue mode) and n8n saves
- * it back right after `webhook()` returns, before the execution is queued. Recording accepted ids
- * there makes a replay that reaches another process than the first delivery a replay again.
- *
- * Static data is read-modify-write of one database row, not atomic (n8n's own dedup store is the
- * same). Two residual windows remain, both documented in the README:
- * - the same id reaching two processes within the few milliseconds between n8n reading and
- *   saving static data can run twice;
- * - two deliveries of *different* ids on different processes at that same moment: the later save
- *   overwrites the earlier one's id. The accepting process keeps such ids "pending" and writes
- *   them back on its next delivery (see `PENDING_REPAIR_MS`), and always drops replays reaching it.
- * The process-local store stays in front, so a replay to the same process never depends on this.
+ * Replay protection across processes (queue mode: several webhook processors). Accepted ids are recorded in the
+ * workflow's static data, which n8n reads fresh for every production delivery and saves right after `webhook()`.
+ * That is read-modify-write of one row, not atomic: the same id reaching two processes within milliseconds can run
+ * twice, and a concurrent save can drop another process's id, which its process keeps pending and writes back (see
+ * `PENDING_REPAIR_MS`). The process-local store stays in front, so a replay to the same process never depends on this.
  */
 
 /** Where in the node's static data the ids live. */
@@ -183,7 +173,7 @@ function pendingFor(scope: string, nowMs: number): Map<string, { expiresAtMs: nu
 	let pending = getTouched(pendingByScope, scope);
 	if (!pending) {
 		pending = new Map();
-		setBounded(pendingByScope, scope, pending, MAX_SCOPES);
+		setBounded(pendingByScope, scope, pending, MAX_TRIGGER_SCOPES);
 	}
 	for (const [id, entry] of pending) if (entry.repairUntilMs <= nowMs) pending.delete(id);
 	return pending;

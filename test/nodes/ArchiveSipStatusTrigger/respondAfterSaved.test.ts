@@ -12,7 +12,7 @@ import {
 	type ExecutionFault,
 	type HttpAnswer,
 	type WebhookHarness,
-} from '../../dev/harness/webhook';
+} from '../../../dev/harness/webhook';
 import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders, sipEventBody } from './fixtures';
 
 const SECRET = newSecret();
@@ -26,7 +26,7 @@ function loadIsolatedNodeType(): INodeType {
 	let nodeType: INodeType | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const module = require('../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
+		const module = require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
 		nodeType = new module.ArchiveSipStatusTrigger();
 	});
 	return nodeType!;

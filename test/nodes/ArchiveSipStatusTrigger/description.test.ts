@@ -1,8 +1,8 @@
 import { NodeHelpers, Workflow, type INode, type INodeTypes } from 'n8n-workflow';
 
-import { ArchiveSipWebhookApi } from '../../credentials/ArchiveSipWebhookApi.credentials';
-import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
-import codex from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node.json';
+import { ArchiveSipWebhookApi } from '../../../credentials/ArchiveSipWebhookApi.credentials';
+import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import codex from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node.json';
 import { NODE_TYPE_NAME } from './fixtures';
 
 const nodeType = new ArchiveSipStatusTrigger();

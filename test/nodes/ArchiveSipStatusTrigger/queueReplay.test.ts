@@ -14,8 +14,8 @@ import {
 	SHARED_REPLAY_KEY,
 	sharedReplayKey,
 	StaticDataReplayStore,
-} from '../../nodes/ArchiveSipStatusTrigger/sharedReplayStore';
-import { postRaw, startWebhookHarness, TRIGGER_NODE_NAME, type HttpAnswer, type WebhookHarness } from '../../dev/harness/webhook';
+} from '../../../nodes/ArchiveSipStatusTrigger/replay/sharedReplayStore';
+import { postRaw, startWebhookHarness, TRIGGER_NODE_NAME, type HttpAnswer, type WebhookHarness } from '../../../dev/harness/webhook';
 import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders, sipEventBody } from './fixtures';
 
 const SECRET = newSecret();
@@ -31,7 +31,7 @@ function loadIsolatedNodeType(): INodeType {
 	let nodeType: INodeType | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const module = require('../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
+		const module = require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
 		nodeType = new module.ArchiveSipStatusTrigger();
 	});
 	return nodeType!;

@@ -2,9 +2,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
-import { setReplayStore, type ReplayStore } from '../../nodes/ArchiveSipStatusTrigger/replayStore';
-import { FORCED_REREAD_INTERVAL_MS, SIGNING_KEY_REUSE_MS } from '../../nodes/ArchiveSipStatusTrigger/signingKeyCache';
+import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import { setReplayStore, type ReplayStore } from '../../../nodes/ArchiveSipStatusTrigger/replay/replayStore';
+import { FORCED_REREAD_INTERVAL_MS, SIGNING_KEY_REUSE_MS } from '../../../nodes/ArchiveSipStatusTrigger/verify/signingKeyCache';
 import {
 	freezeClock,
 	postBytes,
@@ -15,7 +15,7 @@ import {
 	type HttpAnswer,
 	type WebhookHarness,
 	type WebhookHarnessOptions,
-} from '../../dev/harness/webhook';
+} from '../../../dev/harness/webhook';
 import {
 	CREDENTIAL_TYPE,
 	KNOWN_ANSWER_VECTORS,

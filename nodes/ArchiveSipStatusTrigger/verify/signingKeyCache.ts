@@ -1,4 +1,4 @@
-import { setBounded as setBoundedEntry } from './bounded';
+import { setBounded as setBoundedEntry } from '../../shared/boundedCache';
 import type { SigningKeys } from './secrets';
 
 /**

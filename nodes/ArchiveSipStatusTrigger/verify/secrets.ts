@@ -1,3 +1,5 @@
+import { splitList } from '../../shared/n8n/params';
+
 /**
  * Parses Standard Webhooks signing secrets (`whsec_` + base64 of the key bytes; the prefix may be left out).
  * Messages name the field that is wrong and why, never the value itself.
@@ -12,7 +14,7 @@ export const SECRET_PREFIX = 'whsec_';
 export const MIN_KEY_BYTES = 16;
 export const RECOMMENDED_MIN_KEY_BYTES = 24;
 
-const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
+export const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
 
 export type ParsedSecret =
 	| { ok: true; key: Buffer; warning?: string }
@@ -79,8 +81,7 @@ function decodeKey(encoded: string, label: string, prefixed: boolean): ParsedSec
 
 /** Splits the rotation field: one secret per line (spaces also separate, since a secret holds none). */
 export function splitAdditionalSecrets(value: unknown): string[] {
-	if (typeof value !== 'string') return [];
-	return value.split(/\s+/).filter((entry) => entry !== '');
+	return typeof value === 'string' ? splitList(value, /\s+/) : [];
 }
 
 /** Parses the main secret plus the rotation list, collecting every key, error and warning. */

@@ -1,5 +1,5 @@
-import { MAX_SCOPES } from '../../nodes/ArchiveSipStatusTrigger/bounded';
-import { rateLimiterCount, rateLimiterFor } from '../../nodes/ArchiveSipStatusTrigger/rateLimit';
+import { MAX_TRIGGER_SCOPES } from '../../../nodes/shared/n8n/limits';
+import { rateLimiterCount, rateLimiterFor } from '../../../nodes/ArchiveSipStatusTrigger/rateLimit';
 import {
 	InMemoryReplayStore,
 	MAX_REPLAY_SCOPES,
@@ -7,26 +7,26 @@ import {
 	replayStoreCount,
 	replayStoreFor,
 	setReplayStore,
-} from '../../nodes/ArchiveSipStatusTrigger/replayStore';
+} from '../../../nodes/ArchiveSipStatusTrigger/replay/replayStore';
 import {
 	LayeredReplayStore,
 	pendingRepairSizes,
 	SHARED_REPLAY_CAPACITY,
 	StaticDataReplayStore,
-} from '../../nodes/ArchiveSipStatusTrigger/sharedReplayStore';
-import { rememberSigningKeys, signingKeyCacheSizes, takeForcedReread, secretsChanged } from '../../nodes/ArchiveSipStatusTrigger/signingKeyCache';
+} from '../../../nodes/ArchiveSipStatusTrigger/replay/sharedReplayStore';
+import { rememberSigningKeys, signingKeyCacheSizes, takeForcedReread, secretsChanged } from '../../../nodes/ArchiveSipStatusTrigger/verify/signingKeyCache';
 
 /** The trigger's process-wide maps hold a bounded number of entries, dropping the least recently used. */
 
 describe('rate limiters', () => {
-	it('keep at most MAX_SCOPES, dropping the least recently used', () => {
+	it('keep at most MAX_TRIGGER_SCOPES, dropping the least recently used', () => {
 		const first = rateLimiterFor('bounded-rl-0', 5);
 		const kept = rateLimiterFor('bounded-rl-1', 5);
-		for (let index = 2; index < MAX_SCOPES + 10; index++) {
+		for (let index = 2; index < MAX_TRIGGER_SCOPES + 10; index++) {
 			rateLimiterFor(`bounded-rl-${index}`, 5);
 			if (index % 100 === 0) expect(rateLimiterFor('bounded-rl-1', 5)).toBe(kept);
 		}
-		expect(rateLimiterCount()).toBe(MAX_SCOPES);
+		expect(rateLimiterCount()).toBe(MAX_TRIGGER_SCOPES);
 		expect(rateLimiterFor('bounded-rl-1', 5)).toBe(kept);
 		expect(rateLimiterFor('bounded-rl-0', 5)).not.toBe(first);
 	});
@@ -57,13 +57,13 @@ describe('signing key cache', () => {
 });
 
 describe('pending repairs of the shared replay record', () => {
-	it('keep at most MAX_SCOPES scopes and SHARED_REPLAY_CAPACITY ids per scope', async () => {
+	it('keep at most MAX_TRIGGER_SCOPES scopes and SHARED_REPLAY_CAPACITY ids per scope', async () => {
 		const now = () => 1_000_000;
-		for (let index = 0; index < MAX_SCOPES + 10; index++) {
+		for (let index = 0; index < MAX_TRIGGER_SCOPES + 10; index++) {
 			const scope = `bounded-pending-${index}`;
 			await new LayeredReplayStore(new InMemoryReplayStore(), new StaticDataReplayStore({}, now), scope, now).remember('msg', now() + REPLAY_WINDOW_MS);
 		}
-		expect(pendingRepairSizes().scopes).toBe(MAX_SCOPES);
+		expect(pendingRepairSizes().scopes).toBe(MAX_TRIGGER_SCOPES);
 
 		const store = new LayeredReplayStore(new InMemoryReplayStore(100_000, now), new StaticDataReplayStore({}, now), 'bounded-pending-many', now);
 		const before = pendingRepairSizes().ids;

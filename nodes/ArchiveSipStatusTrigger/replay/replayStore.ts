@@ -1,4 +1,4 @@
-import { getTouched, setBounded } from './bounded';
+import { getTouched, setBounded } from '../../shared/boundedCache';
 
 /**
  * Remembers accepted `webhook-id`s so a redelivery (same id, fresh timestamp and signature) does not
@@ -106,4 +106,20 @@ const overriddenScopes = new Set<string>();
 /** True when `setReplayStore` chose the store for this scope. */
 export function hasReplayStoreOverride(scope: string): boolean {
 	return overriddenScopes.has(scope);
+}
+
+/** A replay store made on first use. */
+export function lazyReplayStore(create: () => ReplayStore): ReplayStore {
+	let store: ReplayStore | undefined;
+	const get = () => (store ??= create());
+	return {
+		seen: async (id) => await get().seen(id),
+		remember: async (id, expiresAtMs) => await get().remember(id, expiresAtMs),
+		forget: async (id) => await get().forget(id),
+		release: async (id) => {
+			const made = get();
+			await (made.release ?? made.forget).call(made, id);
+		},
+		confirm: async (id, expiresAtMs) => await get().confirm?.(id, expiresAtMs),
+	};
 }
