@@ -1,40 +1,15 @@
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { getDownloadableFiles, getFields } from './methods';
-import { customQueryDescription } from './resources/customQuery';
-import { executeCustomQuery } from './resources/customQuery/execute';
-import { faceMatchDescription } from './resources/faceMatch';
-import { faceTaskDescription } from './resources/faceTask';
-import { imageMatchDescription } from './resources/imageMatch';
-import { imageTaskDescription } from './resources/imageTask';
-import { nerTaskDescription } from './resources/nerTask';
-import { refsetPersonDescription } from './resources/refsetPerson';
-import { speechTaskDescription } from './resources/speechTask';
-import { countProperties, executeCount } from './resources/views/count';
-import { downloadFilesProperties, executeDownloadFiles } from './resources/views/downloadFiles';
-import { executeGet, getProperties } from './resources/views/get';
-import { executeGetByPid, getByPidProperties } from './resources/views/getByPid';
-import { executeGetMany, getManyProperties } from './resources/views/getMany';
-import { AiSession } from './shared/session';
-import { viewByResource } from './shared/views';
-import type { AiViewKey } from './shared/views';
+import { routeAction } from '../shared/n8n/router';
+import { operationParameters, operationProperties, ROUTES } from './actions/router';
+import { getDownloadableFiles, getFields } from './methods/loadOptions';
 
 /**
  * One main input and output. A named constant because the two lint rule sets disagree on the literal form
  * (`['main']` vs `[NodeConnectionTypes.Main]`); the value is the same.
  */
 const MAIN_CONNECTION = [NodeConnectionTypes.Main];
-
-type ViewOperationHandler = (session: AiSession, viewKey: AiViewKey) => Promise<INodeExecutionData[]>;
-
-const VIEW_OPERATIONS: Record<string, ViewOperationHandler> = {
-	count: executeCount,
-	downloadFiles: executeDownloadFiles,
-	get: executeGet,
-	getAll: executeGetMany,
-	getByPid: executeGetByPid,
-};
 
 export class ArchiveAiMetadata implements INodeType {
 	description: INodeTypeDescription = {
@@ -70,19 +45,8 @@ export class ArchiveAiMetadata implements INodeType {
 				],
 				default: 'faceTask',
 			},
-			...faceTaskDescription,
-			...imageTaskDescription,
-			...faceMatchDescription,
-			...imageMatchDescription,
-			...refsetPersonDescription,
-			...speechTaskDescription,
-			...nerTaskDescription,
-			...customQueryDescription,
-			...getProperties,
-			...getManyProperties,
-			...getByPidProperties,
-			...countProperties,
-			...downloadFilesProperties,
+			...operationProperties,
+			...operationParameters,
 		],
 	};
 
@@ -91,17 +55,6 @@ export class ArchiveAiMetadata implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const resource = this.getNodeParameter('resource', 0) as string;
-		const operation = this.getNodeParameter('operation', 0) as string;
-		const session = new AiSession(this);
-		if (resource === 'customQuery') return [await executeCustomQuery(session)];
-		const view = viewByResource(resource);
-		const handler = VIEW_OPERATIONS[operation];
-		if (!view || !handler) {
-			throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported for "${resource}"`, {
-				itemIndex: 0,
-			});
-		}
-		return [await handler(session, view.key)];
+		return await routeAction.call(this, ROUTES);
 	}
 }

@@ -7,7 +7,7 @@ import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.cre
 import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
 import { ArchiveSipWebhookApi } from '../../credentials/ArchiveSipWebhookApi.credentials';
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
-import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadataTrigger/ArchiveAiMetadataTrigger.node';
+import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadataTrigger.node';
 import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
 import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 
@@ -20,11 +20,11 @@ const README_URL = 'https://github.com/archive-services/n8n-nodes-archive-servic
 const MARKDOWN_FILES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
 
 const credentials: ICredentialType[] = [new ArchiveAiMetadataApi(), new ArchiveOrganizationApi(), new ArchiveSipWebhookApi()];
-const nodes: Array<{ folder: string; node: INodeType }> = [
-	{ folder: 'ArchiveAiMetadata', node: new ArchiveAiMetadata() },
-	{ folder: 'ArchiveAiMetadataTrigger', node: new ArchiveAiMetadataTrigger() },
-	{ folder: 'ArchiveOrganization', node: new ArchiveOrganization() },
-	{ folder: 'ArchiveSipStatusTrigger', node: new ArchiveSipStatusTrigger() },
+const nodes: Array<{ folder: string; file: string; node: INodeType }> = [
+	{ folder: 'ArchiveAiMetadata', file: 'ArchiveAiMetadata', node: new ArchiveAiMetadata() },
+	{ folder: 'ArchiveAiMetadata', file: 'ArchiveAiMetadataTrigger', node: new ArchiveAiMetadataTrigger() },
+	{ folder: 'ArchiveOrganization', file: 'ArchiveOrganization', node: new ArchiveOrganization() },
+	{ folder: 'ArchiveSipStatusTrigger', file: 'ArchiveSipStatusTrigger', node: new ArchiveSipStatusTrigger() },
 ];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2, ... */
@@ -65,14 +65,14 @@ describe('documentation links shown in n8n', () => {
 		},
 	);
 
-	it.each(nodes.map(({ folder, node }) => [node.description.displayName, folder, node] as const))(
+	it.each(nodes.map(({ folder, file, node }) => [node.description.displayName, folder, file, node] as const))(
 		'node %s and its codex file link to its README section and to its credential',
-		(displayName, folder, node) => {
+		(displayName, folder, file, node) => {
 			const nodeAnchor = readmeAnchorOf(node.description.documentationUrl ?? '');
 			expect(nodeAnchor).toBe(slugOf(displayName));
 			expect(readmeAnchors).toContain(nodeAnchor);
 
-			const codex = JSON.parse(fs.readFileSync(path.join(ROOT, 'nodes', folder, `${folder}.node.json`), 'utf8')) as {
+			const codex = JSON.parse(fs.readFileSync(path.join(ROOT, 'nodes', folder, `${file}.node.json`), 'utf8')) as {
 				resources: { primaryDocumentation: Array<{ url: string }>; credentialDocumentation: Array<{ url: string }> };
 			};
 			expect(codex.resources.primaryDocumentation.map(({ url }) => readmeAnchorOf(url))).toEqual([nodeAnchor]);

@@ -1,4 +1,3 @@
-import type { GraphQLSchema } from 'graphql';
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { enumValuesOfArgument, listFieldPaths, rootFieldOf } from '../api/fieldPaths';

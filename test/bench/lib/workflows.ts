@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { parse, print } from 'graphql';
 
-import { AI_VIEWS } from '../../../nodes/ArchiveAiMetadata/shared/views';
+import { AI_VIEWS } from '../../../nodes/ArchiveAiMetadata/api/views';
 import {
 	chainWorkflow,
 	code,

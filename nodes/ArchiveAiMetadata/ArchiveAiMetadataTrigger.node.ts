@@ -1,0 +1,35 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+
+import { triggerProperties } from './trigger/description';
+import { getContentPartners, getStatuses } from './methods/triggerLoadOptions';
+import { pollNewRecords } from './trigger/poll';
+
+export class ArchiveAiMetadataTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Archive AI Metadata Trigger',
+		name: 'archiveAiMetadataTrigger',
+		icon: { light: 'file:archiveAiMetadataTrigger.svg', dark: 'file:archiveAiMetadataTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"New " + $parameter["view"]}}',
+		description:
+			'Starts the workflow with AI metadata tasks, matches and reference-set persons that are new or changed since the last poll (scheduled exports)',
+		documentationUrl: 'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata-trigger',
+		defaults: { name: 'Archive AI Metadata Trigger' },
+		polling: true,
+		inputs: [],
+		// The classic rule predates NodeConnectionTypes; the current community rule requires it.
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'archiveAiMetadataApi', required: true }],
+		properties: triggerProperties,
+	};
+
+	methods = {
+		loadOptions: { getStatuses, getContentPartners },
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollNewRecords(this);
+	}
+}

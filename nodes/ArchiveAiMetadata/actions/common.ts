@@ -1,0 +1,118 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_PAGE_SIZE, MAX_CONCURRENCY, MAX_RETRIES } from '../api/session';
+import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
+import type { AiViewDefinition } from '../api/views';
+
+/** Resource values of the views that support an operation, for displayOptions. */
+export function resourcesWhere(predicate: (view: AiViewDefinition) => boolean): string[] {
+	return AI_VIEW_KEYS.map((key) => AI_VIEWS[key])
+		.filter(predicate)
+		.map((view) => view.resource);
+}
+
+export const ALL_VIEW_RESOURCES = resourcesWhere(() => true);
+export const RESOURCES_WITH_ID = resourcesWhere((view) => view.idColumn !== undefined);
+export const RESOURCES_WITH_PID = resourcesWhere((view) => view.pidLookup);
+export const RESOURCES_WITH_FILES = resourcesWhere((view) => view.files.length > 0);
+
+export function showFor(resources: string[], operations: string[]): INodeProperties['displayOptions'] {
+	return { show: { resource: resources, operation: operations } };
+}
+
+/** "All fields" or a choice listed from the live schema. */
+export function fieldSelectionProperties(resources: string[], operations: string[]): INodeProperties[] {
+	return [
+		{
+			displayName: 'Fields to Return',
+			name: 'fieldSelection',
+			type: 'options',
+			options: [
+				{ name: 'All Fields', value: 'all', description: 'Every column of the view (or the simplified set when Simplify is on)' },
+				{ name: 'Selected Fields', value: 'selected', description: 'Only the columns chosen below' },
+			],
+			default: 'all',
+			displayOptions: showFor(resources, operations),
+		},
+		{
+			displayName: 'Field Names or IDs',
+			name: 'fields',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['resource'] },
+			default: [],
+			description:
+				'Columns to return, read from the live API schema. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			displayOptions: { show: { resource: resources, operation: operations, fieldSelection: ['selected'] } },
+		},
+	];
+}
+
+export const pageSizeOption: INodeProperties = {
+	displayName: 'Page Size',
+	name: 'pageSize',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_PAGE_SIZE,
+	description: 'Rows requested per call (limit/offset paging)',
+};
+
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Max Concurrent Requests',
+	name: 'maxConcurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+	default: DEFAULT_CONCURRENCY,
+	description: 'How many page requests may be in flight at once',
+};
+
+export const retriesOption: INodeProperties = {
+	displayName: 'Max Retries',
+	name: 'maxRetries',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
+	default: DEFAULT_MAX_RETRIES,
+	description: 'Retries of a request answered with 429 or 5xx or cut off, with backoff that honours Retry-After',
+};
+
+export const simplifyOption: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to return only the main columns of each row (for tasks e.g. task_id, pid, cp, status, processed_time, title), without raw JSON outputs and list columns',
+};
+
+export const keepRawJsonOption: INodeProperties = {
+	displayName: 'Keep Raw JSON Text',
+	name: 'keepRawJson',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to return raw output columns (processed_json, transcript_json, statistics, ...) as the JSON text the API sends instead of parsed objects',
+};
+
+/** The options `readOptions` reads for an operation that pages through rows, in the order they are listed. */
+export const pagedReadOptions: INodeProperties[] = [
+	keepRawJsonOption,
+	concurrencyOption,
+	retriesOption,
+	pageSizeOption,
+	simplifyOption,
+];
+
+/** The "Options" collection of an operation. */
+export function optionsCollection(
+	displayOptions: INodeProperties['displayOptions'],
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions,
+		options,
+	};
+}

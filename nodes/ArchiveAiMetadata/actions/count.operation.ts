@@ -1,0 +1,60 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties, IExecuteFunctions } from 'n8n-workflow';
+
+import { executePerItem } from '../../shared/n8n/executePerItem';
+import { assertValidAgainstSchema, buildViewQuery } from '../api/documents';
+import { withSeedNamesHint } from '../api/introspection';
+import { ADVANCED_FILTER_NAME, buildWhere, precheckFilters } from '../api/query';
+import { readOptions } from '../api/session';
+import { AiSession } from '../api/session';
+import { viewKeyOf } from '../api/views';
+import type { AiViewKey } from '../api/views';
+import { ALL_VIEW_RESOURCES, optionsCollection, retriesOption, showFor } from './common';
+
+export const description: INodeProperties[] = [optionsCollection(showFor(ALL_VIEW_RESOURCES, ['count']), [retriesOption])];
+
+type AggregateData = Record<string, { aggregate?: { count?: number } }>;
+
+/** Count: `<view>_aggregate(where) { aggregate { count } }`, where the account may aggregate. */
+export async function executeCount(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+	const ctx = session.ctx;
+	return await executePerItem(ctx, async (itemIndex) => {
+		const options = readOptions(ctx, itemIndex);
+		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		precheckFilters(ctx, itemIndex, filters);
+		const connection = await session.connectToViews(options.maxRetries);
+		const view = await session.resolve(connection, viewKey, itemIndex);
+		const aggregateField = view.aggregateField;
+		if (!aggregateField) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Counting is not available: the API does not expose ${view.rootField}_aggregate for this account`,
+				{ itemIndex, description: 'Use Get Many with Return All and count the items instead.' },
+			);
+		}
+		const where = buildWhere(ctx, itemIndex, view, filters);
+		const document = buildViewQuery(view, {
+			operationName: 'CountRows',
+			rootField: aggregateField,
+			arguments: ['where'],
+			fields: ['aggregate.count'],
+		});
+		if (connection.schema) {
+			assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, { where }, {
+				selection: 'Filters',
+				variables: { where: ADVANCED_FILTER_NAME },
+			});
+		}
+		const data = await connection.client
+			.request<AggregateData>({ document, variables: { where } }, itemIndex)
+			.catch((error: unknown) => {
+				throw withSeedNamesHint(error, view);
+			});
+		const count = data[aggregateField]?.aggregate?.count;
+		return [{ view: view.rootField, count: typeof count === 'number' ? count : null }];
+	});
+}
+
+export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+	return await executeCount(new AiSession(this), viewKeyOf(this, resource));
+}

@@ -1,0 +1,214 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, INodeExecutionData, INodeProperties, IExecuteFunctions } from 'n8n-workflow';
+
+import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import { executePerItem } from '../../shared/n8n/executePerItem';
+import { assertValidAgainstSchema } from '../api/documents';
+import { DEFAULT_MAX_FILE_SIZE_MIB, MIB, downloadPresignedFile } from '../api/download';
+import { parameterError, requireInteger, splitList } from '../../shared/n8n/params';
+import { PRESIGN_ARGUMENT, PRESIGN_FIELD, looksLikeObjectPath, presignedFieldFor, resolvePresign } from '../api/presign';
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../api/session';
+import { AiSession } from '../api/session';
+import type { AiMetadataConnection } from '../api/client';
+import { viewKeyOf } from '../api/views';
+import type { AiViewKey, DownloadableFile, ResolvedView } from '../api/views';
+import { RESOURCES_WITH_FILES, optionsCollection, retriesOption, showFor } from './common';
+import { fetchRecordById, readRecordId } from './get.operation';
+
+const show = showFor(RESOURCES_WITH_FILES, ['downloadFiles']);
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'File Names or IDs',
+		name: 'files',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getDownloadableFiles', loadOptionsDependsOn: ['resource'] },
+		default: [],
+		description:
+			'Files to download; none chosen means every file the task has. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: show,
+	},
+	optionsCollection(show, [
+		{
+			displayName: 'Binary Property Prefix',
+			name: 'binaryPropertyPrefix',
+			type: 'string',
+			default: '',
+			description:
+				'Put in front of each binary property name; the name itself is the column (e.g. transcript_srt becomes file_transcript_srt with prefix file_)',
+		},
+		{
+			displayName: 'Max File Size (MiB)',
+			name: 'maxFileSizeMiB',
+			type: 'number',
+			typeOptions: { minValue: 0.01, numberPrecision: 2 },
+			default: DEFAULT_MAX_FILE_SIZE_MIB,
+			description:
+				'Largest file to download; a larger one stops the item with an error naming the file, after reading no more than this much of it',
+		},
+		retriesOption,
+	]),
+];
+
+interface DownloadSettings {
+	prefix: string;
+	maxRetries: number;
+	maxBytes: number;
+}
+
+/** Largest Max File Size accepted: what one Buffer may hold comfortably. */
+const MAX_FILE_SIZE_LIMIT_MIB = 2048;
+
+function readMaxFileSize(session: AiSession, itemIndex: number, value: unknown): number {
+	const mib = Number(value ?? DEFAULT_MAX_FILE_SIZE_MIB);
+	if (!Number.isFinite(mib) || mib <= 0 || mib > MAX_FILE_SIZE_LIMIT_MIB) {
+		throw parameterError(session.ctx, itemIndex, 'Max File Size (MiB)', `must be a number above 0 and at most ${MAX_FILE_SIZE_LIMIT_MIB}, got ${JSON.stringify(value)}`);
+	}
+	return Math.floor(mib * MIB);
+}
+
+interface FetchedFile {
+	file: DownloadableFile;
+	body: Buffer;
+	source: 'inline' | 'presigned';
+}
+
+function chooseFiles(session: AiSession, itemIndex: number, view: ResolvedView | undefined): DownloadableFile[] {
+	const wanted = splitList(session.ctx.getNodeParameter('files', itemIndex, []));
+	if (!view) return [];
+	if (wanted.length === 0) return view.files;
+	return wanted.map((column) => {
+		const file = view.files.find((candidate) => candidate.column === column);
+		if (!file) {
+			throw parameterError(session.ctx, itemIndex, 'Files', `unknown file "${column}"; available: ${view.files.map((f) => f.column).join(', ')}`);
+		}
+		return file;
+	});
+}
+
+/** One presignS3 query for all of the task's object paths; returns column -> URL. */
+async function presignPaths(
+	session: AiSession,
+	connection: AiMetadataConnection,
+	itemIndex: number,
+	paths: Map<string, string>,
+): Promise<Map<string, string>> {
+	const ctx = session.ctx;
+	const presign = resolvePresign(connection.schema);
+	const urls = new Map<string, string>();
+	if (paths.size === 0) return urls;
+	const outputs = new Map<string, string>();
+	for (const column of paths.keys()) {
+		const output = presign ? presignedFieldFor(presign, column) : undefined;
+		if (!output) {
+			throw new NodeOperationError(ctx.getNode(), `The API offers no download link (${PRESIGN_FIELD}) for ${column}`, { itemIndex });
+		}
+		outputs.set(column, output);
+	}
+	const document = buildRootFieldQuery({
+		operationName: 'PresignFiles',
+		rootField: PRESIGN_FIELD,
+		arguments: [{ name: PRESIGN_ARGUMENT, type: presign!.argumentType }],
+		fields: [...new Set(outputs.values())],
+	});
+	const variables = { [PRESIGN_ARGUMENT]: Object.fromEntries(paths) };
+	assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, variables, { selection: 'Files', variables: {} });
+	const data = await connection.client.request<Record<string, Array<Record<string, string | null>> | null>>(
+		{ document, variables },
+		itemIndex,
+	);
+	// The API answers with a list; its first element holds the URLs.
+	const first = data[PRESIGN_FIELD]?.[0] ?? {};
+	for (const [column, output] of outputs) {
+		const url = first[output];
+		if (typeof url !== 'string' || url === '') {
+			throw new NodeOperationError(ctx.getNode(), `The API returned no download link for ${column}`, { itemIndex });
+		}
+		urls.set(column, url);
+	}
+	return urls;
+}
+
+async function fetchFiles(
+	session: AiSession,
+	connection: AiMetadataConnection,
+	itemIndex: number,
+	record: IDataObject,
+	files: DownloadableFile[],
+	settings: DownloadSettings,
+): Promise<FetchedFile[]> {
+	const inline: FetchedFile[] = [];
+	const paths = new Map<string, string>();
+	for (const file of files) {
+		const value = record[file.column];
+		if (value === null || value === undefined || value === '') continue;
+		const text = typeof value === 'string' ? value : JSON.stringify(value);
+		if (typeof value === 'string' && looksLikeObjectPath(value)) paths.set(file.column, value.trim());
+		else inline.push({ file, body: Buffer.from(text, 'utf8'), source: 'inline' });
+	}
+	const urls = await presignPaths(session, connection, itemIndex, paths);
+	const downloaded: FetchedFile[] = [];
+	for (const file of files) {
+		const url = urls.get(file.column);
+		if (!url) continue;
+		const { body } = await downloadPresignedFile(session.ctx, {
+			url,
+			label: file.column,
+			itemIndex,
+			maxRetries: settings.maxRetries,
+			maxBytes: settings.maxBytes,
+		});
+		downloaded.push({ file, body, source: 'presigned' });
+	}
+	// Keep the order the files were asked for.
+	return files.flatMap((file) => [...inline, ...downloaded].filter((fetched) => fetched.file === file));
+}
+
+/**
+ * Download Files: a speech or NER task's transcripts and raw outputs as binary data. Columns holding an object
+ * path are fetched through presignS3 links; columns holding the content itself are used as they are.
+ */
+export async function executeDownloadFiles(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+	const ctx = session.ctx;
+	return await executePerItem(ctx, async (itemIndex) => {
+		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const settings: DownloadSettings = {
+			prefix: String(options.binaryPropertyPrefix ?? '').trim(),
+			maxRetries: requireInteger(ctx, itemIndex, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, { min: 0, max: MAX_RETRIES }),
+			maxBytes: readMaxFileSize(session, itemIndex, options.maxFileSizeMiB),
+		};
+		readRecordId(ctx, itemIndex, viewKey);
+		const connection = await session.connect(settings.maxRetries);
+		const view = session.view(connection, viewKey, itemIndex);
+		const taskId = readRecordId(ctx, itemIndex, viewKey, view);
+		const files = chooseFiles(session, itemIndex, view);
+		const baseColumns = ['task_id', 'pid'].filter((column) => view.columns.includes(column));
+		const record = await fetchRecordById(
+			session,
+			view,
+			itemIndex,
+			taskId,
+			[...new Set([...baseColumns, ...files.map((file) => file.column)])],
+			settings.maxRetries,
+		);
+		const fetched = await fetchFiles(session, connection, itemIndex, record, files, settings);
+		const binary: IBinaryKeyData = {};
+		const described: IDataObject[] = [];
+		for (const { file, body, source } of fetched) {
+			const property = `${settings.prefix}${file.column}`;
+			const fileName = `${taskId}_${file.column}.${file.extension}`;
+			binary[property] = await ctx.helpers.prepareBinaryData(body, fileName, file.mimeType);
+			described.push({ column: file.column, binaryProperty: property, fileName, mimeType: file.mimeType, bytes: body.length, source });
+		}
+		const json: IDataObject = {
+			...Object.fromEntries(baseColumns.map((column) => [column, record[column]])),
+			files: described,
+			missing: files.filter((file) => !fetched.some((entry) => entry.file === file)).map((file) => file.column),
+		};
+		return [{ json, binary }];
+	});
+}
+
+export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+	return await executeDownloadFiles(new AiSession(this), viewKeyOf(this, resource));
+}

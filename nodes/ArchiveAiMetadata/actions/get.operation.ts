@@ -1,0 +1,117 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { executePerItem } from '../../shared/n8n/executePerItem';
+import { isUuid, parameterError, requireText } from '../../shared/n8n/params';
+import { readSelectedFields } from '../api/query';
+import { readRows } from '../api/reader';
+import { readOptions } from '../api/session';
+import { AiSession } from '../api/session';
+import { AI_VIEWS, shapeRecord, viewKeyOf } from '../api/views';
+import type { AiViewKey, ResolvedView } from '../api/views';
+import {
+	fieldSelectionProperties,
+	keepRawJsonOption,
+	optionsCollection,
+	resourcesWhere,
+	retriesOption,
+	showFor,
+	simplifyOption,
+} from './common';
+
+const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');
+const PERSON_RESOURCES = resourcesWhere((view) => view.idColumn === 'id');
+const GET_RESOURCES = [...TASK_RESOURCES, ...PERSON_RESOURCES];
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Task ID',
+		name: 'taskId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d',
+		description: 'The task_id (UUID) of the task',
+		displayOptions: showFor(TASK_RESOURCES, ['get', 'downloadFiles']),
+	},
+	{
+		displayName: 'Person ID',
+		name: 'personId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d',
+		description: 'The ID (UUID) of the reference-set person',
+		displayOptions: showFor(PERSON_RESOURCES, ['get']),
+	},
+	...fieldSelectionProperties(GET_RESOURCES, ['get']),
+	optionsCollection(showFor(GET_RESOURCES, ['get']), [keepRawJsonOption, retriesOption, simplifyOption]),
+];
+
+export function idParameterName(viewKey: AiViewKey): { name: string; displayName: string } {
+	return AI_VIEWS[viewKey].idColumn === 'id'
+		? { name: 'personId', displayName: 'Person ID' }
+		: { name: 'taskId', displayName: 'Task ID' };
+}
+
+/** Reads the record identifier; a column of type uuid only accepts a UUID (checked before the request). */
+export function readRecordId(ctx: IExecuteFunctions, itemIndex: number, viewKey: AiViewKey, view?: ResolvedView): string {
+	const parameter = idParameterName(viewKey);
+	const id = requireText(ctx, itemIndex, parameter.displayName, ctx.getNodeParameter(parameter.name, itemIndex, ''));
+	const idColumn = view?.idColumn;
+	if (view && idColumn && view.columnTypes[idColumn] === 'uuid' && !isUuid(id)) {
+		throw parameterError(ctx, itemIndex, parameter.displayName, `must be a UUID, got ${JSON.stringify(id)}`);
+	}
+	return id;
+}
+
+export async function fetchRecordById(
+	session: AiSession,
+	view: ResolvedView,
+	itemIndex: number,
+	id: string,
+	fields: string[],
+	maxRetries: number,
+): Promise<IDataObject> {
+	const ctx = session.ctx;
+	const idColumn = view.idColumn;
+	if (!idColumn) {
+		throw new NodeOperationError(ctx.getNode(), `${view.rootField} has no identifier column to look records up by`, { itemIndex });
+	}
+	const connection = await session.connectToViews(maxRetries);
+	const [record] = await readRows(
+		ctx,
+		connection.client,
+		connection.schema,
+		itemIndex,
+		{ view, where: { [idColumn]: { _eq: id } }, orderBy: [], fields, pageSize: 1, concurrency: 1, maxRows: 1 },
+		{ selection: 'Fields', variables: { where: idParameterName(view.definition.key).displayName } },
+	);
+	if (!record) {
+		throw new NodeOperationError(ctx.getNode(), `No ${view.definition.displayName.toLowerCase()} with ${idColumn} "${id}" was found`, {
+			itemIndex,
+			description: 'Check the identifier, or the account\'s access to this record.',
+		});
+	}
+	return record;
+}
+
+/** Get: one record by its identifier (task_id, or id for reference-set persons). */
+export async function executeGet(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+	const ctx = session.ctx;
+	return await executePerItem(ctx, async (itemIndex) => {
+		const options = readOptions(ctx, itemIndex);
+		readRecordId(ctx, itemIndex, viewKey);
+		readSelectedFields(ctx, itemIndex, undefined, options.simplify);
+		const connection = await session.connectToViews(options.maxRetries);
+		const view = await session.resolve(connection, viewKey, itemIndex);
+		const id = readRecordId(ctx, itemIndex, viewKey, view);
+		const fields = readSelectedFields(ctx, itemIndex, view, options.simplify);
+		const record = await fetchRecordById(session, view, itemIndex, id, fields, options.maxRetries);
+		return [shapeRecord(view, record, options)];
+	});
+}
+
+export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+	return await executeGet(new AiSession(this), viewKeyOf(this, resource));
+}

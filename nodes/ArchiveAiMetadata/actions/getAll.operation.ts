@@ -1,0 +1,117 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { executePerItem } from '../../shared/n8n/executePerItem';
+import { requireInteger } from '../../shared/n8n/params';
+import {
+	ADVANCED_FILTER_NAME,
+	SORT_DIRECTIONS,
+	buildWhere,
+	precheckFilters,
+	readSelectedFields,
+	readSort,
+} from '../api/query';
+import { readRows } from '../api/reader';
+import { readOptions } from '../api/session';
+import { AiSession } from '../api/session';
+import { shapeRecord } from '../api/views';
+import { viewKeyOf } from '../api/views';
+import type { AiViewKey } from '../api/views';
+import { ALL_VIEW_RESOURCES, fieldSelectionProperties, optionsCollection, pagedReadOptions, showFor } from './common';
+import { filterProperties } from './filters';
+
+const show = showFor(ALL_VIEW_RESOURCES, ['getAll']);
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { resource: ALL_VIEW_RESOURCES, operation: ['getAll'], returnAll: [false] } },
+	},
+	...filterProperties,
+	{
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Sort Rule',
+		default: {},
+		description: 'Order of the rows; the view\'s unique key is always added last so paging is stable',
+		displayOptions: show,
+		options: [
+			{
+				displayName: 'Rule',
+				name: 'rules',
+				values: [
+					{
+						displayName: 'Column Name or ID',
+						name: 'column',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['resource'] },
+						default: '',
+						description:
+							'Column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Direction',
+						name: 'direction',
+						type: 'options',
+						options: SORT_DIRECTIONS.map((direction) => ({ name: direction, value: direction })),
+						default: 'asc',
+					},
+				],
+			},
+		],
+	},
+	...fieldSelectionProperties(ALL_VIEW_RESOURCES, ['getAll']),
+	optionsCollection(show, pagedReadOptions),
+];
+
+/** Get Many: filtered, sorted rows of a view; Return All pages through everything with bounded concurrency. */
+export async function executeGetMany(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+	const ctx: IExecuteFunctions = session.ctx;
+	return await executePerItem(ctx, async (itemIndex) => {
+		const options = readOptions(ctx, itemIndex);
+		const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+		const maxRows = returnAll ? undefined : requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50));
+		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		precheckFilters(ctx, itemIndex, filters);
+		readSort(ctx, itemIndex, undefined);
+		readSelectedFields(ctx, itemIndex, undefined, options.simplify);
+
+		const connection = await session.connectToViews(options.maxRetries);
+		const view = await session.resolve(connection, viewKey, itemIndex);
+		const rows = await readRows(
+			ctx,
+			connection.client,
+			connection.schema,
+			itemIndex,
+			{
+				view,
+				where: buildWhere(ctx, itemIndex, view, filters),
+				orderBy: readSort(ctx, itemIndex, view),
+				fields: readSelectedFields(ctx, itemIndex, view, options.simplify),
+				pageSize: options.pageSize,
+				concurrency: options.concurrency,
+				maxRows,
+			},
+			{ selection: 'Fields', variables: { where: ADVANCED_FILTER_NAME, order_by: 'Sort', limit: 'Limit', offset: 'Limit' } },
+		);
+		return rows.map((row) => shapeRecord(view, row, options));
+	});
+}
+
+export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+	return await executeGetMany(new AiSession(this), viewKeyOf(this, resource));
+}

@@ -1,0 +1,294 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { asNodeError, errorItem } from '../../shared/n8n/executePerItem';
+import { chunk, mapWithConcurrency } from '../api/concurrency';
+import { listValue, shapeRecord, viewKeyOf } from '../api/views';
+import type { AiViewKey, ResolvedView } from '../api/views';
+import { requireInteger, requireText } from '../../shared/n8n/params';
+import { ADVANCED_FILTER_NAME, buildWhere, combineConditions, precheckFilters, readSelectedFields } from '../api/query';
+import { readRows } from '../api/reader';
+import type { ReadRequest } from '../api/reader';
+import { readOptions } from '../api/session';
+import { AiSession } from '../api/session';
+import type { ReadOptions, ViewConnection } from '../api/session';
+import { RESOURCES_WITH_PID, fieldSelectionProperties, optionsCollection, pagedReadOptions, showFor } from './common';
+import { pidLookupFilterProperties } from './filters';
+
+// 500 PIDs keep a request small (a few KB of variables) and 1,000 input items at 2 batches: 7 requests with paging.
+export const DEFAULT_PID_BATCH_SIZE = 500;
+const MAX_PID_BATCH_SIZE = 5000;
+/** Cluster ids per match query when matches are found through their tasks' clusters. */
+const CLUSTER_BATCH_SIZE = 1000;
+
+const show = showFor(RESOURCES_WITH_PID, ['getByPid']);
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'PID',
+		name: 'pid',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. kdleipkyuj',
+		description: 'PID of the fragment, usually taken from the input item with an expression. All input items are answered together with a few batched queries; Filters and Options are read from the first item and apply to all. Match rows carry the PID they were found for in "pid".',
+		displayOptions: show,
+	},
+	...pidLookupFilterProperties,
+	...fieldSelectionProperties(RESOURCES_WITH_PID, ['getByPid']),
+	optionsCollection(show, [
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PID_BATCH_SIZE },
+			default: DEFAULT_PID_BATCH_SIZE,
+			description: 'How many distinct PIDs one query asks for (pid _in [...])',
+		},
+		{
+			displayName: 'Include Not Found',
+			name: 'includeNotFound',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to output {pid, found: false} for an input item whose PID has no rows (otherwise it has no output)',
+		},
+		...pagedReadOptions,
+	]),
+];
+
+interface PidLookupSettings extends ReadOptions {
+	batchSize: number;
+	includeNotFound: boolean;
+	/** The Filters collection, checked locally; turned into a condition once the view's live names are known. */
+	filters: IDataObject;
+}
+
+/** Batch-wide settings (the filters included) come from the first item: one batched query serves every item. */
+function readSettings(ctx: IExecuteFunctions): PidLookupSettings {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const filters = ctx.getNodeParameter('filters', 0, {}) as IDataObject;
+	precheckFilters(ctx, 0, filters);
+	return {
+		...readOptions(ctx, 0),
+		batchSize: requireInteger(ctx, 0, 'Batch Size', options.batchSize ?? DEFAULT_PID_BATCH_SIZE, { max: MAX_PID_BATCH_SIZE }),
+		includeNotFound: options.includeNotFound === true,
+		filters,
+	};
+}
+
+interface ItemPid {
+	itemIndex: number;
+	pid?: string;
+	error?: Error;
+}
+
+function readItemPids(ctx: IExecuteFunctions): ItemPid[] {
+	return ctx.getInputData().map((_item, itemIndex) => {
+		try {
+			return { itemIndex, pid: requireText(ctx, itemIndex, 'PID', ctx.getNodeParameter('pid', itemIndex, '')) };
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (!ctx.continueOnFail()) throw nodeError;
+			return { itemIndex, error: nodeError };
+		}
+	});
+}
+
+/**
+ * Get by PID: every input item's PID is collected (deduplicated), asked for with `pid _in [...]` in batches,
+ * each batch paged to the end, and the rows fanned out to the items by PID, each paired to its item.
+ */
+export async function executeGetByPid(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+	const ctx = session.ctx;
+	const settings = readSettings(ctx);
+	readSelectedFields(ctx, 0, undefined, settings.simplify);
+	const itemPids = readItemPids(ctx);
+	const pids = [...new Set(itemPids.flatMap((entry) => (entry.pid === undefined ? [] : [entry.pid])))];
+
+	try {
+		const { view, rowsByPid } = await lookUpPids(session, viewKey, pids, settings);
+		return fanOut(itemPids, rowsByPid, view, settings);
+	} catch (error) {
+		if (!ctx.continueOnFail()) throw asNodeError(ctx, error, 0);
+		return itemPids.map((entry) => errorItem(entry.error ?? error, entry.itemIndex));
+	}
+}
+
+async function lookUpPids(
+	session: AiSession,
+	viewKey: AiViewKey,
+	pids: string[],
+	settings: PidLookupSettings,
+): Promise<{ view: ResolvedView; rowsByPid: Map<string, IDataObject[]> }> {
+	const connection = await session.connectToViews(settings.maxRetries);
+	const view = await session.resolve(connection, viewKey, 0);
+	const fields = readSelectedFields(session.ctx, 0, view, settings.simplify);
+	if (pids.length === 0) return { view, rowsByPid: new Map() };
+	const rowsByPid = view.columns.includes('pid')
+		? await rowsByDirectPid(session, connection, view, pids, fields, settings)
+		: await rowsThroughClusters(session, connection, view, pids, fields, settings);
+	return { view, rowsByPid };
+}
+
+function fanOut(
+	itemPids: ItemPid[],
+	rowsByPid: Map<string, IDataObject[]>,
+	view: ResolvedView,
+	settings: PidLookupSettings,
+): INodeExecutionData[] {
+	const output: INodeExecutionData[] = [];
+	for (const entry of itemPids) {
+		if (entry.error || entry.pid === undefined) {
+			output.push(errorItem(entry.error, entry.itemIndex));
+			continue;
+		}
+		const rows = rowsByPid.get(entry.pid) ?? [];
+		if (rows.length === 0 && settings.includeNotFound) {
+			output.push({ json: { pid: entry.pid, found: false }, pairedItem: { item: entry.itemIndex } });
+		}
+		for (const row of rows) {
+			output.push({ json: shapeRecord(view, row, settings), pairedItem: { item: entry.itemIndex } });
+		}
+	}
+	return output;
+}
+
+/** Views with a pid column: the rows of the PIDs, each filed under its own PID. */
+async function rowsByDirectPid(
+	session: AiSession,
+	connection: ViewConnection,
+	view: ResolvedView,
+	pids: string[],
+	fields: string[],
+	settings: PidLookupSettings,
+): Promise<Map<string, IDataObject[]>> {
+	const rows = await readRowsWhereIn(session, connection, settings, {
+		view,
+		column: 'pid',
+		values: pids,
+		batchSize: settings.batchSize,
+		orderBy: [{ pid: 'asc' }],
+		fields: withColumn(fields, 'pid'),
+		filter: buildWhere(session.ctx, 0, view, settings.filters),
+	});
+	return groupByPid(rows, 'pid', fields, (pid) => [pid]);
+}
+
+/**
+ * Match views carry no pid: their PIDs are those of the tasks whose `cluster_uuids` hold the match's
+ * `cluster_uuid`. First the tasks of the PIDs (batched), then the matches of their clusters (batched).
+ */
+async function rowsThroughClusters(
+	session: AiSession,
+	connection: ViewConnection,
+	view: ResolvedView,
+	pids: string[],
+	fields: string[],
+	settings: PidLookupSettings,
+): Promise<Map<string, IDataObject[]>> {
+	const ctx = session.ctx;
+	const taskViewKey = view.definition.clusterTaskView;
+	if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
+		throw new NodeOperationError(ctx.getNode(), `${view.rootField} has no pid column and no cluster to find its PIDs through`);
+	}
+	const taskView = await session.resolve(connection, taskViewKey, 0);
+	const pidsByCluster = new Map<string, Set<string>>();
+	const tasks = await readRowsWhereIn(session, connection, settings, {
+		view: taskView,
+		column: 'pid',
+		values: pids,
+		batchSize: settings.batchSize,
+		orderBy: [],
+		fields: ['pid', 'cluster_uuids'],
+	});
+	for (const task of tasks) {
+		// JSON array or Postgres array literal; anything else fails loudly instead of finding no matches.
+		const clusters = listValue(taskView, 'cluster_uuids', task.cluster_uuids) ?? [];
+		for (const cluster of clusters) {
+			const owners = pidsByCluster.get(String(cluster)) ?? new Set<string>();
+			owners.add(String(task.pid));
+			pidsByCluster.set(String(cluster), owners);
+		}
+	}
+	const matches = await readRowsWhereIn(session, connection, settings, {
+		view,
+		column: 'cluster_uuid',
+		values: [...pidsByCluster.keys()],
+		batchSize: CLUSTER_BATCH_SIZE,
+		orderBy: [],
+		fields: withColumn(fields, 'cluster_uuid'),
+		filter: buildWhere(ctx, 0, view, settings.filters),
+	});
+	// A match has no pid column: each row says which PID it was found for.
+	return groupByPid(matches, 'cluster_uuid', fields, (cluster) => pidsByCluster.get(cluster) ?? [], 'pid');
+}
+
+interface WhereInQuery extends Pick<ReadRequest, 'view' | 'orderBy' | 'fields'> {
+	column: string;
+	values: string[];
+	batchSize: number;
+	/** The user's Filters, ANDed with each batch; none for the task look-up behind matches. */
+	filter?: IDataObject;
+}
+
+/** Rows whose `column` is one of `values`: one `_in` query per batch of values (batches in parallel, pages in order). */
+async function readRowsWhereIn(
+	session: AiSession,
+	connection: ViewConnection,
+	settings: PidLookupSettings,
+	query: WhereInQuery,
+): Promise<IDataObject[]> {
+	const batches = await mapWithConcurrency(chunk(query.values, query.batchSize), settings.concurrency, async (batch) =>
+		await readRows(
+			session.ctx,
+			connection.client,
+			connection.schema,
+			0,
+			{
+				view: query.view,
+				where: combineConditions([{ [query.column]: { _in: batch } }, query.filter ?? {}]),
+				orderBy: query.orderBy,
+				fields: query.fields,
+				pageSize: settings.pageSize,
+				// Pages inside a batch run one after the other: a batch usually fits in one page, and a page
+				// sent ahead would mostly come back empty.
+				concurrency: 1,
+			},
+			{ selection: 'Fields', variables: { where: query.filter ? ADVANCED_FILTER_NAME : 'PID' } },
+		),
+	);
+	return batches.flat();
+}
+
+/** The selection plus the column the rows are grouped by. */
+function withColumn(fields: string[], column: string): string[] {
+	return fields.includes(column) ? fields : [...fields, column];
+}
+
+/**
+ * Files each row under the PIDs its `keyColumn` stands for; the key column is dropped from the row unless the
+ * user selected it. With `pidField`, each filed copy also carries the PID it was found for.
+ */
+function groupByPid(
+	rows: IDataObject[],
+	keyColumn: string,
+	fields: string[],
+	pidsOf: (key: string) => Iterable<string>,
+	pidField?: string,
+): Map<string, IDataObject[]> {
+	const rowsByPid = new Map<string, IDataObject[]>();
+	for (const found of rows) {
+		const row = { ...found };
+		if (!fields.includes(keyColumn)) delete row[keyColumn];
+		for (const pid of pidsOf(String(found[keyColumn]))) {
+			const list = rowsByPid.get(pid) ?? [];
+			list.push(pidField ? { ...row, [pidField]: pid } : row);
+			rowsByPid.set(pid, list);
+		}
+	}
+	return rowsByPid;
+}
+
+export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+	return await executeGetByPid(new AiSession(this), viewKeyOf(this, resource));
+}

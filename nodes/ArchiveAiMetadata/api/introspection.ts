@@ -1,0 +1,78 @@
+import type { GraphQLSchema } from 'graphql';
+import { NodeApiError } from 'n8n-workflow';
+
+import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import { loadSchema } from '../../shared/graphql/schemaCache';
+import type { GraphqlClient, RequestContext } from '../../shared/graphql/client';
+import { AI_METADATA_SERVICE } from './client';
+import { AI_VIEWS } from './views';
+import type { AiViewKey, ResolvedView } from './views';
+
+/**
+ * Hasura can forbid introspection per role. Then the schema cannot be read, and the node and the trigger work
+ * with the seed's names, leaving it to the server to judge each query.
+ */
+
+/** GraphQL errors carry the server's code (e.g. `validation-failed`); HTTP failures carry a numeric status. */
+export function isGraphqlRefusal(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const code = error.httpCode;
+	return typeof code === 'string' && code !== '' && !/^\d+$/.test(code);
+}
+
+/** Transport failures are NodeApiErrors already; anything else becomes one. */
+export function asApiError(ctx: RequestContext, error: unknown): NodeApiError {
+	if (error instanceof NodeApiError) return error;
+	return new NodeApiError(ctx.getNode(), { message: (error as Error).message ?? String(error) });
+}
+
+/** The live schema, or undefined when the API refuses introspection; other failures (HTTP, network) throw. */
+export async function loadSchemaUnlessRefused(ctx: RequestContext, client: GraphqlClient): Promise<GraphQLSchema | undefined> {
+	try {
+		return await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
+	} catch (error) {
+		if (isGraphqlRefusal(error)) return undefined;
+		throw asApiError(ctx, error);
+	}
+}
+
+/**
+ * Adds what to do to a server's refusal of a query built from the seed's names (no introspection): which names
+ * were used, and how to get past a name this API spells differently.
+ */
+export function withSeedNamesHint<T>(error: T, view: ResolvedView): T {
+	if (view.live || !isGraphqlRefusal(error)) return error;
+	const apiError = error as unknown as NodeApiError;
+	const names = [view.definition.seedName, ...view.definition.aliases].join(' or ');
+	const hint =
+		`The API does not allow introspection for this account, so the node used the seed's names: view ${names}` +
+		` (here "${view.rootField}"), columns ${view.columns.join(', ')}. If the API names a column differently` +
+		' (e.g. the NER vendor column), choose "Fields to Return: Selected Fields" with the columns it has;' +
+		' for any other name, ask the API provider to allow introspection for your role so the live names are read.';
+	apiError.description = apiError.description ? `${apiError.description} ${hint}` : hint;
+	return error;
+}
+
+/**
+ * Without a schema, the root field of a view: the seed's name, or the first published alias the server knows
+ * (one tiny query per name, only for views with aliases such as image_tasks / face_image_tasks).
+ */
+export async function probeRootField(ctx: RequestContext, client: GraphqlClient, key: AiViewKey): Promise<string> {
+	const definition = AI_VIEWS[key];
+	if (definition.aliases.length === 0) return definition.seedName;
+	for (const name of [definition.seedName, ...definition.aliases]) {
+		const document = buildRootFieldQuery({
+			operationName: 'ProbeView',
+			rootField: name,
+			arguments: [{ name: 'limit', type: 'Int' }],
+			fields: ['__typename'],
+		});
+		try {
+			await client.request({ document, variables: { limit: 0 } });
+			return name;
+		} catch (error) {
+			if (!isGraphqlRefusal(error)) throw asApiError(ctx, error);
+		}
+	}
+	return definition.seedName;
+}

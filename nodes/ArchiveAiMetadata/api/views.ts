@@ -1,0 +1,496 @@
+import { getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType } from 'graphql';
+import type { GraphQLArgument, GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { readList, UnexpectedListError } from './lists';
+import type { ListElement } from './lists';
+
+/**
+ * What the package knows about each view of the AI metadata API as documented, and how a view's live names are
+ * found in the introspected schema. Published versions differ (`image_tasks` vs `face_image_tasks`, the NER
+ * vendor column), so every name used in a query comes from `resolveView`, with the seed's names as defaults.
+ * Shared by the action node and the polling trigger: keep the exported API stable.
+ */
+
+/** Logical view names: the seed's. */
+export type AiViewKey =
+	| 'face_tasks'
+	| 'image_tasks'
+	| 'face_matches'
+	| 'image_matches'
+	| 'refset_persons'
+	| 'speech_tasks'
+	| 'ner_tasks';
+
+export type AiViewKind = 'detectionTask' | 'match' | 'refsetPerson' | 'speechTask' | 'nerTask';
+
+/** A raw output column that can be downloaded as a file (speech and NER tasks). */
+export interface DownloadableFile {
+	/** Seed column name; the NER vendor column is `extractor_json` here and resolved live. */
+	column: string;
+	displayName: string;
+	extension: string;
+	mimeType: string;
+}
+
+export interface AiViewDefinition {
+	key: AiViewKey;
+	/** Value of the node's `resource` parameter. */
+	resource: string;
+	/** Singular, for messages and option names, e.g. "Face Task". */
+	displayName: string;
+	kind: AiViewKind;
+	/** Root field name in the seed. */
+	seedName: string;
+	/** Other root field names published versions use for the same view. */
+	aliases: string[];
+	/** Column identifying one record (Get), or undefined when the view has none (matches). */
+	idColumn?: string;
+	/** Columns that together identify a row: the tiebreaker that makes every sort order total. */
+	uniqueKey: string[];
+	/** When a row was produced or last changed (time filters, the trigger's cursor). */
+	timeColumn: string;
+	/** Columns of the seed, in the seed's order. */
+	seedColumns: string[];
+	/** Columns holding JSON text that the node parses (seed names). */
+	rawJsonColumns: string[];
+	/** List columns (JSON arrays or Postgres array literals) and what their elements are. */
+	listColumns: Record<string, ListElement>;
+	/** The handful of columns most people want ("Simplify"). */
+	simplifiedColumns: string[];
+	/** Raw files the Download operation offers. */
+	files: DownloadableFile[];
+	/** Whether rows can be looked up by PID (directly, or through the task view's clusters for matches). */
+	pidLookup: boolean;
+	/** Task view whose `cluster_uuids` link a match view to PIDs. */
+	clusterTaskView?: AiViewKey;
+}
+
+/** Seed name of the NER column holding the entity-extraction vendor's raw output. */
+export const SEED_VENDOR_COLUMN = 'extractor_json';
+
+const DETECTION_TASK_COLUMNS = [
+	'cluster_uuids',
+	'cp',
+	'error',
+	'external_id',
+	'main_local_id',
+	'media_object_id',
+	'n_faces',
+	'n_faces_per_frame',
+	'n_persons',
+	'n_persons_per_frame',
+	'n_scenes',
+	'perc_frames_with_faces',
+	'pid',
+	'processed_time',
+	'status',
+	'task_id',
+	'title',
+];
+
+const MATCH_COLUMNS = [
+	'cluster_uuid',
+	'cp',
+	'match_score',
+	'matched_time',
+	'refset_person_id',
+	'refset_person_name',
+	'refset_person_wiki_id',
+	'time_intervals',
+];
+
+const TASK_SIMPLIFIED = ['task_id', 'pid', 'cp', 'status', 'processed_time', 'title'];
+const MATCH_SIMPLIFIED = ['cluster_uuid', 'cp', 'refset_person_name', 'refset_person_wiki_id', 'match_score', 'matched_time'];
+
+/**
+ * No match column is unique, and nothing says even a combination is: two matches of one cluster and person at
+ * the same moment are possible. So matches are ordered by every column that can tell two rows apart, the list
+ * column `time_intervals` last (only where the live schema lets it be ordered by).
+ */
+const MATCH_UNIQUE_KEY = [
+	'cluster_uuid',
+	'refset_person_id',
+	'matched_time',
+	'match_score',
+	'refset_person_wiki_id',
+	'refset_person_name',
+	'cp',
+	'time_intervals',
+];
+
+const JSON_MIME = 'application/json';
+
+function detectionTaskView(key: AiViewKey, resource: string, displayName: string, aliases: string[]): AiViewDefinition {
+	return {
+		key,
+		resource,
+		displayName,
+		kind: 'detectionTask',
+		seedName: key,
+		aliases,
+		idColumn: 'task_id',
+		uniqueKey: ['task_id'],
+		timeColumn: 'processed_time',
+		seedColumns: DETECTION_TASK_COLUMNS,
+		rawJsonColumns: [],
+		listColumns: { cluster_uuids: 'text', n_faces_per_frame: 'number', n_persons_per_frame: 'number' },
+		simplifiedColumns: [...TASK_SIMPLIFIED, 'n_faces', 'n_persons', 'error'],
+		files: [],
+		pidLookup: true,
+	};
+}
+
+function matchView(
+	key: AiViewKey,
+	resource: string,
+	displayName: string,
+	aliases: string[],
+	clusterTaskView: AiViewKey,
+): AiViewDefinition {
+	return {
+		key,
+		resource,
+		displayName,
+		kind: 'match',
+		seedName: key,
+		aliases,
+		uniqueKey: MATCH_UNIQUE_KEY,
+		timeColumn: 'matched_time',
+		seedColumns: MATCH_COLUMNS,
+		rawJsonColumns: [],
+		listColumns: { time_intervals: 'number' },
+		simplifiedColumns: MATCH_SIMPLIFIED,
+		files: [],
+		pidLookup: true,
+		clusterTaskView,
+	};
+}
+
+export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
+	face_tasks: detectionTaskView('face_tasks', 'faceTask', 'Face Task', []),
+	image_tasks: detectionTaskView('image_tasks', 'imageTask', 'Image Task', ['face_image_tasks']),
+	face_matches: matchView('face_matches', 'faceMatch', 'Face Match', [], 'face_tasks'),
+	image_matches: matchView('image_matches', 'imageMatch', 'Image Match', ['face_image_matches'], 'image_tasks'),
+	refset_persons: {
+		key: 'refset_persons',
+		resource: 'refsetPerson',
+		displayName: 'Reference-Set Person',
+		kind: 'refsetPerson',
+		seedName: 'refset_persons',
+		aliases: [],
+		idColumn: 'id',
+		uniqueKey: ['id'],
+		timeColumn: 'modified_at',
+		seedColumns: ['created_at', 'description', 'id', 'label', 'modified_at', 'public_links', 'status'],
+		rawJsonColumns: [],
+		listColumns: { public_links: 'text' },
+		simplifiedColumns: ['id', 'label', 'description', 'status', 'modified_at'],
+		files: [],
+		pidLookup: false,
+	},
+	speech_tasks: {
+		key: 'speech_tasks',
+		resource: 'speechTask',
+		displayName: 'Speech Task',
+		kind: 'speechTask',
+		seedName: 'speech_tasks',
+		aliases: [],
+		idColumn: 'task_id',
+		uniqueKey: ['task_id'],
+		timeColumn: 'processed_time',
+		seedColumns: [
+			'audio_classification_json',
+			'cp',
+			'error',
+			'external_id',
+			'fragment_id',
+			'main_local_id',
+			'media_object_id',
+			'pid',
+			'processed_time',
+			'statistics',
+			'status',
+			'task_id',
+			'title',
+			'transcript_json',
+			'transcript_srt',
+			'transcript_txt',
+			'transcript_vtt',
+		],
+		rawJsonColumns: ['transcript_json', 'audio_classification_json', 'statistics'],
+		listColumns: {},
+		simplifiedColumns: [...TASK_SIMPLIFIED, 'fragment_id', 'error', 'transcript_txt'],
+		files: [
+			{ column: 'transcript_srt', displayName: 'Transcript (SRT)', extension: 'srt', mimeType: 'application/x-subrip' },
+			{ column: 'transcript_vtt', displayName: 'Transcript (WebVTT)', extension: 'vtt', mimeType: 'text/vtt' },
+			{ column: 'transcript_txt', displayName: 'Transcript (Plain Text)', extension: 'txt', mimeType: 'text/plain' },
+			{ column: 'transcript_json', displayName: 'Transcript (Raw JSON)', extension: 'json', mimeType: JSON_MIME },
+			{
+				column: 'audio_classification_json',
+				displayName: 'Audio Classification (Raw JSON)',
+				extension: 'json',
+				mimeType: JSON_MIME,
+			},
+		],
+		pidLookup: true,
+	},
+	ner_tasks: {
+		key: 'ner_tasks',
+		resource: 'nerTask',
+		displayName: 'NER Task',
+		kind: 'nerTask',
+		seedName: 'ner_tasks',
+		aliases: [],
+		idColumn: 'task_id',
+		uniqueKey: ['task_id'],
+		timeColumn: 'processed_time',
+		seedColumns: ['cp', 'error', SEED_VENDOR_COLUMN, 'fragment_id', 'pid', 'processed_json', 'processed_time', 'status', 'task_id'],
+		rawJsonColumns: ['processed_json', SEED_VENDOR_COLUMN],
+		listColumns: {},
+		simplifiedColumns: ['task_id', 'pid', 'cp', 'fragment_id', 'status', 'processed_time', 'error'],
+		files: [
+			{ column: 'processed_json', displayName: 'Processed Output (Raw JSON)', extension: 'json', mimeType: JSON_MIME },
+			{ column: SEED_VENDOR_COLUMN, displayName: 'Extraction Engine Output (Raw JSON)', extension: 'json', mimeType: JSON_MIME },
+		],
+		pidLookup: true,
+	},
+};
+
+export const AI_VIEW_KEYS = Object.keys(AI_VIEWS) as AiViewKey[];
+
+export function viewByResource(resource: string): AiViewDefinition | undefined {
+	return AI_VIEW_KEYS.map((key) => AI_VIEWS[key]).find((view) => view.resource === resource);
+}
+
+/** The view a resource parameter names; anything else is an error before any request. */
+export function viewKeyOf(ctx: { getNode(): INode }, resource: string): AiViewKey {
+	const view = viewByResource(resource);
+	if (!view) {
+		throw new NodeOperationError(ctx.getNode(), `Parameter "Resource": unknown resource ${JSON.stringify(resource)}`, {
+			itemIndex: 0,
+		});
+	}
+	return view.key;
+}
+
+export function isAiViewKey(value: string): value is AiViewKey {
+	return Object.prototype.hasOwnProperty.call(AI_VIEWS, value);
+}
+
+/** A view with the names the live API uses (or the seed's, when resolved without a schema). */
+export interface ResolvedView {
+	definition: AiViewDefinition;
+	/** Root field to query, e.g. `image_tasks` or `face_image_tasks`. */
+	rootField: string;
+	/** `<rootField>_aggregate` when the role may aggregate, else undefined. */
+	aggregateField?: string;
+	/** Scalar (selectable) columns, live names. */
+	columns: string[];
+	/** Named GraphQL type per column, e.g. `uuid`, `timestamptz`, `jsonb`, `String`. */
+	columnTypes: Record<string, string>;
+	/** Columns returned parsed from JSON text (live names; includes the NER vendor column). */
+	rawJsonColumns: string[];
+	/** NER only: live name of the vendor's raw output column (seed: `extractor_json`). */
+	vendorColumn?: string;
+	idColumn?: string;
+	/** Tiebreaker columns present in the live view (list columns only where the schema lets them be ordered). */
+	uniqueKey: string[];
+	timeColumn: string;
+	simplifiedColumns: string[];
+	/** Variable types of the root field's arguments, e.g. `where` -> `face_tasks_bool_exp`. */
+	argumentTypes: Record<string, string>;
+	/** Downloadable files with live column names. */
+	files: DownloadableFile[];
+	/** True when the rows were read from a live schema, false for the seed fallback. */
+	live: boolean;
+}
+
+export class ViewNotFoundError extends Error {
+	constructor(readonly definition: AiViewDefinition) {
+		super(
+			`The API does not expose the ${definition.displayName} view (looked for ${[definition.seedName, ...definition.aliases].join(', ')})`,
+		);
+		this.name = 'ViewNotFoundError';
+	}
+}
+
+function queryFields(schema: GraphQLSchema): Record<string, GraphQLField<unknown, unknown>> {
+	return schema.getQueryType()?.getFields() ?? {};
+}
+
+/** Live root field name of a view: the seed name, else a known alias, else undefined. */
+export function findRootField(schema: GraphQLSchema, definition: AiViewDefinition): string | undefined {
+	const fields = queryFields(schema);
+	return [definition.seedName, ...definition.aliases].find((candidate) => {
+		const field = fields[candidate];
+		return field !== undefined && isObjectType(getNamedType(field.type)) && isListType(unwrapNonNull(field.type));
+	});
+}
+
+function unwrapNonNull<T>(type: T): T {
+	return (isNonNullType(type) ? (type as unknown as { ofType: T }).ofType : type) as T;
+}
+
+/**
+ * The NER vendor column: the one `*_json` column that is not `processed_json` (the seed calls it
+ * `extractor_json`; in reality it carries the vendor's name).
+ */
+export function findVendorColumn(columns: string[]): string | undefined {
+	if (columns.includes(SEED_VENDOR_COLUMN)) return SEED_VENDOR_COLUMN;
+	return columns.find((column) => column.endsWith('_json') && column !== 'processed_json');
+}
+
+function scalarColumns(rowType: GraphQLObjectType): Record<string, string> {
+	const types: Record<string, string> = {};
+	for (const [fieldName, field] of Object.entries(rowType.getFields())) {
+		const named = getNamedType(field.type);
+		// Scalars and enums are columns; object types would be relationships, which need their own selection.
+		if (!isObjectType(named)) types[fieldName] = named.name;
+	}
+	return types;
+}
+
+/** Maps a seed column name to its live name (only the NER vendor column differs). */
+function liveColumnName(definition: AiViewDefinition, column: string, vendorColumn: string | undefined): string {
+	return definition.kind === 'nerTask' && column === SEED_VENDOR_COLUMN && vendorColumn ? vendorColumn : column;
+}
+
+function withLiveNames(
+	definition: AiViewDefinition,
+	columns: string[],
+	vendorColumn: string | undefined,
+): Pick<ResolvedView, 'rawJsonColumns' | 'uniqueKey' | 'simplifiedColumns' | 'files'> {
+	const present = (column: string) => columns.includes(column);
+	const live = (column: string) => liveColumnName(definition, column, vendorColumn);
+	return {
+		rawJsonColumns: definition.rawJsonColumns.map(live).filter(present),
+		uniqueKey: definition.uniqueKey.filter(present),
+		simplifiedColumns: definition.simplifiedColumns.map(live).filter(present),
+		files: definition.files
+			.map((file) => ({ ...file, column: live(file.column) }))
+			.filter((file) => present(file.column)),
+	};
+}
+
+/**
+ * A view with the seed's names, for when the schema cannot be read (option lists in the editor, a role without
+ * introspection); `rootField` when the server is known to use a published alias instead.
+ */
+export function seedView(key: AiViewKey, rootField: string = AI_VIEWS[key].seedName): ResolvedView {
+	const definition = AI_VIEWS[key];
+	const columns = [...definition.seedColumns];
+	const vendorColumn = definition.kind === 'nerTask' ? SEED_VENDOR_COLUMN : undefined;
+	return {
+		definition,
+		rootField,
+		aggregateField: `${rootField}_aggregate`,
+		columns,
+		columnTypes: {},
+		vendorColumn,
+		idColumn: definition.idColumn,
+		timeColumn: definition.timeColumn,
+		argumentTypes: {
+			where: `${rootField}_bool_exp`,
+			order_by: `[${rootField}_order_by!]`,
+			limit: 'Int',
+			offset: 'Int',
+		},
+		live: false,
+		...withLiveNames(definition, columns, vendorColumn),
+		// Whether a list column can be ordered by is unknown without the schema.
+		uniqueKey: definition.uniqueKey.filter((column) => !(column in definition.listColumns)),
+	};
+}
+
+/**
+ * Reads a view's live names from the schema. Throws ViewNotFoundError when neither the seed name nor an alias
+ * exists (e.g. the account has no access to the view).
+ */
+export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView {
+	const definition = AI_VIEWS[key];
+	const rootField = findRootField(schema, definition);
+	if (!rootField) throw new ViewNotFoundError(definition);
+	const field = queryFields(schema)[rootField];
+	const columnTypes = scalarColumns(getNamedType(field.type) as GraphQLObjectType);
+	const columns = Object.keys(columnTypes);
+	const vendorColumn = definition.kind === 'nerTask' ? findVendorColumn(columns) : undefined;
+	const aggregateName = `${rootField}_aggregate`;
+	const named = withLiveNames(definition, columns, vendorColumn);
+	const orderable = orderableColumns(field.args);
+	return {
+		definition,
+		rootField,
+		aggregateField: queryFields(schema)[aggregateName] ? aggregateName : undefined,
+		columns,
+		columnTypes,
+		vendorColumn,
+		idColumn: definition.idColumn && columns.includes(definition.idColumn) ? definition.idColumn : undefined,
+		timeColumn: definition.timeColumn,
+		argumentTypes: Object.fromEntries(field.args.map((argument) => [argument.name, argument.type.toString()])),
+		live: true,
+		...named,
+		uniqueKey: orderable ? named.uniqueKey.filter((column) => orderable.has(column)) : named.uniqueKey,
+	};
+}
+
+/** Columns the view's `order_by` input type offers, or undefined when the view takes no order_by. */
+function orderableColumns(args: readonly GraphQLArgument[]): Set<string> | undefined {
+	const orderBy = args.find((argument) => argument.name === 'order_by');
+	const type = orderBy ? getNamedType(orderBy.type) : undefined;
+	return type && isInputObjectType(type) ? new Set(Object.keys(type.getFields())) : undefined;
+}
+
+/** Resolves from the schema when there is one, else falls back to the seed's names. */
+export function resolveViewOrSeed(schema: GraphQLSchema | undefined, key: AiViewKey): ResolvedView {
+	if (!schema || !findRootField(schema, AI_VIEWS[key])) return seedView(key);
+	return resolveView(schema, key);
+}
+
+/** The stable sort: the user's columns first, then the view's unique key for whatever they did not name. */
+export function stableOrderBy(view: ResolvedView, userOrder: Array<Record<string, string>> = []): Array<Record<string, string>> {
+	const named = new Set(userOrder.flatMap((entry) => Object.keys(entry)));
+	const tiebreakers = view.uniqueKey.filter((column) => !named.has(column)).map((column) => ({ [column]: 'asc' }));
+	return [...userOrder, ...tiebreakers];
+}
+
+/** Text that is JSON (an object or array) parsed; anything else (an object path, plain text) as it was. */
+export function parseJsonText(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	if (!text.startsWith('{') && !text.startsWith('[')) return value;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return value;
+	}
+}
+
+export interface ShapeOptions {
+	/** Leave raw JSON columns as the text the API sent. */
+	keepRawJson?: boolean;
+}
+
+/** A list column's value as an array (or null); a value that is no list in either form is an error. */
+export function listValue(view: ResolvedView, column: string, value: unknown): unknown[] | null {
+	const list = readList(value, view.definition.listColumns[column] ?? 'text');
+	if (list === undefined) throw new UnexpectedListError(column, view.rootField, value);
+	return list;
+}
+
+/**
+ * A row as the node outputs it: list columns as arrays (whichever form the API used), raw JSON columns parsed
+ * unless asked to keep them raw. Throws UnexpectedListError for a list column holding something else.
+ */
+export function shapeRecord(view: ResolvedView, row: IDataObject, options: ShapeOptions = {}): IDataObject {
+	const shaped: IDataObject = { ...row };
+	for (const column of Object.keys(view.definition.listColumns)) {
+		if (column in shaped) shaped[column] = listValue(view, column, shaped[column]) as IDataObject[string];
+	}
+	if (options.keepRawJson) return shaped;
+	for (const column of view.rawJsonColumns) {
+		if (column in shaped) shaped[column] = parseJsonText(shaped[column]) as IDataObject[string];
+	}
+	return shaped;
+}

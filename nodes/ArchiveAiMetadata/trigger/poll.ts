@@ -1,0 +1,169 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { shapeRecord } from '../api/views';
+import { cursorAfter, readCursor, saveCursor } from './cursor';
+import type { Cursor, CursorColumns } from './cursor';
+import { MAX_REMEMBERED_ROWS, microsToIso, remember, rememberedHashes, rowHash, timestampMicros, windowStart } from './lateRows';
+import type { EmittedMemory } from './lateRows';
+import { cursorColumnsOf, fetchNewest, fetchOrdered, openViewSource, positionFilter, selectedColumns, userFilters } from './query';
+import type { ViewSource } from './query';
+import { readSettings } from './settings';
+import type { TriggerSettings } from './settings';
+
+/**
+ * One poll: the rows not emitted yet, oldest first, at most "Max Records per Poll": those after the newest time
+ * emitted, and those that appeared late within the "Late Rows Window" before it (the memory of emitted rows
+ * keeps them from repeating). Manual runs show the newest record and move nothing.
+ */
+export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(ctx);
+	const source = await openViewSource(ctx, settings);
+	if (ctx.getMode() === 'manual') return await latestForManualRun(ctx, source, settings);
+
+	const staticData = ctx.getWorkflowStaticData('node');
+	let cursor = usableCursor(readCursor(staticData), settings);
+	if (!cursor) {
+		cursor = await startingCursor(ctx, source, settings);
+		saveCursor(staticData, cursor);
+		// Without "Start From" the cursor marks the newest existing record: nothing can be new yet.
+		if (!settings.startFrom) return null;
+	}
+
+	const columns = cursorColumnsOf(source.view);
+	const watermark = requireMicros(ctx, cursor.time, columns.time);
+	const lowerBound = windowStart(watermark, settings.lateRowsWindowMinutes);
+	const remembered = cursor.memory ? rememberedHashes(cursor.memory) : new Set<string>();
+	const rows = await fetchOrdered(
+		ctx,
+		source,
+		positionFilter(cursor, columns, cursor.memory ? microsToIso(lowerBound) : undefined),
+		userFilters(source.view, settings),
+		selectedColumns(source.view, settings),
+		settings,
+		settings.maxRecordsPerPoll + remembered.size,
+	);
+	const fresh = rows
+		.map((row) => ({ row, hash: rowHash(row, columns) }))
+		.filter(({ hash }) => !remembered.has(hash))
+		.slice(0, settings.maxRecordsPerPoll);
+	if (fresh.length === 0) return null;
+	// Shaped first: a row that cannot be emitted must not be remembered as emitted.
+	const items = emit(ctx, source, settings, fresh.map(({ row }) => row));
+	saveCursor(staticData, nextCursor(ctx, cursor, fresh, columns, settings));
+	return [items];
+}
+
+/**
+ * The cursor after emitting `fresh`: the newest time emitted so far (and that row's key), and the memory of the
+ * rows emitted within the window below it. A legacy cursor's memory starts empty with its time as the floor:
+ * rows at or before it went out under the old (time, key) rule.
+ */
+function nextCursor(
+	ctx: IPollFunctions,
+	cursor: Cursor,
+	fresh: Array<{ row: IDataObject; hash: string }>,
+	columns: CursorColumns,
+	settings: TriggerSettings,
+): Cursor {
+	let newest = { micros: requireMicros(ctx, cursor.time, columns.time), time: cursor.time, key: cursor.key };
+	const emitted = fresh.map(({ row, hash }) => {
+		const time = String(row[columns.time]);
+		const micros = requireMicros(ctx, time, columns.time);
+		// Rows come oldest first: the last one at the newest time is the newest row.
+		if (micros >= newest.micros) newest = { micros, time, key: cursorAfter(row, columns, settings.view)?.key ?? null };
+		return { micros, hash };
+	});
+	const memory = cursor.memory ?? { floor: cursor.time, entries: [] };
+	return {
+		view: settings.view,
+		time: newest.time,
+		key: newest.key,
+		startFrom: cursor.startFrom,
+		memory: remember(memory, emitted, windowStart(newest.micros, settings.lateRowsWindowMinutes), newest.micros),
+	};
+}
+
+function requireMicros(ctx: IPollFunctions, time: string, column: string): number {
+	const micros = timestampMicros(time);
+	if (micros === undefined) throw new NodeOperationError(ctx.getNode(), `The API sent a ${column} that is not a timestamp: ${JSON.stringify(time)}`);
+	return micros;
+}
+
+/** A stored cursor still applies when it watches the same view and was started from the same "Start From". */
+function usableCursor(cursor: Cursor | undefined, settings: TriggerSettings): Cursor | undefined {
+	if (!cursor || cursor.view !== settings.view) return undefined;
+	if (settings.startFrom !== undefined && cursor.startFrom !== settings.startFrom) return undefined;
+	return cursor;
+}
+
+/**
+ * First activation: from "Start From" when given; else from the newest record the API holds now (the server's
+ * own clock, so a skewed n8n clock cannot skip or repeat records), or from this moment when the view is empty.
+ * The floor keeps what existed before (or before "Start From") out of the late rows window.
+ */
+async function startingCursor(ctx: IPollFunctions, source: ViewSource, settings: TriggerSettings): Promise<Cursor> {
+	if (settings.startFrom) {
+		const floor = microsToIso(requireMicros(ctx, settings.startFrom, 'Start From') - 1);
+		return { view: settings.view, time: settings.startFrom, key: null, startFrom: settings.startFrom, memory: { floor, entries: [] } };
+	}
+	const columns = cursorColumnsOf(source.view);
+	const [newest] = await fetchNewest(ctx, source, [], [columns.time, ...columns.key], 1);
+	const cursor = newest ? cursorAfter(newest, columns, settings.view) : undefined;
+	if (!cursor) {
+		const now = new Date().toISOString();
+		return { view: settings.view, time: now, key: null, memory: { floor: now, entries: [] } };
+	}
+	return { ...cursor, memory: await existingRowsInWindow(ctx, source, cursor, settings) };
+}
+
+/**
+ * At activation, the rows already within the window count as emitted, so that a row appearing later behind the
+ * newest one is told apart from those. At most MAX_REMEMBERED_ROWS are read; when there are more, the floor
+ * goes above the oldest time read.
+ */
+async function existingRowsInWindow(ctx: IPollFunctions, source: ViewSource, cursor: Cursor, settings: TriggerSettings): Promise<EmittedMemory> {
+	const columns = cursorColumnsOf(source.view);
+	const newestMicros = requireMicros(ctx, cursor.time, columns.time);
+	const lowerBound = windowStart(newestMicros, settings.lateRowsWindowMinutes);
+	const inWindow = { [columns.time]: { _gte: microsToIso(lowerBound) } };
+	const rows = await fetchNewest(ctx, source, [inWindow], [columns.time, ...columns.key], MAX_REMEMBERED_ROWS);
+	const entries = rows.map((row) => ({ micros: requireMicros(ctx, String(row[columns.time]), columns.time), hash: rowHash(row, columns) }));
+	// All rows of the window were read, or only the newest: then what is older than the oldest time read is out.
+	const floorMicros = rows.length < MAX_REMEMBERED_ROWS ? lowerBound - 1 : Math.min(entries[entries.length - 1].micros, newestMicros - 1);
+	return remember(
+		{ floor: microsToIso(floorMicros), entries: [] },
+		entries.filter((entry) => entry.micros > floorMicros),
+		lowerBound,
+		newestMicros,
+	);
+}
+
+async function latestForManualRun(
+	ctx: IPollFunctions,
+	source: ViewSource,
+	settings: TriggerSettings,
+): Promise<INodeExecutionData[][]> {
+	const fields = selectedColumns(source.view, settings);
+	const rows = await fetchNewest(ctx, source, userFilters(source.view, settings), fields, 1);
+	if (rows.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'No records match the current filters', {
+			description: 'Check "Status Names or IDs" and "Content Partner Names or IDs", or pick another view.',
+		});
+	}
+	return [emit(ctx, source, settings, rows)];
+}
+
+function emit(ctx: IPollFunctions, source: ViewSource, settings: TriggerSettings, rows: IDataObject[]): INodeExecutionData[] {
+	let records: IDataObject[];
+	try {
+		records = rows.map((row) => shapeRecord(source.view, row, { keepRawJson: settings.keepRawJson }));
+	} catch (error) {
+		// A list column holding neither a JSON array nor a Postgres array literal.
+		throw new NodeOperationError(ctx.getNode(), error as Error);
+	}
+	if (settings.emitAs === 'oneItem') {
+		return [{ json: { view: source.view.rootField, count: records.length, records } }];
+	}
+	return records.map((json) => ({ json }));
+}

@@ -1,0 +1,203 @@
+import { request as httpRequest } from 'node:http';
+import type { ServerResponse } from 'node:http';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
+import type { Sandbox } from '../../../dev/emulators';
+import { runNode } from '../../../dev/harness/execute';
+import { forward, startTestOrigin } from '../shared/testOrigin';
+import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
+import { aiCredentials, resetState, withSandbox } from './helpers';
+
+/**
+ * Download Files against hostile download links. The node talks to `front`, which passes everything on to the
+ * emulator but rewrites the links presignS3 returns (`linkFor`), so they point at `files`, a server of the test's
+ * own whose answers each test chooses (`serveFile`). `elsewhere` is a third origin that records what reaches it.
+ */
+let sandbox: Sandbox;
+let front: TestOrigin;
+let files: TestOrigin;
+let elsewhere: TestOrigin;
+let linkFor: (original: string) => string;
+let serveFile: (request: ReceivedRequest, res: ServerResponse) => void;
+
+function forwardRewritingLinks(request: ReceivedRequest, res: ServerResponse): void {
+	const target = new URL(sandbox.ai.baseUrl);
+	const upstream = httpRequest(
+		{ host: target.hostname, port: target.port, method: request.method, path: `${request.url.pathname}${request.url.search}`, headers: { ...request.headers, host: target.host } },
+		(answer) => {
+			const chunks: Buffer[] = [];
+			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+			answer.on('end', () => {
+				const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { presignS3?: Array<Record<string, string>> } };
+				for (const links of body.data?.presignS3 ?? []) {
+					for (const [field, link] of Object.entries(links)) if (typeof link === 'string') links[field] = linkFor(link);
+				}
+				res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
+				res.end(JSON.stringify(body));
+			});
+		},
+	);
+	upstream.end(request.body);
+}
+
+beforeAll(async () => {
+	sandbox = await withSandbox({ rows: 20, aiRawStorage: 'paths' });
+	front = await startTestOrigin((request, res) => {
+		if (request.body.toString('utf8').includes('PresignFiles')) return forwardRewritingLinks(request, res);
+		forward(request, res, sandbox.ai.baseUrl);
+	});
+	files = await startTestOrigin((request, res) => serveFile(request, res));
+	elsewhere = await startTestOrigin();
+});
+afterAll(async () => Promise.all([sandbox.close(), front.close(), files.close(), elsewhere.close()]));
+beforeEach(async () => {
+	await resetState(sandbox);
+	for (const origin of [front, files, elsewhere]) origin.requests.length = 0;
+	linkFor = (original) => `${files.baseUrl}${new URL(original).pathname}`;
+	serveFile = (_request, res) => {
+		res.writeHead(200, { 'content-type': 'text/plain' });
+		res.end('transcript text');
+	};
+});
+
+const taskId = () =>
+	String((sandbox.data.ai.records('speech_tasks', ['task_id', 'status']) as IDataObject[]).find((row) => row.status === 'succeeded')?.task_id);
+
+async function downloadTranscript(options: INodeParameters = {}, onStarted?: (cancel: () => void) => void) {
+	const credentials = aiCredentials(sandbox, { graphqlUrl: `${front.baseUrl}${new URL(sandbox.ai.graphqlUrl).pathname}` });
+	const parameters = { resource: 'speechTask', operation: 'downloadFiles', taskId: taskId(), files: ['transcript_txt'], options };
+	return await runNode({ nodeType: new ArchiveAiMetadata(), parameters, credentials, onStarted });
+}
+
+function status(code: number): (request: ReceivedRequest, res: ServerResponse) => void {
+	return (_request, res) => {
+		res.writeHead(code, { 'content-type': 'application/xml' });
+		res.end('<Error><Code>Nope</Code></Error>');
+	};
+}
+
+describe('Download Files retries', () => {
+	it('downloads through the rewritten link (the set-up works)', async () => {
+		const result = await downloadTranscript();
+		expect(result.error).toBeUndefined();
+		expect(Buffer.from(String(result.outputs[0][0].binary?.transcript_txt.data), 'base64').toString('utf8')).toBe('transcript text');
+		expect(files.requests).toHaveLength(1);
+	});
+
+	it.each([403, 404, 429])('does not retry HTTP %i', async (code) => {
+		serveFile = status(code);
+		const result = await downloadTranscript({ maxRetries: 3 });
+		expect(result.error?.message).toBe(`Downloading transcript_txt failed (HTTP ${code})`);
+		expect(files.requests).toHaveLength(1);
+	});
+
+	it('retries a 5xx', async () => {
+		let answered = 0;
+		serveFile = (request, res) => (answered++ < 1 ? status(503)(request, res) : res.end('second time lucky'));
+		const result = await downloadTranscript({ maxRetries: 3 });
+		expect(result.error).toBeUndefined();
+		expect(files.requests).toHaveLength(2);
+	});
+
+	it('stops retrying when the execution is cancelled', async () => {
+		let cancel: () => void = () => undefined;
+		serveFile = (request, res) => {
+			cancel();
+			status(503)(request, res);
+		};
+		await downloadTranscript({ maxRetries: 3 }, (cancelRun) => (cancel = cancelRun));
+		expect(files.requests).toHaveLength(1);
+	});
+});
+
+/** Streams `totalBytes` in 64 KiB chunks, honouring backpressure; resolves with the bytes written when the response ends or is cut. */
+function streamBody(res: ServerResponse, totalBytes: number, headers: Record<string, string> = {}): Promise<number> {
+	const chunk = Buffer.alloc(64 * 1024, 'a');
+	res.writeHead(200, { 'content-type': 'text/plain', ...headers });
+	return new Promise((resolve) => {
+		let written = 0;
+		const finish = () => resolve(written);
+		res.on('close', finish);
+		const pump = () => {
+			while (written < totalBytes && !res.destroyed) {
+				written += chunk.length;
+				if (!res.write(chunk)) return void res.once('drain', pump);
+			}
+			res.end();
+		};
+		pump();
+	});
+}
+
+describe('Download Files refuses hostile links and oversized files', () => {
+	it.each([
+		['a data: link', 'data:text/plain;base64,aGVsbG8=', 'the API returned a data: link'],
+		['a file: link', 'file:///etc/passwd', 'the API returned a file: link'],
+		['plain http to another host', 'http://files.example.invalid/object', 'the API returned a plain http link to files.example.invalid'],
+	])('refuses %s before any download', async (_case, link, message) => {
+		linkFor = () => link;
+		const result = await downloadTranscript({ maxRetries: 0 });
+		expect(result.error?.message).toBe(`Downloading transcript_txt: ${message}; only https links are downloaded (http only to this machine)`);
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(files.requests).toHaveLength(0);
+	});
+
+	it('does not follow a redirect to another host, and names the host', async () => {
+		serveFile = (request, res) => {
+			res.writeHead(302, { location: `${elsewhere.baseUrl}/stolen${request.url.search}` });
+			res.end();
+		};
+		const result = await downloadTranscript({ maxRetries: 2 });
+		expect(result.error?.message).toBe(
+			`Downloading transcript_txt: the download link redirected to another host (${new URL(elsewhere.baseUrl).host}); redirects to other hosts are not followed`,
+		);
+		expect(files.requests).toHaveLength(1);
+		expect(elsewhere.requests).toHaveLength(0);
+	});
+
+	it('follows a redirect within the link\'s own origin', async () => {
+		serveFile = (request, res) => {
+			if (request.url.pathname === '/moved') return void res.end('moved content');
+			res.writeHead(302, { location: '/moved' });
+			res.end();
+		};
+		const result = await downloadTranscript();
+		expect(result.error).toBeUndefined();
+		expect(Buffer.from(String(result.outputs[0][0].binary?.transcript_txt.data), 'base64').toString('utf8')).toBe('moved content');
+		expect(files.requests.map((request) => request.url.pathname)).toEqual([expect.stringMatching(/transcript\.txt$/), '/moved']);
+	});
+
+	it('refuses a file whose Content-Length is over Max File Size without reading it', async () => {
+		let sent: Promise<number> = Promise.resolve(0);
+		serveFile = (_request, res) => (sent = streamBody(res, 8 * 1024 * 1024, { 'content-length': String(8 * 1024 * 1024) }));
+		const result = await downloadTranscript({ maxFileSizeMiB: 1 });
+		expect(result.error?.message).toBe('Downloading transcript_txt: the file is larger than the Max File Size of 1 MiB; raise Max File Size to download it');
+		expect(await sent).toBeLessThan(8 * 1024 * 1024);
+	});
+
+	it('stops reading a body without Content-Length as soon as it passes Max File Size (default 100 MiB)', async () => {
+		let sent: Promise<number> = Promise.resolve(0);
+		const total = 160 * 1024 * 1024;
+		serveFile = (_request, res) => (sent = streamBody(res, total));
+		const result = await downloadTranscript({ maxRetries: 0 });
+		expect(result.error?.message).toBe('Downloading transcript_txt: the file is larger than the Max File Size of 100 MiB; raise Max File Size to download it');
+		// Cut off near the limit: what was written but not read sat in socket buffers only.
+		expect(await sent).toBeLessThan(110 * 1024 * 1024);
+		expect(files.requests).toHaveLength(1);
+	});
+
+	it('downloads a file just under Max File Size', async () => {
+		serveFile = (_request, res) => void streamBody(res, 10 * 64 * 1024);
+		const result = await downloadTranscript({ maxFileSizeMiB: 1 });
+		expect(result.error).toBeUndefined();
+		expect(result.outputs[0][0].json.files).toEqual([expect.objectContaining({ bytes: 10 * 64 * 1024 })]);
+	});
+
+	it('refuses a Max File Size that is not a positive number, naming the parameter', async () => {
+		const result = await downloadTranscript({ maxFileSizeMiB: 0 });
+		expect(result.error?.message).toBe('Parameter "Max File Size (MiB)": must be a number above 0 and at most 2048, got 0');
+		expect(files.requests).toHaveLength(0);
+	});
+});
