@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_PAGE_SIZE, MAX_CONCURRENCY, MAX_RETRIES } from '../api/session';
+import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
+import { optionsCollection, showFor } from '../../shared/n8n/descriptions';
+import { DEFAULT_MAX_RETRIES, DEFAULT_PAGE_SIZE, MAX_RETRIES } from '../api/session';
 import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
 import type { AiViewDefinition } from '../api/views';
 
@@ -16,9 +18,7 @@ export const RESOURCES_WITH_ID = resourcesWhere((view) => view.idColumn !== unde
 export const RESOURCES_WITH_PID = resourcesWhere((view) => view.pidLookup);
 export const RESOURCES_WITH_FILES = resourcesWhere((view) => view.files.length > 0);
 
-export function showFor(resources: string[], operations: string[]): INodeProperties['displayOptions'] {
-	return { show: { resource: resources, operation: operations } };
-}
+export { optionsCollection, showFor };
 
 /** "All fields" or a choice listed from the live schema. */
 export function fieldSelectionProperties(resources: string[], operations: string[]): INodeProperties[] {
@@ -60,8 +60,8 @@ export const concurrencyOption: INodeProperties = {
 	displayName: 'Max Concurrent Requests',
 	name: 'maxConcurrency',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-	default: DEFAULT_CONCURRENCY,
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
+	default: DEFAULT_ACTION_CONCURRENCY,
 	description: 'How many page requests may be in flight at once',
 };
 
@@ -101,18 +101,3 @@ export const pagedReadOptions: INodeProperties[] = [
 	simplifyOption,
 ];
 
-/** The "Options" collection of an operation. */
-export function optionsCollection(
-	displayOptions: INodeProperties['displayOptions'],
-	options: INodeProperties[],
-): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions,
-		options,
-	};
-}

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { isUuid, parameterError, requireText } from '../../shared/n8n/params';
-import { readSelectedFields } from '../api/query';
+import { fieldsFor, parseFieldSelection } from '../api/query';
 import { readRows } from '../api/reader';
 import { readOptions } from '../api/session';
 import { AiSession } from '../api/session';
@@ -102,11 +102,11 @@ export async function executeGet(session: AiSession, viewKey: AiViewKey): Promis
 	return await executePerItem(ctx, async (itemIndex) => {
 		const options = readOptions(ctx, itemIndex);
 		readRecordId(ctx, itemIndex, viewKey);
-		readSelectedFields(ctx, itemIndex, undefined, options.simplify);
+		const selection = parseFieldSelection(ctx, itemIndex);
 		const connection = await session.connectToViews(options.maxRetries);
 		const view = await session.resolve(connection, viewKey, itemIndex);
 		const id = readRecordId(ctx, itemIndex, viewKey, view);
-		const fields = readSelectedFields(ctx, itemIndex, view, options.simplify);
+		const fields = fieldsFor(ctx, itemIndex, selection, view, options.simplify);
 		const record = await fetchRecordById(session, view, itemIndex, id, fields, options.maxRetries);
 		return [shapeRecord(view, record, options)];
 	});

@@ -7,8 +7,10 @@ import {
 	SORT_DIRECTIONS,
 	buildWhere,
 	precheckFilters,
-	readSelectedFields,
-	readSort,
+	fieldsFor,
+	orderByFor,
+	parseFieldSelection,
+	parseSort,
 } from '../api/query';
 import { readRows } from '../api/reader';
 import { readOptions } from '../api/session';
@@ -87,8 +89,8 @@ export async function executeGetMany(session: AiSession, viewKey: AiViewKey): Pr
 		const maxRows = returnAll ? undefined : requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50));
 		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		precheckFilters(ctx, itemIndex, filters);
-		readSort(ctx, itemIndex, undefined);
-		readSelectedFields(ctx, itemIndex, undefined, options.simplify);
+		const sort = parseSort(ctx, itemIndex);
+		const selection = parseFieldSelection(ctx, itemIndex);
 
 		const connection = await session.connectToViews(options.maxRetries);
 		const view = await session.resolve(connection, viewKey, itemIndex);
@@ -100,8 +102,8 @@ export async function executeGetMany(session: AiSession, viewKey: AiViewKey): Pr
 			{
 				view,
 				where: buildWhere(ctx, itemIndex, view, filters),
-				orderBy: readSort(ctx, itemIndex, view),
-				fields: readSelectedFields(ctx, itemIndex, view, options.simplify),
+				orderBy: orderByFor(ctx, itemIndex, sort, view),
+				fields: fieldsFor(ctx, itemIndex, selection, view, options.simplify),
 				pageSize: options.pageSize,
 				concurrency: options.concurrency,
 				maxRows,

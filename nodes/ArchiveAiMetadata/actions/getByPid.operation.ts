@@ -6,7 +6,8 @@ import { chunk, mapWithConcurrency } from '../api/concurrency';
 import { listValue, shapeRecord, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import { requireInteger, requireText } from '../../shared/n8n/params';
-import { ADVANCED_FILTER_NAME, buildWhere, combineConditions, precheckFilters, readSelectedFields } from '../api/query';
+import { ADVANCED_FILTER_NAME, buildWhere, combineConditions, fieldsFor, parseFieldSelection, precheckFilters } from '../api/query';
+import type { FieldSelection } from '../api/query';
 import { readRows } from '../api/reader';
 import type { ReadRequest } from '../api/reader';
 import { readOptions } from '../api/session';
@@ -57,6 +58,7 @@ export const description: INodeProperties[] = [
 ];
 
 interface PidLookupSettings extends ReadOptions {
+	selection: FieldSelection;
 	batchSize: number;
 	includeNotFound: boolean;
 	/** The Filters collection, checked locally; turned into a condition once the view's live names are known. */
@@ -73,6 +75,7 @@ function readSettings(ctx: IExecuteFunctions): PidLookupSettings {
 		batchSize: requireInteger(ctx, 0, 'Batch Size', options.batchSize ?? DEFAULT_PID_BATCH_SIZE, { max: MAX_PID_BATCH_SIZE }),
 		includeNotFound: options.includeNotFound === true,
 		filters,
+		selection: parseFieldSelection(ctx, 0),
 	};
 }
 
@@ -101,7 +104,6 @@ function readItemPids(ctx: IExecuteFunctions): ItemPid[] {
 export async function executeGetByPid(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	const settings = readSettings(ctx);
-	readSelectedFields(ctx, 0, undefined, settings.simplify);
 	const itemPids = readItemPids(ctx);
 	const pids = [...new Set(itemPids.flatMap((entry) => (entry.pid === undefined ? [] : [entry.pid])))];
 
@@ -122,7 +124,7 @@ async function lookUpPids(
 ): Promise<{ view: ResolvedView; rowsByPid: Map<string, IDataObject[]> }> {
 	const connection = await session.connectToViews(settings.maxRetries);
 	const view = await session.resolve(connection, viewKey, 0);
-	const fields = readSelectedFields(session.ctx, 0, view, settings.simplify);
+	const fields = fieldsFor(session.ctx, 0, settings.selection, view, settings.simplify);
 	if (pids.length === 0) return { view, rowsByPid: new Map() };
 	const rowsByPid = view.columns.includes('pid')
 		? await rowsByDirectPid(session, connection, view, pids, fields, settings)

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { NodeApiError } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import { asApiError, isGraphqlRefusal } from '../../shared/graphql/refusal';
 import { loadSchema } from '../../shared/graphql/schemaCache';
 import type { GraphqlClient, RequestContext } from '../../shared/graphql/client';
 import { AI_METADATA_SERVICE } from './client';
@@ -12,19 +13,6 @@ import type { AiViewKey, ResolvedView } from './views';
  * Hasura can forbid introspection per role. Then the schema cannot be read, and the node and the trigger work
  * with the seed's names, leaving it to the server to judge each query.
  */
-
-/** GraphQL errors carry the server's code (e.g. `validation-failed`); HTTP failures carry a numeric status. */
-export function isGraphqlRefusal(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const code = error.httpCode;
-	return typeof code === 'string' && code !== '' && !/^\d+$/.test(code);
-}
-
-/** Transport failures are NodeApiErrors already; anything else becomes one. */
-export function asApiError(ctx: RequestContext, error: unknown): NodeApiError {
-	if (error instanceof NodeApiError) return error;
-	return new NodeApiError(ctx.getNode(), { message: (error as Error).message ?? String(error) });
-}
 
 /** The live schema, or undefined when the API refuses introspection; other failures (HTTP, network) throw. */
 export async function loadSchemaUnlessRefused(ctx: RequestContext, client: GraphqlClient): Promise<GraphQLSchema | undefined> {

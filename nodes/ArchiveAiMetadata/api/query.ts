@@ -143,42 +143,63 @@ export function precheckFilters(ctx: IExecuteFunctions, itemIndex: number, filte
 
 export const SORT_DIRECTIONS = ['asc', 'desc', 'asc_nulls_first', 'asc_nulls_last', 'desc_nulls_first', 'desc_nulls_last'];
 
-/** The `sort` fixed collection as a Hasura `order_by` list (the unique tiebreaker is added later). */
-export function readSort(ctx: IExecuteFunctions, itemIndex: number, view: ResolvedView | undefined): Array<Record<string, string>> {
+export interface SortRule {
+	column: string;
+	direction: string;
+}
+
+/** The `sort` fixed collection, checked for what needs no schema (every rule has a column and a known direction). */
+export function parseSort(ctx: IExecuteFunctions, itemIndex: number): SortRule[] {
 	const sort = ctx.getNodeParameter('sort', itemIndex, {}) as { rules?: Array<{ column?: string; direction?: string }> };
 	return (sort.rules ?? []).map((rule) => {
 		const column = String(rule.column ?? '').trim();
 		const direction = String(rule.direction ?? 'asc');
 		if (column === '') throw parameterError(ctx, itemIndex, 'Sort', 'every sort rule needs a column');
-		if (view?.live && !view.columns.includes(column)) {
-			throw parameterError(ctx, itemIndex, 'Sort', `unknown column "${column}" for ${view.rootField}; known: ${view.columns.join(', ')}`);
-		}
 		if (!SORT_DIRECTIONS.includes(direction)) {
 			throw parameterError(ctx, itemIndex, 'Sort', `unknown direction "${direction}"; use one of ${SORT_DIRECTIONS.join(', ')}`);
+		}
+		return { column, direction };
+	});
+}
+
+/** The parsed sort as a Hasura `order_by` list, its columns checked against the live view (the unique tiebreaker is added later). */
+export function orderByFor(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	rules: SortRule[],
+	view: ResolvedView,
+): Array<Record<string, string>> {
+	return rules.map(({ column, direction }) => {
+		if (view.live && !view.columns.includes(column)) {
+			throw parameterError(ctx, itemIndex, 'Sort', `unknown column "${column}" for ${view.rootField}; known: ${view.columns.join(', ')}`);
 		}
 		return { [column]: direction };
 	});
 }
 
-/**
- * Columns to select: all the view's columns, its simplified set, or the user's choice (checked against the live
- * columns). `undefined` view = only local checks.
- */
-export function readSelectedFields(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	view: ResolvedView | undefined,
-	simplify: boolean,
-): string[] {
-	const mode = ctx.getNodeParameter('fieldSelection', itemIndex, 'all') as string;
-	if (mode !== 'selected') {
-		if (!view) return [];
-		return simplify && view.simplifiedColumns.length > 0 ? view.simplifiedColumns : view.columns;
-	}
+/** "Fields to Return": all fields (or the simplified set), or the user's choice, which must not be empty. */
+export type FieldSelection = { mode: 'all' } | { mode: 'selected'; fields: string[] };
+
+export function parseFieldSelection(ctx: IExecuteFunctions, itemIndex: number): FieldSelection {
+	if ((ctx.getNodeParameter('fieldSelection', itemIndex, 'all') as string) !== 'selected') return { mode: 'all' };
 	const fields = splitList(ctx.getNodeParameter('fields', itemIndex, []));
 	if (fields.length === 0) throw parameterError(ctx, itemIndex, 'Fields', 'choose at least one field, or select all fields');
-	if (view?.live) {
-		const unknown = fields.filter((field) => !view.columns.includes(field));
+	return { mode: 'selected', fields: [...new Set(fields)] };
+}
+
+/** Columns to select from the view: the chosen ones checked against the live columns, or all (or simplified). */
+export function fieldsFor(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	selection: FieldSelection,
+	view: ResolvedView,
+	simplify: boolean,
+): string[] {
+	if (selection.mode === 'all') {
+		return simplify && view.simplifiedColumns.length > 0 ? view.simplifiedColumns : view.columns;
+	}
+	if (view.live) {
+		const unknown = selection.fields.filter((field) => !view.columns.includes(field));
 		if (unknown.length > 0) {
 			throw parameterError(
 				ctx,
@@ -188,5 +209,5 @@ export function readSelectedFields(
 			);
 		}
 	}
-	return [...new Set(fields)];
+	return selection.fields;
 }

@@ -6,6 +6,7 @@ import type { GraphqlClient } from '../../shared/graphql/client';
 import { loadSchemaUnlessRefused, probeRootField } from './introspection';
 import { connectAiMetadata, createAiMetadataClient } from './client';
 import type { AiMetadataConnection } from './client';
+import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 import { requireInteger } from '../../shared/n8n/params';
 import { resolveView, seedView, ViewNotFoundError } from './views';
 import type { AiViewKey, ResolvedView } from './views';
@@ -17,8 +18,6 @@ export interface ViewConnection {
 }
 
 export const DEFAULT_PAGE_SIZE = 1000;
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 16;
 export const DEFAULT_MAX_RETRIES = 5;
 export const MAX_RETRIES = 10;
 
@@ -35,8 +34,8 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOpti
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return {
 		pageSize: requireInteger(ctx, itemIndex, 'Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE),
-		concurrency: requireInteger(ctx, itemIndex, 'Max Concurrent Requests', options.maxConcurrency ?? DEFAULT_CONCURRENCY, {
-			max: MAX_CONCURRENCY,
+		concurrency: requireInteger(ctx, itemIndex, 'Max Concurrent Requests', options.maxConcurrency ?? DEFAULT_ACTION_CONCURRENCY, {
+			max: MAX_CONCURRENT_REQUESTS,
 		}),
 		maxRetries: requireInteger(ctx, itemIndex, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, {
 			min: 0,

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { DEFAULT_TRIGGER_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 
 /** Views the trigger can watch: each has a time that moves when a row is new or changed. */
 export const TRIGGER_VIEWS = [
@@ -21,8 +22,6 @@ export const MAX_LATE_ROWS_WINDOW_MINUTES = 1440;
 
 export const DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
 export const DEFAULT_PAGE_SIZE = 1000;
-export const DEFAULT_CONCURRENCY = 2;
-export const MAX_CONCURRENCY = 16;
 export const DEFAULT_MAX_RETRIES = 5;
 export const MAX_RETRIES = 10;
 
@@ -157,8 +156,8 @@ export const triggerProperties: INodeProperties[] = [
 				displayName: 'Max Concurrent Requests',
 				name: 'maxConcurrency',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-				default: DEFAULT_CONCURRENCY,
+				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
+				default: DEFAULT_TRIGGER_CONCURRENCY,
 				description: 'How many pages are requested at the same time when many records are new',
 			},
 			{

@@ -1,13 +1,12 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { DEFAULT_TRIGGER_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
+import { MAX_GRAPHQL_INT, parameterError as itemParameterError, requireInteger } from '../../shared/n8n/params';
 import {
-	DEFAULT_CONCURRENCY,
 	DEFAULT_LATE_ROWS_WINDOW_MINUTES,
 	DEFAULT_MAX_RECORDS_PER_POLL,
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_PAGE_SIZE,
-	MAX_CONCURRENCY,
 	MAX_LATE_ROWS_WINDOW_MINUTES,
 	MAX_RETRIES,
 	TASK_VIEWS,
@@ -36,19 +35,13 @@ export interface TriggerSettings {
 	lateRowsWindowMinutes: number;
 }
 
-/** GraphQL `Int` is 32-bit: larger limits are refused by the server. */
-const MAX_GRAPHQL_INT = 2_147_483_647;
-
-function parameterError(ctx: IPollFunctions, parameter: string, problem: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Parameter "${parameter}": ${problem}`, { itemIndex: 0 });
+/** A poll has no input items: its errors belong to item 0. */
+function parameterError(ctx: IPollFunctions, parameter: string, problem: string) {
+	return itemParameterError(ctx, 0, parameter, problem);
 }
 
 function integerIn(ctx: IPollFunctions, parameter: string, value: unknown, min: number, max: number): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-		throw parameterError(ctx, parameter, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-	}
-	return number;
+	return requireInteger(ctx, 0, parameter, value, { min, max });
 }
 
 /** A list parameter that may also arrive from an expression as "a, b" text or a single value. */
@@ -101,7 +94,7 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 		maxRecordsPerPoll: integerIn(ctx, 'Max Records per Poll', options.maxRecordsPerPoll ?? DEFAULT_MAX_RECORDS_PER_POLL, 1, MAX_GRAPHQL_INT),
 		startFrom: readStartFrom(ctx, options.startFrom),
 		pageSize: integerIn(ctx, 'Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE, 1, MAX_GRAPHQL_INT),
-		concurrency: integerIn(ctx, 'Max Concurrent Requests', options.maxConcurrency ?? DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY),
+		concurrency: integerIn(ctx, 'Max Concurrent Requests', options.maxConcurrency ?? DEFAULT_TRIGGER_CONCURRENCY, 1, MAX_CONCURRENT_REQUESTS),
 		maxRetries: integerIn(ctx, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, 0, MAX_RETRIES),
 		keepRawJson: options.keepRawJson === true,
 		lateRowsWindowMinutes: windowMinutes(ctx, options.lateRowsWindow ?? DEFAULT_LATE_ROWS_WINDOW_MINUTES),
