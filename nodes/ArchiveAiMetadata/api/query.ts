@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { isUuid, parameterError, parseJsonObject, readDateTime, splitList } from '../../shared/n8n/params';
+import type { ParameterContext } from '../../shared/n8n/params';
 import type { ResolvedView } from './views';
 
 /**
@@ -15,7 +16,7 @@ interface FriendlyFilter {
 	displayName: string;
 	/** Column the filter applies to, by view. */
 	column: (view: ResolvedView) => string;
-	toCondition: (ctx: IExecuteFunctions, itemIndex: number, value: unknown) => Condition | undefined;
+	toCondition: (ctx: ParameterContext, itemIndex: number, value: unknown) => Condition | undefined;
 }
 
 const inList = (value: unknown): Condition | undefined => {
@@ -108,7 +109,7 @@ export function combineConditions(conditions: Condition[]): Condition {
 }
 
 /** `where` from the `filters` collection: friendly filters and the advanced Hasura filter, all combined with AND. */
-export function buildWhere(ctx: IExecuteFunctions, itemIndex: number, view: ResolvedView, filters: IDataObject): Condition {
+export function buildWhere(ctx: ParameterContext, itemIndex: number, view: ResolvedView, filters: IDataObject): Condition {
 	const conditions: Condition[] = [];
 	for (const filter of FRIENDLY_FILTERS) {
 		if (!(filter.parameter in filters)) continue;
@@ -127,7 +128,7 @@ export function buildWhere(ctx: IExecuteFunctions, itemIndex: number, view: Reso
 }
 
 /** A list filter on a uuid column (task_id) only takes UUIDs: said before the request, naming the filter. */
-function assertUuids(ctx: IExecuteFunctions, itemIndex: number, view: ResolvedView, parameter: string, column: string, condition: Condition): void {
+function assertUuids(ctx: ParameterContext, itemIndex: number, view: ResolvedView, parameter: string, column: string, condition: Condition): void {
 	if (view.columnTypes[column] !== 'uuid' || !Array.isArray(condition._in)) return;
 	const invalid = (condition._in as string[]).filter((value) => !isUuid(value));
 	if (invalid.length > 0) throw parameterError(ctx, itemIndex, parameter, `must be UUIDs, got ${invalid.map((value) => JSON.stringify(value)).join(', ')}`);
