@@ -9,7 +9,11 @@ import type {
 } from 'n8n-workflow';
 
 import { insecureUrlNotice } from './common/insecureUrl';
-import { graphqlCredentialTest, requestAccessToken, tokenFlowProperties } from './common/tokenCredential';
+import {
+	graphqlCredentialTest,
+	requestAccessToken,
+	tokenFlowProperties,
+} from './common/tokenCredential';
 import { withAccessToken } from './common/tokenPlacement';
 
 /**
@@ -26,7 +30,8 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 		dark: 'file:../nodes/ArchiveAiMetadata/archiveAiMetadata.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata-api';
+	documentationUrl =
+		'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata-api';
 
 	properties: INodeProperties[] = [
 		{
@@ -36,7 +41,8 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://auth.example.org',
-			description: 'Base URL of the token service; the token is requested from this URL plus /token',
+			description:
+				'Base URL of the token service; the token is requested from this URL plus /token',
 		},
 		{
 			displayName: 'GraphQL Endpoint URL',

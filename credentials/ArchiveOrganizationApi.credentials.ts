@@ -9,7 +9,11 @@ import type {
 } from 'n8n-workflow';
 
 import { insecureUrlNotice } from './common/insecureUrl';
-import { graphqlCredentialTest, requestAccessToken, tokenFlowProperties } from './common/tokenCredential';
+import {
+	graphqlCredentialTest,
+	requestAccessToken,
+	tokenFlowProperties,
+} from './common/tokenCredential';
 import { withAccessToken } from './common/tokenPlacement';
 
 /**
@@ -26,7 +30,8 @@ export class ArchiveOrganizationApi implements ICredentialType {
 		dark: 'file:../nodes/ArchiveOrganization/archiveOrganization.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/archive-services/n8n-nodes-archive-services#archive-organization-api';
+	documentationUrl =
+		'https://github.com/archive-services/n8n-nodes-archive-services#archive-organization-api';
 
 	properties: INodeProperties[] = [
 		{
@@ -37,7 +42,8 @@ export class ArchiveOrganizationApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://auth.example.org',
 			hint: 'Production and QAS have different token hosts: create one credential per environment',
-			description: 'Base URL of the token service; the token is requested from this URL plus /token',
+			description:
+				'Base URL of the token service; the token is requested from this URL plus /token',
 		},
 		{
 			displayName: 'API URL',

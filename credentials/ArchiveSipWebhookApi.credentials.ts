@@ -15,7 +15,8 @@ export class ArchiveSipWebhookApi implements ICredentialType {
 		dark: 'file:../nodes/ArchiveSipStatusTrigger/archiveSipStatus.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/archive-services/n8n-nodes-archive-services#archive-sip-webhook-api';
+	documentationUrl =
+		'https://github.com/archive-services/n8n-nodes-archive-services#archive-sip-webhook-api';
 
 	properties: INodeProperties[] = [
 		{

@@ -12,7 +12,10 @@ const root = path.join(__dirname, '..');
 function problemsFor(tag) {
 	const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 	const problems = [];
-	if (tag !== `v${version}`) problems.push(`tag "${tag}" does not match package.json version ${version} (expected v${version})`);
+	if (tag !== `v${version}`)
+		problems.push(
+			`tag "${tag}" does not match package.json version ${version} (expected v${version})`,
+		);
 	const changelog = fs.readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
 	const heading = new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\]`, 'm');
 	if (!heading.test(changelog)) problems.push(`CHANGELOG.md has no "## [${version}]" section`);
@@ -26,5 +29,6 @@ if (!tag) {
 }
 const problems = problemsFor(tag);
 for (const problem of problems) console.error(`check-release: ${problem}`);
-if (problems.length === 0) console.log(`check-release: ${tag} matches package.json and CHANGELOG.md`);
+if (problems.length === 0)
+	console.log(`check-release: ${tag} matches package.json and CHANGELOG.md`);
 process.exit(problems.length > 0 ? 1 : 0);

@@ -55,7 +55,8 @@ function parseArgs(argv: string[]): Settings {
 	if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
 	if (packages.length === 0) packages.push({ label: 'current', packageRoot: REPO_ROOT });
 	for (const { label, packageRoot } of packages) {
-		if (!fs.existsSync(path.join(packageRoot ?? '', 'dist'))) throw new Error(`${label}: no dist/ in ${packageRoot}`);
+		if (!fs.existsSync(path.join(packageRoot ?? '', 'dist')))
+			throw new Error(`${label}: no dist/ in ${packageRoot}`);
 	}
 	return { version, runs, bareOnly, variants: [{ label: 'no package' }, ...packages] };
 }
@@ -67,7 +68,8 @@ function serverPid(n8n: N8nInstance): number {
 		try {
 			const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
 			if (args[1] !== n8n.install.n8nBin || args[2] !== 'start') continue;
-			if (fs.realpathSync(`/proc/${entry}/cwd`) === fs.realpathSync(n8n.userFolder)) return Number(entry);
+			if (fs.realpathSync(`/proc/${entry}/cwd`) === fs.realpathSync(n8n.userFolder))
+				return Number(entry);
 		} catch {
 			// The process ended while we looked: not ours.
 		}
@@ -140,10 +142,13 @@ function summary(samples: StartSample[]): string {
 async function main(): Promise<void> {
 	const settings = parseArgs(process.argv.slice(2));
 	for (const { label, packageRoot } of settings.variants) {
-		if (packageRoot) console.log(`bare require of ${label}: ${bareRequireCost(packageRoot, settings.runs)}`);
+		if (packageRoot)
+			console.log(`bare require of ${label}: ${bareRequireCost(packageRoot, settings.runs)}`);
 	}
 	if (settings.bareOnly) return;
-	console.log(`n8n ${settings.version}, ${settings.runs} measured starts per variant, ${os.cpus().length} cores`);
+	console.log(
+		`n8n ${settings.version}, ${settings.runs} measured starts per variant, ${os.cpus().length} cores`,
+	);
 
 	const folders: string[] = [];
 	const instances: N8nInstance[] = [];

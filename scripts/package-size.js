@@ -35,7 +35,9 @@ function filesBundlingGraphql(files) {
 	return files
 		.map((file) => file.path)
 		.filter((file) => file.endsWith('.js'))
-		.filter((file) => fs.readFileSync(path.join(packageDir, file), 'utf8').includes(GRAPHQL_SOURCE_MARKER));
+		.filter((file) =>
+			fs.readFileSync(path.join(packageDir, file), 'utf8').includes(GRAPHQL_SOURCE_MARKER),
+		);
 }
 
 function main() {
@@ -47,18 +49,23 @@ function main() {
 	const problems = [];
 	console.log(`package ${report.name}@${report.version}: ${report.entryCount} files`);
 	console.log(`  packed   ${kilobytes(report.size)} (target <= ${kilobytes(PACKED_LIMIT_BYTES)})`);
-	console.log(`  unpacked ${kilobytes(report.unpackedSize)} (target <= ${kilobytes(UNPACKED_LIMIT_BYTES)})`);
+	console.log(
+		`  unpacked ${kilobytes(report.unpackedSize)} (target <= ${kilobytes(UNPACKED_LIMIT_BYTES)})`,
+	);
 	for (const file of [...report.files].sort((a, b) => b.size - a.size).slice(0, 5)) {
 		console.log(`  ${kilobytes(file.size).padStart(9)}  ${file.path}`);
 	}
-	if (report.size > PACKED_LIMIT_BYTES) problems.push(`packed size ${kilobytes(report.size)} is over the target`);
+	if (report.size > PACKED_LIMIT_BYTES)
+		problems.push(`packed size ${kilobytes(report.size)} is over the target`);
 	if (report.unpackedSize > UNPACKED_LIMIT_BYTES) {
 		problems.push(`unpacked size ${kilobytes(report.unpackedSize)} is over the target`);
 	}
 	const graphqlCopies = filesBundlingGraphql(report.files);
 	console.log(`  graphql bundled in: ${graphqlCopies.join(', ') || 'no file'}`);
 	if (graphqlCopies.length !== 1 || graphqlCopies[0] !== SHARED_GRAPHQL) {
-		problems.push(`graphql must be bundled once, in ${SHARED_GRAPHQL}, not in: ${graphqlCopies.join(', ') || 'no file'}`);
+		problems.push(
+			`graphql must be bundled once, in ${SHARED_GRAPHQL}, not in: ${graphqlCopies.join(', ') || 'no file'}`,
+		);
 	}
 	for (const problem of problems) console.error(`package-size: ${problem}`);
 	process.exit(problems.length > 0 ? 1 : 0);

@@ -16,10 +16,15 @@ export const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json'];
 async function main() {
 	const [scannerDir, sourceDir, tarballDir] = process.argv.slice(2);
 	if (!scannerDir || !sourceDir || !tarballDir) {
-		console.error('usage: node scripts/scan.mjs <scanner install dir> <source dir> <unpacked npm pack dir>');
+		console.error(
+			'usage: node scripts/scan.mjs <scanner install dir> <source dir> <unpacked npm pack dir>',
+		);
 		process.exit(2);
 	}
-	const scannerModule = path.join(scannerDir, 'node_modules/@n8n/scan-community-package/scanner/scanner.mjs');
+	const scannerModule = path.join(
+		scannerDir,
+		'node_modules/@n8n/scan-community-package/scanner/scanner.mjs',
+	);
 	const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(pathToFileURL(scannerModule).href);
 
 	const legs = [

@@ -48,11 +48,18 @@ interface Shot {
 /** A minimal DevTools-protocol client over one WebSocket, with flattened target sessions. */
 class DevTools {
 	private nextId = 1;
-	private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+	private readonly pending = new Map<
+		number,
+		{ resolve(value: unknown): void; reject(error: Error): void }
+	>();
 
 	private constructor(private readonly socket: WebSocket) {
 		socket.addEventListener('message', (event) => {
-			const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
+			const message = JSON.parse(String(event.data)) as {
+				id?: number;
+				result?: unknown;
+				error?: { message: string };
+			};
 			if (message.id === undefined) return;
 			const waiter = this.pending.get(message.id);
 			this.pending.delete(message.id);
@@ -70,10 +77,16 @@ class DevTools {
 		return new DevTools(socket);
 	}
 
-	send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
+	send<T = Record<string, unknown>>(
+		method: string,
+		params: Record<string, unknown> = {},
+		sessionId?: string,
+	): Promise<T> {
 		const id = this.nextId++;
 		this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-		return new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
+		return new Promise<T>((resolve, reject) =>
+			this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject }),
+		);
 	}
 
 	close(): void {
@@ -90,38 +103,67 @@ async function login(): Promise<string> {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		// 1.x and 2.x take `emailOrLdapLoginId`; older releases took `email`.
-		body: JSON.stringify({ emailOrLdapLoginId: DEMO_OWNER.email, email: DEMO_OWNER.email, password: DEMO_OWNER.password }),
+		body: JSON.stringify({
+			emailOrLdapLoginId: DEMO_OWNER.email,
+			email: DEMO_OWNER.email,
+			password: DEMO_OWNER.password,
+		}),
 	});
 	const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
 	const auth = cookies.map((cookie) => /^n8n-auth=([^;]+)/.exec(cookie)?.[1]).find(Boolean);
 	if (response.status !== 200 || !auth) {
-		throw new Error(`login as ${DEMO_OWNER.email} failed (${response.status}); is the demo running (npm start)?`);
+		throw new Error(
+			`login as ${DEMO_OWNER.email} failed (${response.status}); is the demo running (npm start)?`,
+		);
 	}
 	return auth;
 }
 
-async function workflowNodes(cookie: string, workflowId: string): Promise<Array<{ id: string; name: string; type: string }>> {
-	const response = await request(`${N8N_URL}/rest/workflows/${workflowId}`, { headers: { cookie: `n8n-auth=${cookie}` } });
-	if (response.status !== 200) throw new Error(`GET /rest/workflows/${workflowId} answered ${response.status}`);
-	return (JSON.parse(response.body) as { data: { nodes: Array<{ id: string; name: string; type: string }> } }).data.nodes;
+async function workflowNodes(
+	cookie: string,
+	workflowId: string,
+): Promise<Array<{ id: string; name: string; type: string }>> {
+	const response = await request(`${N8N_URL}/rest/workflows/${workflowId}`, {
+		headers: { cookie: `n8n-auth=${cookie}` },
+	});
+	if (response.status !== 200)
+		throw new Error(`GET /rest/workflows/${workflowId} answered ${response.status}`);
+	return (
+		JSON.parse(response.body) as {
+			data: { nodes: Array<{ id: string; name: string; type: string }> };
+		}
+	).data.nodes;
 }
 
 async function plannedShots(cookie: string): Promise<Shot[]> {
 	const canvas = '.vue-flow__node';
 	const panel = '[data-test-id="ndv"], .ndv-wrapper, [data-test-id="node-parameters"]';
 	const shots: Shot[] = [
-		{ file: 'sip-status-workflow.png', path: `/workflow/${DEMO_WORKFLOW_IDS.sip}`, readySelector: canvas },
-		{ file: 'ai-metadata-export-workflow.png', path: `/workflow/${DEMO_WORKFLOW_IDS.export}`, readySelector: canvas },
+		{
+			file: 'sip-status-workflow.png',
+			path: `/workflow/${DEMO_WORKFLOW_IDS.sip}`,
+			readySelector: canvas,
+		},
+		{
+			file: 'ai-metadata-export-workflow.png',
+			path: `/workflow/${DEMO_WORKFLOW_IDS.export}`,
+			readySelector: canvas,
+		},
 	];
 	const panels: Array<[string, string, string]> = [
 		[DEMO_WORKFLOW_IDS.sip, PACKAGE_NODE_TYPES.sipStatusTrigger, 'node-sip-status-trigger.png'],
 		[DEMO_WORKFLOW_IDS.sip, PACKAGE_NODE_TYPES.aiMetadata, 'node-ai-metadata.png'],
 		[DEMO_WORKFLOW_IDS.sip, PACKAGE_NODE_TYPES.organization, 'node-organization.png'],
-		[DEMO_WORKFLOW_IDS.export, PACKAGE_NODE_TYPES.aiMetadataTrigger, 'node-ai-metadata-trigger.png'],
+		[
+			DEMO_WORKFLOW_IDS.export,
+			PACKAGE_NODE_TYPES.aiMetadataTrigger,
+			'node-ai-metadata-trigger.png',
+		],
 	];
 	for (const [workflowId, type, file] of panels) {
 		const target = (await workflowNodes(cookie, workflowId)).find((each) => each.type === type);
-		if (target) shots.push({ file, path: `/workflow/${workflowId}/${target.id}`, readySelector: panel });
+		if (target)
+			shots.push({ file, path: `/workflow/${workflowId}/${target.id}`, readySelector: panel });
 	}
 	return shots;
 }
@@ -138,17 +180,27 @@ async function startChromium(): Promise<{ process: ChildProcess; wsUrl: string; 
 			const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
 			if (match) resolve(match[1]);
 		});
-		child.once('exit', (code) => reject(new Error(`chromium exited (${code}) before it was ready:\n${output}`)));
+		child.once('exit', (code) =>
+			reject(new Error(`chromium exited (${code}) before it was ready:\n${output}`)),
+		);
 	});
 	return { process: child, wsUrl, profile };
 }
 
-async function waitFor(devtools: DevTools, sessionId: string, selector: string, timeoutMs = 30_000): Promise<boolean> {
+async function waitFor(
+	devtools: DevTools,
+	sessionId: string,
+	selector: string,
+	timeoutMs = 30_000,
+): Promise<boolean> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const { result } = await devtools.send<{ result: { value?: boolean } }>(
 			'Runtime.evaluate',
-			{ expression: `document.querySelector(${JSON.stringify(selector)}) !== null`, returnByValue: true },
+			{
+				expression: `document.querySelector(${JSON.stringify(selector)}) !== null`,
+				returnByValue: true,
+			},
 			sessionId,
 		);
 		if (result.value === true) return true;
@@ -162,10 +214,16 @@ async function capture(devtools: DevTools, sessionId: string, shot: Shot): Promi
 	const ready = await waitFor(devtools, sessionId, shot.readySelector);
 	// Canvas fit-to-view and panel transitions animate after the elements exist.
 	await sleep(2500);
-	const { data } = await devtools.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, sessionId);
+	const { data } = await devtools.send<{ data: string }>(
+		'Page.captureScreenshot',
+		{ format: 'png' },
+		sessionId,
+	);
 	const file = path.join(OUT_DIR, shot.file);
 	fs.writeFileSync(file, Buffer.from(data, 'base64'));
-	console.log(`${ready ? 'wrote' : 'wrote (page may not be fully drawn)'} ${path.relative(REPO_ROOT, file)}`);
+	console.log(
+		`${ready ? 'wrote' : 'wrote (page may not be fully drawn)'} ${path.relative(REPO_ROOT, file)}`,
+	);
 }
 
 async function main(): Promise<void> {
@@ -175,12 +233,25 @@ async function main(): Promise<void> {
 	const chromium = await startChromium();
 	try {
 		const devtools = await DevTools.connect(chromium.wsUrl);
-		const { targetId } = await devtools.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
-		const { sessionId } = await devtools.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+		const { targetId } = await devtools.send<{ targetId: string }>('Target.createTarget', {
+			url: 'about:blank',
+		});
+		const { sessionId } = await devtools.send<{ sessionId: string }>('Target.attachToTarget', {
+			targetId,
+			flatten: true,
+		});
 		await devtools.send('Page.enable', {}, sessionId);
-		await devtools.send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: 1, mobile: false }, sessionId);
+		await devtools.send(
+			'Emulation.setDeviceMetricsOverride',
+			{ ...VIEWPORT, deviceScaleFactor: 1, mobile: false },
+			sessionId,
+		);
 		const host = new URL(N8N_URL).hostname;
-		await devtools.send('Network.setCookie', { name: 'n8n-auth', value: cookie, domain: host, path: '/', httpOnly: true }, sessionId);
+		await devtools.send(
+			'Network.setCookie',
+			{ name: 'n8n-auth', value: cookie, domain: host, path: '/', httpOnly: true },
+			sessionId,
+		);
 		for (const shot of shots) await capture(devtools, sessionId, shot);
 		devtools.close();
 	} finally {

@@ -45,7 +45,8 @@ function intFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
 	if (raw === undefined || raw === '') return fallback;
 	const value = Number(raw);
-	if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+	if (!Number.isInteger(value) || value < 0)
+		throw new Error(`${name} must be a whole number, got "${raw}"`);
 	return value;
 }
 
@@ -115,7 +116,12 @@ function aPidWithMetadata(sandbox: Sandbox): string {
 	return String(task?.pid ?? 'kdleipkyuj');
 }
 
-function printInstructions(n8n: N8nInstance, sandbox: Sandbox, secret: string, logFile: string): void {
+function printInstructions(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	secret: string,
+	logFile: string,
+): void {
 	const webhookUrl = `${n8n.baseUrl}/webhook/${SIP_WEBHOOK_ID}/sip-status`;
 	const send = `npm run sandbox -- send --url ${webhookUrl} --secret ${secret}`;
 	const lines = [
@@ -150,8 +156,14 @@ async function main(): Promise<void> {
 	}
 	fs.mkdirSync(EXPORT_DIR, { recursive: true });
 
-	step(`starting the emulators on ports ${settings.aiPort} (AI) and ${settings.orgPort} (Organization)`);
-	const sandbox = await startSandbox({ rows: settings.rows, aiPort: settings.aiPort, orgPort: settings.orgPort });
+	step(
+		`starting the emulators on ports ${settings.aiPort} (AI) and ${settings.orgPort} (Organization)`,
+	);
+	const sandbox = await startSandbox({
+		rows: settings.rows,
+		aiPort: settings.aiPort,
+		orgPort: settings.orgPort,
+	});
 	const logFile = path.join(DEMO_DIR, 'n8n.log');
 	const log = fs.createWriteStream(logFile, { flags: 'a' });
 	step(`preparing n8n ${settings.n8nVersion} (installed into a cache on first use: takes minutes)`);
@@ -174,7 +186,8 @@ async function main(): Promise<void> {
 		log.end();
 		process.exit(0);
 	};
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+		process.on(signal, () => void stop(signal));
 
 	const secret = signingSecret();
 	await importDemoData(n8n, sandbox, secret);

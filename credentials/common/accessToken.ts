@@ -64,7 +64,13 @@ export function clearAccessTokenCache(): void {
 function cacheKey(request: TokenRequest): string {
 	return createHash('sha256')
 		.update(
-			JSON.stringify([request.method, request.authUrl, request.username, request.password, request.lifetimeSeconds]),
+			JSON.stringify([
+				request.method,
+				request.authUrl,
+				request.username,
+				request.password,
+				request.lifetimeSeconds,
+			]),
 		)
 		.digest('hex');
 }
@@ -106,12 +112,18 @@ export async function obtainAccessToken(
 function validateTokenRequest(request: TokenRequest): void {
 	const where = `${request.service} credential`;
 	if (!/^https?:\/\/[^\s/]+/i.test(request.authUrl)) {
-		throw tokenError(`${where}: "Token URL" must be an http(s) URL, got "${withoutUserinfo(request.authUrl)}"`, false);
+		throw tokenError(
+			`${where}: "Token URL" must be an http(s) URL, got "${withoutUserinfo(request.authUrl)}"`,
+			false,
+		);
 	}
 	if (!request.username) throw tokenError(`${where}: the user name / e-mail is empty`, false);
 	if (!request.password) throw tokenError(`${where}: the password is empty`, false);
 	if (!Number.isInteger(request.lifetimeSeconds) || request.lifetimeSeconds < 1) {
-		throw tokenError(`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`, false);
+		throw tokenError(
+			`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`,
+			false,
+		);
 	}
 }
 
@@ -169,8 +181,14 @@ function parseTokenResponse(
 	startedAt: number,
 ): CachedToken {
 	const status = response.statusCode;
-	if (status >= 300 && status < 400) throw redirectError(request, url, status, response.headers?.location);
-	const text = typeof response.body === 'string' ? response.body : Buffer.isBuffer(response.body) ? response.body.toString('utf8') : JSON.stringify(response.body ?? '');
+	if (status >= 300 && status < 400)
+		throw redirectError(request, url, status, response.headers?.location);
+	const text =
+		typeof response.body === 'string'
+			? response.body
+			: Buffer.isBuffer(response.body)
+				? response.body.toString('utf8')
+				: JSON.stringify(response.body ?? '');
 	if (status === 401 || status === 403) {
 		throw tokenError(
 			`${request.service}: the token endpoint refused the credentials (HTTP ${status}). Check the user name / e-mail and password.`,
@@ -193,16 +211,28 @@ function parseTokenResponse(
 	}
 	const token = (body as { access_token?: unknown }).access_token;
 	if (typeof token !== 'string' || token === '') {
-		throw tokenError(`${request.service}: the token endpoint's answer has no "access_token"`, false);
+		throw tokenError(
+			`${request.service}: the token endpoint's answer has no "access_token"`,
+			false,
+		);
 	}
 	const stated = Number((body as { expires_in?: unknown }).expires_in);
 	const expiresInSeconds = Number.isFinite(stated) && stated > 0 ? stated : request.lifetimeSeconds;
 	const margin = Math.min(EXPIRY_MARGIN_MS, (expiresInSeconds * 1000) / 10);
-	return { accessToken: token, expiresInSeconds, validUntil: startedAt + expiresInSeconds * 1000 - margin };
+	return {
+		accessToken: token,
+		expiresInSeconds,
+		validUntil: startedAt + expiresInSeconds * 1000 - margin,
+	};
 }
 
 /** Names only the host a redirect points to: its path or query may hold anything. */
-function redirectError(request: TokenRequest, url: string, status: number, location: unknown): WorkflowOperationError {
+function redirectError(
+	request: TokenRequest,
+	url: string,
+	status: number,
+	location: unknown,
+): WorkflowOperationError {
 	let target = 'no address (no Location header)';
 	if (typeof location === 'string' && location !== '') {
 		try {

@@ -25,7 +25,8 @@ export const tokenFlowProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 60 },
 		default: 3600,
-		description: 'Lifetime requested for each access token. A new token is fetched only when the current one is rejected.',
+		description:
+			'Lifetime requested for each access token. A new token is fetched only when the current one is rejected.',
 	},
 	sendTokenAsProperty,
 	{

@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 /** Both gateways accept the token as `Authorization: Bearer` or as the `jwtauth` query parameter. */
 export const sendTokenAsProperty: INodeProperties = {
@@ -14,10 +18,16 @@ export const sendTokenAsProperty: INodeProperties = {
 };
 
 /** Puts the credential's access token where "Send Token As" says. */
-export function withAccessToken(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): IHttpRequestOptions {
+export function withAccessToken(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
 	const token = String(credentials.accessToken ?? '');
 	if (credentials.jwtPlacement === 'query') {
 		return { ...requestOptions, qs: { ...(requestOptions.qs ?? {}), jwtauth: token } };
 	}
-	return { ...requestOptions, headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${token}` } };
+	return {
+		...requestOptions,
+		headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${token}` },
+	};
 }

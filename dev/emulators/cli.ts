@@ -25,22 +25,39 @@ function intFlag(flags: Map<string, string[]>, name: string): number | undefined
 	const value = flags.get(name)?.at(-1);
 	if (value === undefined) return undefined;
 	const parsed = Number(value);
-	if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} needs a non-negative integer`);
+	if (!Number.isInteger(parsed) || parsed < 0)
+		throw new Error(`--${name} needs a non-negative integer`);
 	return parsed;
 }
 
-function oneOf<T extends string>(flags: Map<string, string[]>, name: string, allowed: readonly T[]): T | undefined {
+function oneOf<T extends string>(
+	flags: Map<string, string[]>,
+	name: string,
+	allowed: readonly T[],
+): T | undefined {
 	const value = flags.get(name)?.at(-1);
 	if (value === undefined) return undefined;
-	if (!allowed.includes(value as T)) throw new Error(`--${name} must be one of ${allowed.join(', ')}`);
+	if (!allowed.includes(value as T))
+		throw new Error(`--${name} must be one of ${allowed.join(', ')}`);
 	return value as T;
 }
 
-const SANDBOX_FLAGS = ['rows', 'seed', 'host', 'ai-port', 'org-port', 'ai-naming', 'raw-storage', 'no-aggregates', 'token-ttl'];
+const SANDBOX_FLAGS = [
+	'rows',
+	'seed',
+	'host',
+	'ai-port',
+	'org-port',
+	'ai-naming',
+	'raw-storage',
+	'no-aggregates',
+	'token-ttl',
+];
 
 async function runSandbox(flags: Map<string, string[]>): Promise<void> {
 	const unknown = [...flags.keys()].filter((name) => !SANDBOX_FLAGS.includes(name));
-	if (unknown.length) throw new Error(`Unknown flag(s): ${unknown.map((name) => `--${name}`).join(', ')}`);
+	if (unknown.length)
+		throw new Error(`Unknown flag(s): ${unknown.map((name) => `--${name}`).join(', ')}`);
 	const options: SandboxOptions = {
 		rows: intFlag(flags, 'rows'),
 		seed: intFlag(flags, 'seed'),
@@ -54,8 +71,18 @@ async function runSandbox(flags: Map<string, string[]>): Promise<void> {
 	};
 	const sandbox = await startSandbox(options);
 	const summary = {
-		ai: { authUrl: sandbox.ai.authUrl, graphqlUrl: sandbox.ai.graphqlUrl, email: sandbox.ai.email, password: sandbox.ai.password },
-		org: { authUrl: sandbox.org.authUrl, apiUrl: sandbox.org.apiUrl, username: sandbox.org.username, password: sandbox.org.password },
+		ai: {
+			authUrl: sandbox.ai.authUrl,
+			graphqlUrl: sandbox.ai.graphqlUrl,
+			email: sandbox.ai.email,
+			password: sandbox.ai.password,
+		},
+		org: {
+			authUrl: sandbox.org.authUrl,
+			apiUrl: sandbox.org.apiUrl,
+			username: sandbox.org.username,
+			password: sandbox.org.password,
+		},
 		options: sandbox.options,
 	};
 	// Printed as JSON on one line so scripts can read it; the demo credentials are fixed, public test values.

@@ -75,7 +75,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		aiUnstableTies: options.aiUnstableTies ?? false,
 		tokenTtlSeconds: options.tokenTtlSeconds,
 	};
-	if (!Number.isInteger(resolved.rows) || resolved.rows < 1) throw new Error('rows must be a positive integer');
+	if (!Number.isInteger(resolved.rows) || resolved.rows < 1)
+		throw new Error('rows must be a positive integer');
 	const faults = new FaultControl();
 	const counters = new Counters();
 	const aiData = new AiDataset({
@@ -87,7 +88,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		unstableTies: resolved.aiUnstableTies,
 	});
 	const orgData = new OrgDataset({ rows: resolved.rows, seed: resolved.seed });
-	const common = { host: resolved.host, faults, counters, tokenTtlSeconds: resolved.tokenTtlSeconds };
+	const common = {
+		host: resolved.host,
+		faults,
+		counters,
+		tokenTtlSeconds: resolved.tokenTtlSeconds,
+	};
 	const aiServer = new AiServer({
 		...common,
 		dataset: aiData,
@@ -96,7 +102,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		port: resolved.aiPort,
 		...DEMO_CREDENTIALS.ai,
 	});
-	const orgServer = new OrgServer({ ...common, dataset: orgData, seed: resolved.seed, port: resolved.orgPort, ...DEMO_CREDENTIALS.org });
+	const orgServer = new OrgServer({
+		...common,
+		dataset: orgData,
+		seed: resolved.seed,
+		port: resolved.orgPort,
+		...DEMO_CREDENTIALS.org,
+	});
 	const aiBase = await aiServer.start();
 	let orgBase: string;
 	try {
@@ -106,8 +118,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		throw error;
 	}
 	return {
-		ai: { authUrl: `${aiBase}/auth`, graphqlUrl: `${aiBase}${AI_GRAPHQL_PATH}`, baseUrl: aiBase, ...DEMO_CREDENTIALS.ai },
-		org: { authUrl: `${orgBase}/auth`, apiUrl: `${orgBase}${ORG_API_PATH}`, baseUrl: orgBase, ...DEMO_CREDENTIALS.org },
+		ai: {
+			authUrl: `${aiBase}/auth`,
+			graphqlUrl: `${aiBase}${AI_GRAPHQL_PATH}`,
+			baseUrl: aiBase,
+			...DEMO_CREDENTIALS.ai,
+		},
+		org: {
+			authUrl: `${orgBase}/auth`,
+			apiUrl: `${orgBase}${ORG_API_PATH}`,
+			baseUrl: orgBase,
+			...DEMO_CREDENTIALS.org,
+		},
 		faults,
 		counters,
 		data: { ai: aiData, org: orgData },

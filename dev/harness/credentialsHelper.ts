@@ -60,12 +60,19 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (!authenticate) return options;
 		const resolve = (value: unknown) =>
 			typeof value === 'string'
-				? value.replace(/^=/, '').replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, key: string) => String(credentials[key] ?? ''))
+				? value
+						.replace(/^=/, '')
+						.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, key: string) =>
+							String(credentials[key] ?? ''),
+						)
 				: value;
 		const result: IHttpRequestOptions = { ...options };
 		for (const [section, values] of Object.entries(authenticate.properties)) {
-			const target = { ...((result as unknown as Record<string, Record<string, unknown>>)[section] ?? {}) };
-			for (const [key, value] of Object.entries(values as Record<string, unknown>)) target[key] = resolve(value);
+			const target = {
+				...((result as unknown as Record<string, Record<string, unknown>>)[section] ?? {}),
+			};
+			for (const [key, value] of Object.entries(values as Record<string, unknown>))
+				target[key] = resolve(value);
 			(result as unknown as Record<string, unknown>)[section] = target;
 		}
 		return result;
@@ -79,13 +86,18 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.typeOf(typeName);
-		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		const expirable = type.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
 		this.preAuthenticationCalls.push({ type: typeName, expired: credentialsExpired });
 		const output = await type.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined) return undefined;
-		const saved = { ...(this.store.get(typeName) ?? {}), ...(output as ICredentialDataDecryptedObject) };
+		const saved = {
+			...(this.store.get(typeName) ?? {}),
+			...(output as ICredentialDataDecryptedObject),
+		};
 		this.store.set(typeName, saved);
 		return Object.assign(credentials, output);
 	}
@@ -109,7 +121,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return structuredClone(data);
 	}
 
-	async updateCredentials(_details: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+	async updateCredentials(
+		_details: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
 		this.store.set(type, { ...data });
 	}
 

@@ -130,7 +130,11 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 		id: 'node-under-test',
 		name: 'Node Under Test',
 		type: typeName,
-		typeVersion: options.typeVersion ?? (Array.isArray(nodeType.description.version) ? Math.max(...nodeType.description.version) : nodeType.description.version),
+		typeVersion:
+			options.typeVersion ??
+			(Array.isArray(nodeType.description.version)
+				? Math.max(...nodeType.description.version)
+				: nodeType.description.version),
 		position: [200, 0],
 		parameters: options.parameters,
 		credentials: credentialRefs,
@@ -164,7 +168,10 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	} as never);
-	const additionalData = testAdditionalData(credentialsHelper, { hooks, executionId: 'test-execution' });
+	const additionalData = testAdditionalData(credentialsHelper, {
+		hooks,
+		executionId: 'test-execution',
+	});
 
 	const execute = new WorkflowExecute(additionalData, 'manual', createRunExecutionData());
 	const running = execute.run(workflow, source);

@@ -37,14 +37,24 @@ export function graphqlProbe(service: GraphqlService): INodeType {
 			for (let i = 0; i < this.getInputData().length; i++) {
 				const client = await GraphqlClient.create(this, service, {
 					method: this.getNodeParameter('method', i) as 'POST' | 'GET',
-					retry: { maxRetries: this.getNodeParameter('maxRetries', i) as number, baseDelayMs: 20, maxDelayMs: 2000 },
+					retry: {
+						maxRetries: this.getNodeParameter('maxRetries', i) as number,
+						baseDelayMs: 20,
+						maxDelayMs: 2000,
+					},
 				});
 				const document = parse(this.getNodeParameter('query', i) as string);
 				const pageField = this.getNodeParameter('pageField', i) as string;
 				if (pageField) {
 					const rows = await fetchAllByOffset(
 						async (offset, limit, signal) =>
-							(await client.request<IDataObject>({ document, variables: { offset, limit } }, i, signal))[pageField] as IDataObject[],
+							(
+								await client.request<IDataObject>(
+									{ document, variables: { offset, limit } },
+									i,
+									signal,
+								)
+							)[pageField] as IDataObject[],
 						{
 							pageSize: this.getNodeParameter('pageSize', i) as number,
 							concurrency: this.getNodeParameter('concurrency', i) as number,
@@ -52,7 +62,10 @@ export function graphqlProbe(service: GraphqlService): INodeType {
 					);
 					out.push({ json: { rows, stats: client.stats }, pairedItem: { item: i } });
 				} else {
-					out.push({ json: { data: await client.request({ document }, i), stats: client.stats }, pairedItem: { item: i } });
+					out.push({
+						json: { data: await client.request({ document }, i), stats: client.stats },
+						pairedItem: { item: i },
+					});
 				}
 			}
 			return [out];

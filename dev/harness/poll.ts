@@ -104,7 +104,13 @@ export class PollHarness {
 	async poll(options: PollOptions = {}): Promise<PollOutcome> {
 		const mode = options.mode ?? 'trigger';
 		const activation = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
-		const context = new PollContext(this.workflow, this.node, this.additionalData(), mode, activation);
+		const context = new PollContext(
+			this.workflow,
+			this.node,
+			this.additionalData(),
+			mode,
+			activation,
+		);
 		let items: INodeExecutionData[][] | null = null;
 		let error: PollOutcome['error'];
 		try {
@@ -127,8 +133,16 @@ export class PollHarness {
 	async loadOptions(method: string): Promise<INodePropertyOptions[]> {
 		const loader = this.options.nodeType.methods?.loadOptions?.[method];
 		if (!loader) throw new Error(`The node has no loadOptions method ${method}`);
-		const additionalData = { ...this.additionalData(), currentNodeParameters: this.node.parameters };
-		const context = new LoadOptionsContext(this.workflow, this.node, additionalData as IWorkflowExecuteAdditionalData, 'parameters');
+		const additionalData = {
+			...this.additionalData(),
+			currentNodeParameters: this.node.parameters,
+		};
+		const context = new LoadOptionsContext(
+			this.workflow,
+			this.node,
+			additionalData as IWorkflowExecuteAdditionalData,
+			'parameters',
+		);
 		try {
 			return await loader.call(context);
 		} finally {
@@ -170,5 +184,7 @@ export class PollHarness {
 
 /** Static data as JSON would store it, without n8n's internal change flag. */
 function plainCopy(data: IDataObject): IDataObject {
-	return JSON.parse(JSON.stringify(data, (key, value: unknown) => (key === '__dataChanged' ? undefined : value))) as IDataObject;
+	return JSON.parse(
+		JSON.stringify(data, (key, value: unknown) => (key === '__dataChanged' ? undefined : value)),
+	) as IDataObject;
 }

@@ -7,7 +7,10 @@ import type { TestCredentialsHelper } from './credentialsHelper';
 import { credentialsFor } from './execute';
 
 /** Credentials of the AI Metadata API pointing at a sandbox; `overrides` replace single fields (a wrong password, ...). */
-export function aiCredentials(sandbox: Sandbox, overrides: IDataObject = {}): TestCredentialsHelper {
+export function aiCredentials(
+	sandbox: Sandbox,
+	overrides: IDataObject = {},
+): TestCredentialsHelper {
 	const helper = credentialsFor([new ArchiveAiMetadataApi()]);
 	helper.set('archiveAiMetadataApi', {
 		authUrl: sandbox.ai.authUrl,
@@ -20,7 +23,10 @@ export function aiCredentials(sandbox: Sandbox, overrides: IDataObject = {}): Te
 }
 
 /** Credentials of the Organization API pointing at a sandbox; `overrides` replace single fields. */
-export function orgCredentials(sandbox: Sandbox, overrides: IDataObject = {}): TestCredentialsHelper {
+export function orgCredentials(
+	sandbox: Sandbox,
+	overrides: IDataObject = {},
+): TestCredentialsHelper {
 	const helper = credentialsFor([new ArchiveOrganizationApi()]);
 	helper.set('archiveOrganizationApi', {
 		authUrl: sandbox.org.authUrl,

@@ -3,7 +3,13 @@
  * n8n-core `WebhookContext` (the same class n8n uses), and records what the node hands to n8n.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	request,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,7 +142,11 @@ export interface WebhookHarness {
 	close(): Promise<void>;
 }
 
-type N8nRequest = IncomingMessage & { rawBody?: Buffer; body?: unknown; readRawBody?: () => Promise<void> };
+type N8nRequest = IncomingMessage & {
+	rawBody?: Buffer;
+	body?: unknown;
+	readRawBody?: () => Promise<void>;
+};
 
 async function readStream(req: IncomingMessage): Promise<Buffer> {
 	const chunks: Buffer[] = [];
@@ -171,7 +181,9 @@ function buildNode(options: WebhookHarnessOptions, serial: number): INode {
 		position: [0, 0],
 		webhookId: 'a6c2bb8e-0000-4000-8000-000000000001',
 		parameters: options.parameters ?? {},
-		credentials: Object.fromEntries(credentialNames.map((name) => [name, { id: `cred-${name}-${serial}`, name }])),
+		credentials: Object.fromEntries(
+			credentialNames.map((name) => [name, { id: `cred-${name}-${serial}`, name }]),
+		),
 	};
 }
 
@@ -290,7 +302,9 @@ export async function startWebhookHarness(
 			saveStaticData();
 			if (res.headersSent) return;
 			res.statusCode = response.statusCode ?? 200;
-			res.end(typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? ''));
+			res.end(
+				typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? ''),
+			);
 		};
 		try {
 			call.execution = await execute(workflow, node, result.workflowData, respond);
@@ -311,10 +325,14 @@ export async function startWebhookHarness(
 		if (!nodeType.execute) return workflowData;
 		const hooks = {
 			runHook: async (name: string, parameters: unknown[]) => {
-				if (name === 'sendResponse') respond?.(parameters[0] as { statusCode?: number; body?: unknown });
+				if (name === 'sendResponse')
+					respond?.(parameters[0] as { statusCode?: number; body?: unknown });
 			},
 		};
-		const additionalData = { credentialsHelper, hooks } as unknown as IWorkflowExecuteAdditionalData;
+		const additionalData = {
+			credentialsHelper,
+			hooks,
+		} as unknown as IWorkflowExecuteAdditionalData;
 		const inputData = { main: workflowData };
 		const executeData = { node, data: inputData, source: null };
 		const context = new ExecuteContext(
@@ -346,7 +364,9 @@ export async function startWebhookHarness(
 		credentialReads: () => credentialReads,
 		close: async () => {
 			server.closeAllConnections();
-			await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+			await new Promise<void>((resolve, reject) =>
+				server.close((error) => (error ? reject(error) : resolve())),
+			);
 		},
 	};
 }
@@ -369,7 +389,12 @@ export async function postRaw(
 	return await new Promise<HttpAnswer>((resolve, reject) => {
 		const req = request(url, { method: 'POST', agent: false }, (res) => {
 			readStream(res).then(
-				(bytes) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8') }),
+				(bytes) =>
+					resolve({
+						status: res.statusCode ?? 0,
+						headers: res.headers,
+						body: bytes.toString('utf8'),
+					}),
 				reject,
 			);
 		});
@@ -392,7 +417,11 @@ function parseAnswer(received: Buffer): HttpAnswer | undefined {
 	const length = Number(headers['content-length'] ?? 0);
 	const body = received.subarray(headEnd + 4);
 	if (body.length < length) return undefined;
-	return { status: Number(statusLine.split(' ')[1]), headers, body: body.subarray(0, length).toString('utf8') };
+	return {
+		status: Number(statusLine.split(' ')[1]),
+		headers,
+		body: body.subarray(0, length).toString('utf8'),
+	};
 }
 
 /**
@@ -408,8 +437,13 @@ export async function postBytes(
 ): Promise<HttpAnswer> {
 	const { hostname, port, pathname } = new URL(url);
 	const head = Buffer.concat([
-		Buffer.from(`POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: close\r\n`, 'latin1'),
-		...headers.map(([name, value]) => Buffer.concat([Buffer.from(`${name}: `, 'latin1'), Buffer.from(value), Buffer.from('\r\n')])),
+		Buffer.from(
+			`POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: close\r\n`,
+			'latin1',
+		),
+		...headers.map(([name, value]) =>
+			Buffer.concat([Buffer.from(`${name}: `, 'latin1'), Buffer.from(value), Buffer.from('\r\n')]),
+		),
 		Buffer.from('\r\n'),
 	]);
 	return await new Promise<HttpAnswer>((resolve, reject) => {
@@ -423,7 +457,11 @@ export async function postBytes(
 			resolve(answer);
 		});
 		socket.on('error', reject);
-		socket.on('close', () => reject(new Error(`connection closed before a complete answer: ${received.toString('latin1')}`)));
+		socket.on('close', () =>
+			reject(
+				new Error(`connection closed before a complete answer: ${received.toString('latin1')}`),
+			),
+		);
 		socket.write(head);
 		if (endBody) socket.end(body);
 		else socket.write(body);

@@ -33,7 +33,11 @@ export function request(
 	});
 }
 
-export function postJson(url: string, payload: unknown, headers: Record<string, string> = {}): Promise<HttpResponse> {
+export function postJson(
+	url: string,
+	payload: unknown,
+	headers: Record<string, string> = {},
+): Promise<HttpResponse> {
 	return request(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', ...headers },
@@ -114,7 +118,12 @@ export async function startForwardingProxy(
 				body: Buffer.concat(chunks).toString('utf8'),
 			}).then(
 				(answer) => {
-					exchanges.push({ method: req.method ?? '', url: req.url ?? '', status: answer.status, responseBody: answer.body });
+					exchanges.push({
+						method: req.method ?? '',
+						url: req.url ?? '',
+						status: answer.status,
+						responseBody: answer.body,
+					});
 					const contentType = answer.headers['content-type'] ?? 'application/json';
 					res.writeHead(answer.status, { 'content-type': contentType, connection: 'close' });
 					res.end(answer.body);

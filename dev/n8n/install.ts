@@ -8,7 +8,8 @@ export const REPO_ROOT = findRepoRoot(__dirname);
 function findRepoRoot(start: string): string {
 	for (let dir = start; dir !== path.dirname(dir); dir = path.dirname(dir)) {
 		const manifest = path.join(dir, 'package.json');
-		if (fs.existsSync(manifest) && readPackageName(manifest) === 'n8n-nodes-archive-services') return dir;
+		if (fs.existsSync(manifest) && readPackageName(manifest) === 'n8n-nodes-archive-services')
+			return dir;
 	}
 	throw new Error(`no n8n-nodes-archive-services package.json above ${start}`);
 }
@@ -49,11 +50,15 @@ const resolvedInstalls = new Map<string, N8nInstall>();
 export function ensureN8nInstall(version: string): N8nInstall {
 	const known = resolvedInstalls.get(version);
 	if (known) return known;
-	const output = execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'install-n8n.sh'), version], {
-		cwd: REPO_ROOT,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const output = execFileSync(
+		'bash',
+		[path.join(REPO_ROOT, 'scripts', 'install-n8n.sh'), version],
+		{
+			cwd: REPO_ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const install = parseInstallOutput(version, output);
 	resolvedInstalls.set(version, install);
 	return install;

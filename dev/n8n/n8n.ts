@@ -90,7 +90,8 @@ export class N8nInstance {
 	static async create(options: N8nInstanceOptions): Promise<N8nInstance> {
 		const install = ensureN8nInstall(options.version);
 		const ownsUserFolder = options.userFolder === undefined;
-		const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `e2e-n8n-${options.version}-`));
+		const userFolder =
+			options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `e2e-n8n-${options.version}-`));
 		fs.mkdirSync(userFolder, { recursive: true });
 		try {
 			const mode = options.packageMode ?? 'symlink';
@@ -176,7 +177,9 @@ export class N8nInstance {
 	/** Imports credentials; n8n encrypts plain `data` with this instance's key. */
 	async importCredentials(credentials: CredentialImport[]): Promise<void> {
 		for (const credential of credentials) this.rememberSecrets(credential.data);
-		await this.withImportFile(credentials, (file) => this.cli(['import:credentials', `--input=${file}`]));
+		await this.withImportFile(credentials, (file) =>
+			this.cli(['import:credentials', `--input=${file}`]),
+		);
 	}
 
 	/** Imports a workflow (inactive); its `id` is kept, so tests can execute or activate it. */
@@ -187,7 +190,10 @@ export class N8nInstance {
 
 	/** Runs an imported workflow once with `n8n execute` (its manual trigger) and returns the run. */
 	async execute(workflowId: string, options: ExecuteOptions = {}): Promise<ExecuteResult> {
-		const result = await this.runCli(['execute', `--id=${workflowId}`, '--rawOutput'], CLI_TIMEOUT_MS);
+		const result = await this.runCli(
+			['execute', `--id=${workflowId}`, '--rawOutput'],
+			CLI_TIMEOUT_MS,
+		);
 		const output = this.redact(result.stdout + result.stderr);
 		const run = parseRawOutput(result.stdout) ?? parseRawOutput(output);
 		// Seen once on 2.40.7 under load: the full, successful run was printed and then the CLI
@@ -241,19 +247,30 @@ export class N8nInstance {
 	 * "<name>"` at info level. 2.x's default publication service logs only at debug level, but
 	 * records the outcome in workflow_publication_outbox; either signal means the triggers are live.
 	 */
-	private async waitForActivation(workflowId: string, name: string, deadline: number): Promise<void> {
+	private async waitForActivation(
+		workflowId: string,
+		name: string,
+		deadline: number,
+	): Promise<void> {
 		const activatedLine = new RegExp(`Activated workflow "${escapeRegExp(name)}"`);
-		const failedLine = new RegExp(`Issue on initial workflow activation try of "${escapeRegExp(name)}"`);
+		const failedLine = new RegExp(
+			`Issue on initial workflow activation try of "${escapeRegExp(name)}"`,
+		);
 		const hasOutbox = await this.hasTable('workflow_publication_outbox');
 		for (;;) {
 			const log = this.serverOutput.join('');
 			if (activatedLine.test(log)) return;
-			if (failedLine.test(log)) throw new Error(`n8n could not activate "${name}":\n${this.serverLog()}`);
+			if (failedLine.test(log))
+				throw new Error(`n8n could not activate "${name}":\n${this.serverLog()}`);
 			if (hasOutbox) {
 				const outcome = await this.publicationOutcome(workflowId);
 				if (outcome?.status === 'completed') return;
 				if (outcome && PUBLICATION_FAILURES.has(outcome.status)) {
-					throw new Error(this.redact(`n8n could not publish "${name}" (${outcome.status}): ${outcome.errorMessage ?? ''}`));
+					throw new Error(
+						this.redact(
+							`n8n could not publish "${name}" (${outcome.status}): ${outcome.errorMessage ?? ''}`,
+						),
+					);
 				}
 			}
 			if (!this.server) throw new Error(`n8n stopped while activating "${name}"`);
@@ -325,7 +342,9 @@ export class N8nInstance {
 				throw new Error(`n8n exited with ${exitCode} before it was ready:\n${this.serverLog()}`);
 			}
 			if (Date.now() > deadline) {
-				throw new Error(`n8n not ready after ${timeoutMs} ms (waiting for ${patterns.join(', ')}):\n${this.serverLog()}`);
+				throw new Error(
+					`n8n not ready after ${timeoutMs} ms (waiting for ${patterns.join(', ')}):\n${this.serverLog()}`,
+				);
 			}
 			await sleep(200);
 		}
@@ -333,7 +352,8 @@ export class N8nInstance {
 
 	/** Executions recorded in the database, oldest first, with decoded run data. */
 	async executions(workflowId?: string): Promise<ExecutionRecord[]> {
-		const where = workflowId === undefined ? '' : ` WHERE e.workflowId = '${sqlString(workflowId)}'`;
+		const where =
+			workflowId === undefined ? '' : ` WHERE e.workflowId = '${sqlString(workflowId)}'`;
 		const rows = await this.query<Record<string, unknown>>(
 			`SELECT e.*, d.data AS runData FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id${where} ORDER BY e.id`,
 			['runData'],
@@ -349,13 +369,21 @@ export class N8nInstance {
 	}
 
 	/** Polls the database until `count` executions of the workflow have finished (any outcome) with their run data saved. */
-	async waitForExecutions(workflowId: string, count = 1, timeoutMs = 60_000): Promise<ExecutionRecord[]> {
+	async waitForExecutions(
+		workflowId: string,
+		count = 1,
+		timeoutMs = 60_000,
+	): Promise<ExecutionRecord[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const done = (await this.executions(workflowId)).filter((each) => !isUnfinished(each.status) && hasFinalData(each));
+			const done = (await this.executions(workflowId)).filter(
+				(each) => !isUnfinished(each.status) && hasFinalData(each),
+			);
 			if (done.length >= count) return done;
 			if (Date.now() > deadline) {
-				throw new Error(`${done.length}/${count} executions of ${workflowId} finished after ${timeoutMs} ms`);
+				throw new Error(
+					`${done.length}/${count} executions of ${workflowId} finished after ${timeoutMs} ms`,
+				);
 			}
 			await sleep(250);
 		}
@@ -481,9 +509,17 @@ function isUnfinished(status: string): boolean {
  * finished execution counts only once its data shows a node's run or an error.
  */
 function hasFinalData(execution: ExecutionRecord): boolean {
-	if (execution.status !== 'success' && execution.status !== 'error' && execution.status !== 'crashed') return true;
+	if (
+		execution.status !== 'success' &&
+		execution.status !== 'error' &&
+		execution.status !== 'crashed'
+	)
+		return true;
 	const result = execution.data?.resultData;
-	return result !== undefined && (Object.keys(result.runData ?? {}).length > 0 || result.error !== undefined);
+	return (
+		result !== undefined &&
+		(Object.keys(result.runData ?? {}).length > 0 || result.error !== undefined)
+	);
 }
 
 function pick(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {

@@ -27,10 +27,14 @@ export function packageUnderTest(env: NodeJS.ProcessEnv = process.env): PackageU
  * package's `n8n.nodes` list, as n8n finds it, so a node may live in any folder.
  */
 export function isNodeBuilt(pkg: PackageUnderTest, nodeName: string): boolean {
-	const manifest = JSON.parse(fs.readFileSync(path.join(pkg.packageRoot, 'package.json'), 'utf8')) as {
+	const manifest = JSON.parse(
+		fs.readFileSync(path.join(pkg.packageRoot, 'package.json'), 'utf8'),
+	) as {
 		n8n?: { nodes?: string[] };
 	};
-	const entry = (manifest.n8n?.nodes ?? []).find((file) => path.basename(file) === `${nodeName}.node.js`);
+	const entry = (manifest.n8n?.nodes ?? []).find(
+		(file) => path.basename(file) === `${nodeName}.node.js`,
+	);
 	return entry !== undefined && fs.existsSync(path.join(pkg.packageRoot, entry));
 }
 
@@ -38,10 +42,14 @@ export function isNodeBuilt(pkg: PackageUnderTest, nodeName: string): boolean {
  * `describe` when every named node is built, else `describe.skip` plus a visible skipped test
  * naming what is missing (an e2e run before `npm run build` must not look green by accident).
  */
-export function describeIfPackageBuilt(pkg: PackageUnderTest, ...nodeNames: string[]): jest.Describe {
+export function describeIfPackageBuilt(
+	pkg: PackageUnderTest,
+	...nodeNames: string[]
+): jest.Describe {
 	const missing = nodeNames.filter((name) => !isNodeBuilt(pkg, name));
 	if (missing.length === 0) return describe;
-	it.skip(`${missing.join(', ')} not built in ${pkg.packageRoot}/dist (npm run build)`, () => undefined);
+	it.skip(`${missing.join(', ')} not built in ${pkg.packageRoot}/dist (npm run build)`, () =>
+		undefined);
 	return describe.skip;
 }
 

@@ -6,7 +6,9 @@
 
 const [n8nPackageDir, databaseFile, sql, ...flattedColumns] = process.argv.slice(2);
 if (!n8nPackageDir || !databaseFile || !sql) {
-	console.error('usage: sqlite-query.cjs <n8n package dir> <database file> <sql> [flatted column...]');
+	console.error(
+		'usage: sqlite-query.cjs <n8n package dir> <database file> <sql> [flatted column...]',
+	);
 	process.exit(2);
 }
 

@@ -51,7 +51,10 @@ export interface WorkflowJson {
 
 /** n8n's own ids are 16 alphanumerics; imports keep the id we give. */
 export function newWorkflowId(): string {
-	return randomBytes(12).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 16);
+	return randomBytes(12)
+		.toString('base64')
+		.replace(/[^A-Za-z0-9]/g, 'x')
+		.slice(0, 16);
 }
 
 export interface NodeOptions {
@@ -105,7 +108,12 @@ export function setFields(name: string, fields: Record<string, FieldValue>): Wor
 
 /** A Code node running JavaScript once for all items. */
 export function code(name: string, jsCode: string): WorkflowNode {
-	return node(name, 'n8n-nodes-base.code', { mode: 'runOnceForAllItems', jsCode }, { typeVersion: 2 });
+	return node(
+		name,
+		'n8n-nodes-base.code',
+		{ mode: 'runOnceForAllItems', jsCode },
+		{ typeVersion: 2 },
+	);
 }
 
 export interface WebhookOptions {
@@ -190,7 +198,8 @@ export function graphWorkflow(
 	const names = new Set(nodes.map((each) => each.name));
 	const connections: WorkflowJson['connections'] = {};
 	for (const { from, to, output = 0 } of edges) {
-		if (!names.has(from) || !names.has(to)) throw new Error(`edge ${from} -> ${to} names an unknown node`);
+		if (!names.has(from) || !names.has(to))
+			throw new Error(`edge ${from} -> ${to} names an unknown node`);
 		const outputs = (connections[from] ??= { main: [] }).main;
 		while (outputs.length <= output) outputs.push([]);
 		outputs[output].push({ node: to, type: 'main', index: 0 });
@@ -201,7 +210,8 @@ export function graphWorkflow(
 		active: false,
 		nodes: nodes.map((each, index) => ({
 			...each,
-			position: each.position[0] !== 0 || each.position[1] !== 0 ? each.position : gridPosition(index),
+			position:
+				each.position[0] !== 0 || each.position[1] !== 0 ? each.position : gridPosition(index),
 		})),
 		connections,
 		settings: { executionOrder: 'v1', ...options.settings },

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { routeAction } from '../shared/n8n/router';
 import { operationParameters, operationProperties, ROUTES } from './actions/router';
@@ -21,7 +26,8 @@ export class ArchiveAiMetadata implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Read AI-generated metadata of archived media: face and image detection tasks, matches with the reference set, reference-set persons, speech-to-text and named-entity tasks',
-		documentationUrl: 'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata',
+		documentationUrl:
+			'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata',
 		defaults: { name: 'Archive AI Metadata' },
 		usableAsTool: true,
 		inputs: MAIN_CONNECTION,
@@ -34,14 +40,42 @@ export class ArchiveAiMetadata implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Custom Query', value: 'customQuery', description: 'Any read-only GraphQL query' },
-					{ name: 'Face Match', value: 'faceMatch', description: 'Matches of persons detected in video with the reference set' },
-					{ name: 'Face Task', value: 'faceTask', description: 'Face and person detection results on video fragments' },
-					{ name: 'Image Match', value: 'imageMatch', description: 'Matches of persons detected in photos with the reference set' },
-					{ name: 'Image Task', value: 'imageTask', description: 'Face and person detection results on photos' },
+					{
+						name: 'Custom Query',
+						value: 'customQuery',
+						description: 'Any read-only GraphQL query',
+					},
+					{
+						name: 'Face Match',
+						value: 'faceMatch',
+						description: 'Matches of persons detected in video with the reference set',
+					},
+					{
+						name: 'Face Task',
+						value: 'faceTask',
+						description: 'Face and person detection results on video fragments',
+					},
+					{
+						name: 'Image Match',
+						value: 'imageMatch',
+						description: 'Matches of persons detected in photos with the reference set',
+					},
+					{
+						name: 'Image Task',
+						value: 'imageTask',
+						description: 'Face and person detection results on photos',
+					},
 					{ name: 'NER Task', value: 'nerTask', description: 'Named entity recognition results' },
-					{ name: 'Reference-Set Person', value: 'refsetPerson', description: 'Persons of the reference set that faces are matched with' },
-					{ name: 'Speech Task', value: 'speechTask', description: 'Speech-to-text results: transcripts and audio classification' },
+					{
+						name: 'Reference-Set Person',
+						value: 'refsetPerson',
+						description: 'Persons of the reference set that faces are matched with',
+					},
+					{
+						name: 'Speech Task',
+						value: 'speechTask',
+						description: 'Speech-to-text results: transcripts and audio classification',
+					},
 				],
 				default: 'faceTask',
 			},

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import { triggerProperties } from './trigger/description';
 import { getContentPartners, getStatuses } from './methods/triggerLoadOptions';
@@ -9,13 +14,17 @@ export class ArchiveAiMetadataTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Archive AI Metadata Trigger',
 		name: 'archiveAiMetadataTrigger',
-		icon: { light: 'file:archiveAiMetadataTrigger.svg', dark: 'file:archiveAiMetadataTrigger.dark.svg' },
+		icon: {
+			light: 'file:archiveAiMetadataTrigger.svg',
+			dark: 'file:archiveAiMetadataTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"New " + $parameter["view"]}}',
 		description:
 			'Starts the workflow with AI metadata tasks, matches and reference-set persons that are new or changed since the last poll (scheduled exports)',
-		documentationUrl: 'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata-trigger',
+		documentationUrl:
+			'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata-trigger',
 		defaults: { name: 'Archive AI Metadata Trigger' },
 		polling: true,
 		inputs: [],

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { routeAction } from '../shared/n8n/router';
 import * as get from './actions/get.operation';
@@ -19,7 +24,8 @@ export class ArchiveOrganization implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			"Look up the archive's content partners, organizations, schools and persons (staff, account managers) with their sites, addresses and contact points",
-		documentationUrl: 'https://github.com/archive-services/n8n-nodes-archive-services#archive-organization',
+		documentationUrl:
+			'https://github.com/archive-services/n8n-nodes-archive-services#archive-organization',
 		defaults: { name: 'Archive Organization' },
 		usableAsTool: true,
 		// The classic rule predates NodeConnectionTypes and asks for the string literal the community rule forbids.
@@ -38,7 +44,11 @@ export class ArchiveOrganization implements INodeType {
 						value: 'contentPartner',
 						description: 'An organization whose content the archive keeps',
 					},
-					{ name: 'Organization', value: 'organization', description: 'Any organization known to the archive' },
+					{
+						name: 'Organization',
+						value: 'organization',
+						description: 'Any organization known to the archive',
+					},
 					{ name: 'Person', value: 'person', description: 'A staff member or account manager' },
 					{ name: 'School', value: 'school', description: 'An educational partner' },
 				],

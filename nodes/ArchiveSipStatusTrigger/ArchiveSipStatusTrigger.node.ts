@@ -17,8 +17,7 @@ import { testSigningSecrets } from './verify/credentialTest';
 import { receiveDelivery } from './webhook';
 
 /** One output, or Success and Failure outputs when "Output" is "perOutcome" (n8n's Switch/If pattern). */
-const OUTPUTS_EXPRESSION =
-	`={{ $parameter.outputMode === "perOutcome"
+const OUTPUTS_EXPRESSION = `={{ $parameter.outputMode === "perOutcome"
 		? [{ "type": "main", "displayName": "Success" }, { "type": "main", "displayName": "Failure" }]
 		: [{ "type": "main" }] }}` as const;
 
@@ -33,14 +32,26 @@ export class ArchiveSipStatusTrigger implements INodeType {
 		// isolate): version 2 spares each delivery that work. Workflows saved with version 1 keep working.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{ "On " + ($parameter.outcomes === "both" ? "any outcome" : $parameter.outcomes) }}',
-		description: 'Starts the workflow when the archive reports the outcome of a submitted SIP (signed Standard Webhooks event)',
-		documentationUrl: 'https://github.com/archive-services/n8n-nodes-archive-services#archive-sip-status-trigger',
+		subtitle:
+			'={{ "On " + ($parameter.outcomes === "both" ? "any outcome" : $parameter.outcomes) }}',
+		description:
+			'Starts the workflow when the archive reports the outcome of a submitted SIP (signed Standard Webhooks event)',
+		documentationUrl:
+			'https://github.com/archive-services/n8n-nodes-archive-services#archive-sip-status-trigger',
 		defaults: { name: 'Archive SIP Status Trigger' },
 		inputs: [],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: [{ name: 'archiveSipWebhookApi', required: true, testedBy: 'archiveSipWebhookSecretTest' }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: RESPONSE_MODE_EXPRESSION, path: 'sip-status' }],
+		credentials: [
+			{ name: 'archiveSipWebhookApi', required: true, testedBy: 'archiveSipWebhookSecretTest' },
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: RESPONSE_MODE_EXPRESSION,
+				path: 'sip-status',
+			},
+		],
 		eventTriggerDescription: 'Waiting for the archive to send a SIP status event to the Test URL',
 		activationMessage: 'SIP status events sent to the Production URL now start this workflow.',
 		properties: sipStatusTriggerProperties,

@@ -1,6 +1,12 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { parseJsonBody, toOutputJson, validateStatusEvent, type Outcome, type StatusEvent } from './event';
+import {
+	parseJsonBody,
+	toOutputJson,
+	validateStatusEvent,
+	type Outcome,
+	type StatusEvent,
+} from './event';
 import type { RateLimiter } from './rateLimit';
 import { REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
 import { typeMatches } from './typeFilter';
@@ -51,7 +57,8 @@ export type DeliveryResult =
 	  };
 
 function isWanted(event: StatusEvent, settings: TriggerSettings): boolean {
-	const outcomeWanted = settings.outcomeFilter === 'both' || settings.outcomeFilter === event.outcome;
+	const outcomeWanted =
+		settings.outcomeFilter === 'both' || settings.outcomeFilter === event.outcome;
 	return outcomeWanted && typeMatches(event.type, settings.typePatterns);
 }
 
@@ -62,14 +69,18 @@ export async function handleDelivery(
 	context: DeliveryContext,
 ): Promise<DeliveryResult> {
 	if (rawBody.length > settings.maxBodyBytes) {
-		return { status: 400, error: `body exceeds the maximum size of ${settings.maxBodyBytes} bytes` };
+		return {
+			status: 400,
+			error: `body exceeds the maximum size of ${settings.maxBodyBytes} bytes`,
+		};
 	}
 	const verified = verifyDelivery(headers, rawBody, {
 		keys: settings.keys,
 		nowMs: context.nowMs,
 		toleranceSeconds: settings.toleranceSeconds,
 	});
-	if (!verified.ok) return { status: 401, error: verified.reason, signatureOnly: verified.signatureOnly === true };
+	if (!verified.ok)
+		return { status: 401, error: verified.reason, signatureOnly: verified.signatureOnly === true };
 	const webhookId = verified.value.id;
 
 	// Not yet answered: a 2xx now would end the sender's retries while the first delivery may still fail.

@@ -46,9 +46,16 @@ export function parseEventTime(value: unknown): string | null {
 	const second = Number(match[6] ?? 0);
 	const [offsetHour, offsetMinute] = [match[10], match[11]].map((part) => Number(part ?? 0));
 	const valid =
-		month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
+		month >= 1 &&
+		month <= 12 &&
+		day >= 1 &&
+		day <= daysInMonth(year, month) &&
 		// 60 allows a leap second, as RFC 3339 does.
-		hour <= 23 && minute <= 59 && second <= 60 && offsetHour <= 23 && offsetMinute <= 59;
+		hour <= 23 &&
+		minute <= 59 &&
+		second <= 60 &&
+		offsetHour <= 23 &&
+		offsetMinute <= 59;
 	if (!valid) return null;
 	const offsetMs = (match[9] === '-' ? -1 : 1) * (offsetHour * 60 + offsetMinute) * 60_000;
 	const utc = new Date(Date.UTC(year, month - 1, day, hour, minute, second) - offsetMs);

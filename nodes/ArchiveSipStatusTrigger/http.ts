@@ -33,7 +33,11 @@ function isEncoded(headers: HeaderMap): boolean {
 }
 
 function isStream(req: RawBodyRequest): boolean {
-	return req.readable === true && typeof req.on === 'function' && typeof req.removeListener === 'function';
+	return (
+		req.readable === true &&
+		typeof req.on === 'function' &&
+		typeof req.removeListener === 'function'
+	);
 }
 
 /** Reads the request stream, stopping (and leaving the rest unread) once it holds more than `maxBytes`. */
@@ -74,7 +78,11 @@ export async function readRawBody(req: RawBodyRequest, maxBytes: number): Promis
 	if (declared !== undefined && declared > maxBytes) return { ok: false, tooLarge: true };
 	const contentType = req.headers['content-type'];
 	if (typeof contentType === 'string' && MULTIPART.test(contentType)) {
-		return { ok: false, tooLarge: false, reason: 'multipart bodies are not accepted: send the event as application/json' };
+		return {
+			ok: false,
+			tooLarge: false,
+			reason: 'multipart bodies are not accepted: send the event as application/json',
+		};
 	}
 	if (!Buffer.isBuffer(req.rawBody) && !isEncoded(req.headers) && isStream(req)) {
 		const read = await readBounded(req, maxBytes);
@@ -90,7 +98,9 @@ export async function readRawBody(req: RawBodyRequest, maxBytes: number): Promis
 			'The raw request body is not available, so the signature cannot be verified',
 		);
 	}
-	return req.rawBody.length > maxBytes ? { ok: false, tooLarge: true } : { ok: true, rawBody: req.rawBody };
+	return req.rawBody.length > maxBytes
+		? { ok: false, tooLarge: true }
+		: { ok: true, rawBody: req.rawBody };
 }
 
 /**

@@ -4,7 +4,12 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { OutcomeFilter, OutputMode, TriggerSettings } from './delivery';
 import { parseSigningKeys, type SigningKeys } from './verify/secrets';
-import { recentSigningKeys, rememberSigningKeys, secretsChanged, takeForcedReread } from './verify/signingKeyCache';
+import {
+	recentSigningKeys,
+	rememberSigningKeys,
+	secretsChanged,
+	takeForcedReread,
+} from './verify/signingKeyCache';
 import { DEFAULT_EVENT_TYPE_PATTERNS, splitPatterns } from './typeFilter';
 
 export const CREDENTIAL_NAME = 'archiveSipWebhookApi';
@@ -47,7 +52,9 @@ function credentialIdOf(context: IWebhookFunctions): string | undefined {
 
 /** Identifies the secrets' values without keeping them: the unusable-secret warning is logged once per change. */
 function fingerprintOf(signingSecret: unknown, additionalSecrets: unknown): string {
-	return createHash('sha256').update(`${String(signingSecret)}\0${String(additionalSecrets)}`).digest('base64');
+	return createHash('sha256')
+		.update(`${String(signingSecret)}\0${String(additionalSecrets)}`)
+		.digest('base64');
 }
 
 /**
@@ -83,7 +90,11 @@ export async function readSettings(
 	context: IWebhookFunctions,
 	{ reuseRecentKeys, nowMs }: { reuseRecentKeys: boolean; nowMs: number },
 ): Promise<ResolvedSettings> {
-	const { keys: parsed, reused, problemsAreNew } = await signingKeys(context, reuseRecentKeys, nowMs);
+	const {
+		keys: parsed,
+		reused,
+		problemsAreNew,
+	} = await signingKeys(context, reuseRecentKeys, nowMs);
 	if (parsed.keys.length === 0) {
 		throw new TriggerConfigurationError(`No usable signing secret: ${parsed.errors.join('; ')}`);
 	}
@@ -94,7 +105,10 @@ export async function readSettings(
 	return {
 		settings: {
 			keys: parsed.keys,
-			toleranceSeconds: Math.min(MAX_TOLERANCE_SECONDS, numberOption(options, 'toleranceSeconds', DEFAULT_TOLERANCE_SECONDS)),
+			toleranceSeconds: Math.min(
+				MAX_TOLERANCE_SECONDS,
+				numberOption(options, 'toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
+			),
 			maxBodyBytes: maxBodyBytesOf(options),
 			outcomeFilter: context.getNodeParameter('outcomes', 'both') as OutcomeFilter,
 			typePatterns: splitPatterns(typePatterns),

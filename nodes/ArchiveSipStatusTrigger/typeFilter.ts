@@ -18,7 +18,8 @@ export function globMatches(pattern: string, text: string): boolean {
 	if (parts.length === 1) return pattern === text;
 	const head = parts[0];
 	const tail = parts[parts.length - 1];
-	if (text.length < head.length + tail.length || !text.startsWith(head) || !text.endsWith(tail)) return false;
+	if (text.length < head.length + tail.length || !text.startsWith(head) || !text.endsWith(tail))
+		return false;
 	const end = text.length - tail.length;
 	let at = head.length;
 	for (const part of parts.slice(1, -1)) {

@@ -1,12 +1,29 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { handleDelivery, type DeliveryResult } from './delivery';
-import { readRawBody, sendError, sendNoContent, type RawBodyRequest, type ResponseWriter } from './http';
+import {
+	readRawBody,
+	sendError,
+	sendNoContent,
+	type RawBodyRequest,
+	type ResponseWriter,
+} from './http';
 import { rateLimiterFor } from './rateLimit';
 import { lazyReplayStore, REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
 import { replayStoreForDelivery } from './replay/sharedReplayStore';
-import { holdUntilAnswered, isInFlight, RESPOND_PARAMETER, respondModeOf, type AnsweredResponse } from './respond';
-import { maxBodyBytesOf, mayRereadSigningKeys, readSettings, TriggerConfigurationError } from './settings';
+import {
+	holdUntilAnswered,
+	isInFlight,
+	RESPOND_PARAMETER,
+	respondModeOf,
+	type AnsweredResponse,
+} from './respond';
+import {
+	maxBodyBytesOf,
+	mayRereadSigningKeys,
+	readSettings,
+	TriggerConfigurationError,
+} from './settings';
 import { readWebhookHeaders } from './verify/signature';
 
 /** Replays and rate limits are tracked per trigger node, and apart for test and production URLs. */
@@ -37,7 +54,10 @@ async function handleWithSigningKeys(
 	const maxBodyBytes = maxBodyBytesOf(context.getNodeParameter('options', {}) as IDataObject);
 	const read = await readRawBody(req, maxBodyBytes);
 	if (!read.ok) {
-		return { status: 400, error: read.tooLarge ? `body exceeds the maximum size of ${maxBodyBytes} bytes` : read.reason };
+		return {
+			status: 400,
+			error: read.tooLarge ? `body exceeds the maximum size of ${maxBodyBytes} bytes` : read.reason,
+		};
 	}
 	const { rawBody } = read;
 	// Headers that can never verify are refused before the credential, the settings or the replay record are read.
@@ -45,9 +65,14 @@ async function handleWithSigningKeys(
 	if (!headers.ok) return { status: 401, error: headers.reason };
 	const nowMs = Date.now();
 	const attempt = async (reuseRecentKeys: boolean) => {
-		const { settings, eventsPerMinute, secretProblems, keysReused } = await readSettings(context, { reuseRecentKeys, nowMs });
+		const { settings, eventsPerMinute, secretProblems, keysReused } = await readSettings(context, {
+			reuseRecentKeys,
+			nowMs,
+		});
 		if (secretProblems.length > 0) {
-			context.logger.warn(`Archive SIP Status Trigger ignores unusable secrets: ${secretProblems.join('; ')}`);
+			context.logger.warn(
+				`Archive SIP Status Trigger ignores unusable secrets: ${secretProblems.join('; ')}`,
+			);
 		}
 		const result = await handleDelivery(req.headers, rawBody, settings, {
 			replayStore,
@@ -62,7 +87,8 @@ async function handleWithSigningKeys(
 	// signature failed. A 401 comes before the replay record and the rate limit are touched, so it has nothing to undo.
 	const { result } = first;
 	const signatureOnly = result.status === 401 && result.signatureOnly === true;
-	if (signatureOnly && first.keysReused && mayRereadSigningKeys(context, nowMs)) return (await attempt(false)).result;
+	if (signatureOnly && first.keysReused && mayRereadSigningKeys(context, nowMs))
+		return (await attempt(false)).result;
 	return result;
 }
 
@@ -75,7 +101,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		const scope = scopeOf(this);
 		// Shared through n8n's workflow static data, so replays hold across queue-mode processes. Made on first
 		// use, after the signature verified: reading the shared record is work a forgery should not cause.
-		const respondAfterSave = respondModeOf(this.getNodeParameter(RESPOND_PARAMETER, 'immediately')) === 'afterSaved';
+		const respondAfterSave =
+			respondModeOf(this.getNodeParameter(RESPOND_PARAMETER, 'immediately')) === 'afterSaved';
 		const store = lazyReplayStore(() =>
 			replayStoreForDelivery(this, scope, { repairOnlyConfirmed: respondAfterSave }),
 		);
@@ -89,7 +116,11 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		if (respondAfterSave && result.workflowData && acceptedId !== undefined) {
 			// n8n saves the execution, then execute() answers from it (respond.ts).
 			const expiresAtMs = Date.now() + REPLAY_WINDOW_MS;
-			holdUntilAnswered(res as unknown as AnsweredResponse, { scope, id: acceptedId, expiresAtMs }, store);
+			holdUntilAnswered(
+				res as unknown as AnsweredResponse,
+				{ scope, id: acceptedId, expiresAtMs },
+				store,
+			);
 			return { workflowData: result.workflowData };
 		}
 		// Answered before the workflow runs: the sender gives up on an attempt after 15 s.
@@ -98,7 +129,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	} catch (error) {
 		// Let the sender's retry through: this delivery did not complete.
 		if (acceptedId !== undefined) await replayStore?.forget(acceptedId).catch(() => undefined);
-		this.logger.error(`Archive SIP Status Trigger could not handle a delivery: ${describeFailure(error)}`);
+		this.logger.error(
+			`Archive SIP Status Trigger could not handle a delivery: ${describeFailure(error)}`,
+		);
 		sendError(res, 500, 'internal error');
 		return { noWebhookResponse: true };
 	}

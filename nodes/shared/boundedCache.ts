@@ -4,7 +4,13 @@
  */
 
 /** Sets `value` as the most recently used entry and drops the least recently used ones beyond `max`. */
-export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number, keep?: (key: K) => boolean): void {
+export function setBounded<K, V>(
+	map: Map<K, V>,
+	key: K,
+	value: V,
+	max: number,
+	keep?: (key: K) => boolean,
+): void {
 	map.delete(key);
 	map.set(key, value);
 	if (map.size <= max) return;

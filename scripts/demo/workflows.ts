@@ -27,7 +27,12 @@ export function demoCredentials(sandbox: Sandbox, signingSecret: string): Creden
 		{
 			...DEMO_CREDENTIALS.ai,
 			type: 'archiveAiMetadataApi',
-			data: { authUrl: sandbox.ai.authUrl, graphqlUrl: sandbox.ai.graphqlUrl, email: sandbox.ai.email, password: sandbox.ai.password },
+			data: {
+				authUrl: sandbox.ai.authUrl,
+				graphqlUrl: sandbox.ai.graphqlUrl,
+				email: sandbox.ai.email,
+				password: sandbox.ai.password,
+			},
 		},
 		{
 			...DEMO_CREDENTIALS.org,
@@ -40,7 +45,11 @@ export function demoCredentials(sandbox: Sandbox, signingSecret: string): Creden
 				jwtPlacement: 'header',
 			},
 		},
-		{ ...DEMO_CREDENTIALS.sip, type: 'archiveSipWebhookApi', data: { signingSecret, additionalSecrets: '' } },
+		{
+			...DEMO_CREDENTIALS.sip,
+			type: 'archiveSipWebhookApi',
+			data: { signingSecret, additionalSecrets: '' },
+		},
 	];
 }
 
@@ -50,7 +59,12 @@ export const DEMO_WORKFLOW_IDS = { sip: 'DemoSipStatusWf1', export: 'DemoAiExpor
 export const SIP_WEBHOOK_ID = '4f1c2b8e-0d7a-4c55-9a61-3e2f7b9d0c11';
 
 function expressionFields(name: string, fields: Record<string, string>): WorkflowNode {
-	return setFields(name, Object.fromEntries(Object.entries(fields).map(([field, expression]) => [field, `={{ ${expression} }}`])));
+	return setFields(
+		name,
+		Object.fromEntries(
+			Object.entries(fields).map(([field, expression]) => [field, `={{ ${expression} }}`]),
+		),
+	);
 }
 
 function placed(workflowNode: WorkflowNode, x: number, y: number): WorkflowNode {
@@ -66,7 +80,11 @@ export function sipStatusWorkflow(): WorkflowJson {
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
 		{ outcomes: 'both', outputMode: 'perOutcome', options: {} },
-		{ typeVersion: SIP_TRIGGER_VERSION, credentials: { archiveSipWebhookApi: DEMO_CREDENTIALS.sip }, webhookId: SIP_WEBHOOK_ID },
+		{
+			typeVersion: SIP_TRIGGER_VERSION,
+			credentials: { archiveSipWebhookApi: DEMO_CREDENTIALS.sip },
+			webhookId: SIP_WEBHOOK_ID,
+		},
 	);
 	const aiMetadata = node(
 		'AI Metadata for PID',
@@ -90,7 +108,10 @@ export function sipStatusWorkflow(): WorkflowJson {
 			outputDetail: 'contact',
 			options: { flatten: true, returnEmptyWhenNotFound: true },
 		},
-		{ credentials: { archiveOrganizationApi: DEMO_CREDENTIALS.org }, onError: 'continueRegularOutput' },
+		{
+			credentials: { archiveOrganizationApi: DEMO_CREDENTIALS.org },
+			onError: 'continueRegularOutput',
+		},
 	);
 	const archived = expressionFields('Archived Summary', {
 		pid: "$('AI Metadata for PID').item.json.pid",

@@ -4,7 +4,13 @@ import { Webhook } from 'standardwebhooks';
 
 import { generateSecret } from '../../dev/emulators/webhook/sender';
 import { parseRun } from './lib/execute';
-import { GroupMemorySampler, groupMembers, memoryInWindow, processGroupOf, processMemory } from './lib/memory';
+import {
+	GroupMemorySampler,
+	groupMembers,
+	memoryInWindow,
+	processGroupOf,
+	processMemory,
+} from './lib/memory';
 import { formatCell, markdownTable, verdict } from './lib/report';
 import { combineLoads, runSenderLoad } from './lib/senders';
 import { percentile, ratio } from './lib/stats';
@@ -35,7 +41,14 @@ describe('bench statistics', () => {
 
 describe('bench report', () => {
 	it('renders a markdown table with escaped pipes and placeholders for missing figures', () => {
-		const table = markdownTable(['Name', 'Value'], [['a|b', 1234.5], ['c', undefined], ['d', Number.NaN]]);
+		const table = markdownTable(
+			['Name', 'Value'],
+			[
+				['a|b', 1234.5],
+				['c', undefined],
+				['d', Number.NaN],
+			],
+		);
 		expect(table.split('\n')).toEqual([
 			'| Name | Value |',
 			'| --- | --- |',
@@ -54,7 +67,13 @@ describe('bench report', () => {
 });
 
 describe('n8n execute output', () => {
-	const run = { data: { resultData: { runData: { A: [{ executionTime: 12, data: { main: [[{ json: { x: 1 } }]] } }] } } } };
+	const run = {
+		data: {
+			resultData: {
+				runData: { A: [{ executionTime: 12, data: { main: [[{ json: { x: 1 } }]] } }] },
+			},
+		},
+	};
 
 	it('finds the run JSON between log lines', () => {
 		const output = `Loading nodes\n${JSON.stringify(run, null, 2)}\nshutting down\n`;
@@ -149,7 +168,13 @@ describe('concurrent signed senders', () => {
 	});
 
 	it('sends every event once, signed, with the requested concurrency, and counts refusals as errors', async () => {
-		const result = await runSenderLoad({ url, secrets: [secret], events: 70, concurrency: 5, deadlineMs: 60_000 });
+		const result = await runSenderLoad({
+			url,
+			secrets: [secret],
+			events: 70,
+			concurrency: 5,
+			deadlineMs: 60_000,
+		});
 
 		expect(result.sent).toBe(70);
 		expect(received).toHaveLength(70);

@@ -11,7 +11,12 @@ interface PageAnswer {
 	errors?: Array<{ message?: string }>;
 }
 
-async function fetchPage(url: string, token: string, limit: number, offset: number): Promise<unknown[]> {
+async function fetchPage(
+	url: string,
+	token: string,
+	limit: number,
+	offset: number,
+): Promise<unknown[]> {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -19,7 +24,8 @@ async function fetchPage(url: string, token: string, limit: number, offset: numb
 	});
 	if (!response.ok) throw new Error(`page at offset ${offset}: HTTP ${response.status}`);
 	const answer = (await response.json()) as PageAnswer;
-	if (!answer.data?.face_tasks) throw new Error(`page at offset ${offset}: ${answer.errors?.[0]?.message ?? 'no data'}`);
+	if (!answer.data?.face_tasks)
+		throw new Error(`page at offset ${offset}: ${answer.errors?.[0]?.message ?? 'no data'}`);
 	return answer.data.face_tasks;
 }
 
@@ -28,7 +34,8 @@ async function main(): Promise<void> {
 	const token = process.env.BENCH_TOKEN ?? '';
 	const pageSize = Number(pageSizeText);
 	const maxPages = Number(maxPagesText);
-	if (!url || !token || !(pageSize > 0) || !(maxPages > 0)) throw new Error('usage: fetchLoop <graphqlUrl> <pageSize> <maxPages> (BENCH_TOKEN set)');
+	if (!url || !token || !(pageSize > 0) || !(maxPages > 0))
+		throw new Error('usage: fetchLoop <graphqlUrl> <pageSize> <maxPages> (BENCH_TOKEN set)');
 	const startRssBytes = process.memoryUsage().rss;
 	const started = process.hrtime.bigint();
 	const rows: unknown[] = [];

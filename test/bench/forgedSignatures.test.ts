@@ -11,7 +11,11 @@ describe('forged-signature benchmark (smoke)', () => {
 			tenEntries: { 401: 5 },
 			malformed: { 401: 5 },
 		});
-		for (const figure of [...Object.values(results.cpuMicrosPerRequest), results.benignP99Ms.withoutForgers, results.benignP99Ms.withForgers]) {
+		for (const figure of [
+			...Object.values(results.cpuMicrosPerRequest),
+			results.benignP99Ms.withoutForgers,
+			results.benignP99Ms.withForgers,
+		]) {
 			expect(Number.isFinite(figure)).toBe(true);
 		}
 		expect(results.forgeriesSent).toBeGreaterThan(0);

@@ -27,7 +27,12 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 import { generateSecret } from '../../dev/emulators/webhook/sender';
 import { postRaw, startWebhookHarness } from '../../dev/harness/webhook';
-import { CREDENTIAL_TYPE, NODE_TYPE_NAME, signedHeaders, sipEventBody } from '../nodes/ArchiveSipStatusTrigger/fixtures';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE_NAME,
+	signedHeaders,
+	sipEventBody,
+} from '../nodes/ArchiveSipStatusTrigger/fixtures';
 import { percentile, ratio, round } from './lib/stats';
 
 export type RequestKind = 'valid' | 'commas16k' | 'tenEntries' | 'malformed' | 'unsigned';
@@ -45,7 +50,13 @@ export interface ForgedSignatureResults {
 	cpuMicrosPerRequest: Record<RequestKind, number>;
 	cpuMeanMicrosPerRequest: Record<RequestKind, number>;
 	statuses: Record<RequestKind, Record<string, number>>;
-	benignP99Ms: { withoutForgers: number; withForgers: number; ratio: number; withControlSenders: number; forgersOverControl: number };
+	benignP99Ms: {
+		withoutForgers: number;
+		withForgers: number;
+		ratio: number;
+		withControlSenders: number;
+		forgersOverControl: number;
+	};
 	benignP50Ms: { withoutForgers: number; withForgers: number };
 	forgeriesSent: number;
 	/** Requests the control senders sent: as many senders, each sending unsigned requests (the cheapest 401). */
@@ -57,14 +68,20 @@ export interface ForgedSignatureResults {
 const SCRIPT = path.join('test', 'bench', 'forgedSignatures.ts');
 
 /** A request of each kind, with a fresh timestamp and id. */
-export function requestOf(kind: RequestKind, secret: string): { body: string; headers: Record<string, string> } {
+export function requestOf(
+	kind: RequestKind,
+	secret: string,
+): { body: string; headers: Record<string, string> } {
 	const body = sipEventBody();
 	const id = `msg_${randomBytes(12).toString('hex')}`;
 	const now = Math.floor(Date.now() / 1000);
 	const headers = signedHeaders(secret, id, now, body);
 	if (kind === 'commas16k') headers['webhook-signature'] = ','.repeat(16_000);
 	if (kind === 'tenEntries') {
-		headers['webhook-signature'] = Array.from({ length: 10 }, () => `v1,${randomBytes(32).toString('base64')}`).join(' ');
+		headers['webhook-signature'] = Array.from(
+			{ length: 10 },
+			() => `v1,${randomBytes(32).toString('base64')}`,
+		).join(' ');
 	}
 	if (kind === 'malformed') headers['webhook-signature'] = `v1,${'A'.repeat(4000)}`;
 	// The cheapest request the trigger can get: no webhook headers at all, refused before anything is read.
@@ -108,7 +125,13 @@ async function serve(): Promise<void> {
 
 // ---- the forgers' process ----------------------------------------------------------------------------------
 
-async function forge(url: string, senders: number, secret: string, control: boolean, rate: number): Promise<void> {
+async function forge(
+	url: string,
+	senders: number,
+	secret: string,
+	control: boolean,
+	rate: number,
+): Promise<void> {
 	const pauseMs = rate > 0 ? (senders * 1000) / rate : 0;
 	let sent = 0;
 	let stopping = false;
@@ -123,7 +146,10 @@ async function forge(url: string, senders: number, secret: string, control: bool
 				const started = Date.now();
 				await postRaw(url, body, headers).catch(() => undefined);
 				sent++;
-				if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, Math.max(0, pauseMs - (Date.now() - started))));
+				if (pauseMs > 0)
+					await new Promise((resolve) =>
+						setTimeout(resolve, Math.max(0, pauseMs - (Date.now() - started))),
+					);
 			}
 		}),
 	);
@@ -159,13 +185,21 @@ async function nextMessage<T>(process: ChildProcess): Promise<T> {
 	});
 }
 
-async function ask(server: ChildProcess, cmd: ServerMessage['cmd']): Promise<{ cpuMicros: number[]; reads: number }> {
+async function ask(
+	server: ChildProcess,
+	cmd: ServerMessage['cmd'],
+): Promise<{ cpuMicros: number[]; reads: number }> {
 	const answer = nextMessage<{ cpuMicros: number[]; reads: number }>(server);
 	server.send({ cmd });
 	return await answer;
 }
 
-async function sendSequentially(url: string, kind: RequestKind, count: number, secret: string): Promise<{ latenciesMs: number[]; statuses: Record<string, number> }> {
+async function sendSequentially(
+	url: string,
+	kind: RequestKind,
+	count: number,
+	secret: string,
+): Promise<{ latenciesMs: number[]; statuses: Record<string, number> }> {
 	const latenciesMs: number[] = [];
 	const statuses: Record<string, number> = {};
 	for (let index = 0; index < count; index++) {
@@ -178,7 +212,10 @@ async function sendSequentially(url: string, kind: RequestKind, count: number, s
 	return { latenciesMs, statuses };
 }
 
-export async function runForgedSignatureBench(options: ForgedSignatureOptions, log: (line: string) => void = () => undefined): Promise<ForgedSignatureResults> {
+export async function runForgedSignatureBench(
+	options: ForgedSignatureOptions,
+	log: (line: string) => void = () => undefined,
+): Promise<ForgedSignatureResults> {
 	const secret = generateSecret(32);
 	const server = child(['--serve'], secret);
 	try {
@@ -194,14 +231,30 @@ export async function runForgedSignatureBench(options: ForgedSignatureOptions, l
 			const { cpuMicros } = await ask(server, 'cpu');
 			// The median: process.cpuUsage counts every thread of the process (GC, compiler), which spikes now and then.
 			cpuMicrosPerRequest[kind] = round(percentile(cpuMicros, 50), 0);
-			cpuMeanMicrosPerRequest[kind] = round(cpuMicros.reduce((sum, each) => sum + each, 0) / cpuMicros.length, 0);
+			cpuMeanMicrosPerRequest[kind] = round(
+				cpuMicros.reduce((sum, each) => sum + each, 0) / cpuMicros.length,
+				0,
+			);
 			statuses[kind] = sent.statuses;
-			log(`handler CPU per ${kind} request: median ${cpuMicrosPerRequest[kind]} µs, mean ${cpuMeanMicrosPerRequest[kind]} µs (${JSON.stringify(sent.statuses)})`);
+			log(
+				`handler CPU per ${kind} request: median ${cpuMicrosPerRequest[kind]} µs, mean ${cpuMeanMicrosPerRequest[kind]} µs (${JSON.stringify(sent.statuses)})`,
+			);
 		}
 
 		const quiet = await sendSequentially(url, 'valid', options.benign, secret);
-		const underLoad = async (control: boolean): Promise<{ latenciesMs: number[]; sent: number }> => {
-			const senders = child(['--forge', url, String(options.forgers), control ? 'control' : 'forged', String(options.forgeryRate ?? 0)], secret);
+		const underLoad = async (
+			control: boolean,
+		): Promise<{ latenciesMs: number[]; sent: number }> => {
+			const senders = child(
+				[
+					'--forge',
+					url,
+					String(options.forgers),
+					control ? 'control' : 'forged',
+					String(options.forgeryRate ?? 0),
+				],
+				secret,
+			);
 			// Let the senders reach full speed (their bundle builds first).
 			await new Promise((resolve) => setTimeout(resolve, 1500));
 			const loaded = await sendSequentially(url, 'valid', options.benign, secret);
@@ -230,7 +283,10 @@ export async function runForgedSignatureBench(options: ForgedSignatureOptions, l
 				withControlSenders,
 				forgersOverControl: ratio(withForgers, withControlSenders),
 			},
-			benignP50Ms: { withoutForgers: round(percentile(quiet.latenciesMs, 50), 2), withForgers: round(percentile(loaded.latenciesMs, 50), 2) },
+			benignP50Ms: {
+				withoutForgers: round(percentile(quiet.latenciesMs, 50), 2),
+				withForgers: round(percentile(loaded.latenciesMs, 50), 2),
+			},
 			forgeriesSent,
 			controlSent: control.sent,
 			credentialReads: reads,
@@ -242,16 +298,25 @@ export async function runForgedSignatureBench(options: ForgedSignatureOptions, l
 
 function parseFlags(argv: string[]): ForgedSignatureOptions {
 	const flags = new Map<string, number>();
-	for (let index = 0; index < argv.length; index += 2) flags.set(argv[index].replace(/^--/, ''), Number(argv[index + 1]));
-	return { cpuRequests: flags.get('cpu-requests') ?? 300, benign: flags.get('benign') ?? 400, forgers: flags.get('forgers') ?? 20, forgeryRate: flags.get('rate') ?? 0 };
+	for (let index = 0; index < argv.length; index += 2)
+		flags.set(argv[index].replace(/^--/, ''), Number(argv[index + 1]));
+	return {
+		cpuRequests: flags.get('cpu-requests') ?? 300,
+		benign: flags.get('benign') ?? 400,
+		forgers: flags.get('forgers') ?? 20,
+		forgeryRate: flags.get('rate') ?? 0,
+	};
 }
 
 async function main(argv: string[]): Promise<void> {
 	if (argv[0] === '--serve') return await serve();
 	const secret = process.env.BENCH_SIP_SECRET ?? '';
-	if (argv[0] === '--forge') return await forge(argv[1], Number(argv[2]), secret, argv[3] === 'control', Number(argv[4]));
+	if (argv[0] === '--forge')
+		return await forge(argv[1], Number(argv[2]), secret, argv[3] === 'control', Number(argv[4]));
 	const options = parseFlags(argv);
-	const results = await runForgedSignatureBench(options, (line) => process.stderr.write(`${line}\n`));
+	const results = await runForgedSignatureBench(options, (line) =>
+		process.stderr.write(`${line}\n`),
+	);
 	process.stdout.write(`${JSON.stringify({ options, ...results }, null, 2)}\n`);
 	const { cpuMicrosPerRequest: cpu, benignP99Ms: p99 } = results;
 	const worstForged = Math.max(cpu.commas16k, cpu.tenEntries, cpu.malformed);

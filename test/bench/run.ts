@@ -26,7 +26,12 @@ import { getByPidWorkflows, planPids, runGetByPid } from './sections/getByPid';
 import { returnAllWorkflows, runReturnAll } from './sections/returnAll';
 import { runTokensViaCli, runTokensViaWebhook } from './sections/tokens';
 import { runTrigger, triggerTargets } from './sections/trigger';
-import { plainWebhookWorkflow, sipTriggerWorkflow, tokenCliWorkflow, tokenServerWorkflow } from './lib/workflows';
+import {
+	plainWebhookWorkflow,
+	sipTriggerWorkflow,
+	tokenCliWorkflow,
+	tokenServerWorkflow,
+} from './lib/workflows';
 
 const SECTIONS = ['returnAll', 'getByPid', 'tokens', 'trigger'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -52,7 +57,8 @@ function parseOptions(argv: string[]): BenchOptions {
 	const flags = new Map<string, string>();
 	for (let index = 0; index < argv.length; index += 2) {
 		const name = argv[index];
-		if (!name.startsWith('--') || argv[index + 1] === undefined) throw new Error(`expected --flag value pairs, got "${name}"`);
+		if (!name.startsWith('--') || argv[index + 1] === undefined)
+			throw new Error(`expected --flag value pairs, got "${name}"`);
 		flags.set(name.slice(2), argv[index + 1]);
 	}
 	const integer = (name: string, fallback: number) => {
@@ -61,8 +67,11 @@ function parseOptions(argv: string[]): BenchOptions {
 		flags.delete(name);
 		return value;
 	};
-	const only = (flags.get('only') ?? SECTIONS.join(',')).split(',').map((each) => each.trim()) as Section[];
-	for (const section of only) if (!SECTIONS.includes(section)) throw new Error(`--only takes ${SECTIONS.join(', ')}`);
+	const only = (flags.get('only') ?? SECTIONS.join(','))
+		.split(',')
+		.map((each) => each.trim()) as Section[];
+	for (const section of only)
+		if (!SECTIONS.includes(section)) throw new Error(`--only takes ${SECTIONS.join(', ')}`);
 	const options: BenchOptions = {
 		n8nVersion: flags.get('n8n') ?? '2.40.7',
 		rows: integer('rows', 100_000),
@@ -79,7 +88,8 @@ function parseOptions(argv: string[]): BenchOptions {
 	};
 	flags.delete('n8n');
 	flags.delete('only');
-	if (flags.size > 0) throw new Error(`unknown flag(s): ${[...flags.keys()].map((name) => `--${name}`).join(', ')}`);
+	if (flags.size > 0)
+		throw new Error(`unknown flag(s): ${[...flags.keys()].map((name) => `--${name}`).join(', ')}`);
 	return options;
 }
 
@@ -88,8 +98,15 @@ function extraN8nEnv(): Record<string, string> {
 	const text = process.env.BENCH_N8N_ENV;
 	if (!text) return {};
 	const parsed: unknown = JSON.parse(text);
-	const valid = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string');
-	if (!valid) throw new Error('BENCH_N8N_ENV must be a JSON object of string values, e.g. {"N8N_EXPRESSION_ENGINE_POOL_SIZE": "4"}');
+	const valid =
+		typeof parsed === 'object' &&
+		parsed !== null &&
+		!Array.isArray(parsed) &&
+		Object.values(parsed).every((value) => typeof value === 'string');
+	if (!valid)
+		throw new Error(
+			'BENCH_N8N_ENV must be a JSON object of string values, e.g. {"N8N_EXPRESSION_ENGINE_POOL_SIZE": "4"}',
+		);
 	log(`n8n runs with BENCH_N8N_ENV: ${Object.keys(parsed).join(', ')}`);
 	return parsed as Record<string, string>;
 }
@@ -99,12 +116,20 @@ function log(line: string): void {
 }
 
 function builtNodes(): { ai: boolean; org: boolean; sip: boolean } {
-	const built = (name: string) => fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', name, `${name}.node.js`));
-	return { ai: built('ArchiveAiMetadata'), org: built('ArchiveOrganization'), sip: built('ArchiveSipStatusTrigger') };
+	const built = (name: string) =>
+		fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', name, `${name}.node.js`));
+	return {
+		ai: built('ArchiveAiMetadata'),
+		org: built('ArchiveOrganization'),
+		sip: built('ArchiveSipStatusTrigger'),
+	};
 }
 
 function newId(): string {
-	return randomBytes(12).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 16);
+	return randomBytes(12)
+		.toString('base64')
+		.replace(/[^A-Za-z0-9]/g, 'x')
+		.slice(0, 16);
 }
 
 /** A token for the peers' header credential, fetched like any API client would. */
@@ -112,7 +137,10 @@ async function fetchAiToken(sandbox: Sandbox): Promise<string> {
 	const basic = Buffer.from(`${sandbox.ai.email}:${sandbox.ai.password}`).toString('base64');
 	const response = await request(`${sandbox.ai.authUrl}/token`, {
 		method: 'POST',
-		headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+		headers: {
+			authorization: `Basic ${basic}`,
+			'content-type': 'application/x-www-form-urlencoded',
+		},
 		body: 'grant_type=client_credentials&expires_in=3600',
 	});
 	if (response.status !== 200) throw new Error(`token request answered ${response.status}`);
@@ -130,12 +158,25 @@ function credential(name: string, type: string, data: Record<string, unknown>): 
 
 function aiCredential(name: string, sandbox: Sandbox): Credential {
 	const { authUrl, graphqlUrl, email, password } = sandbox.ai;
-	return credential(name, 'archiveAiMetadataApi', { authUrl, graphqlUrl, email, password, lifetimeSeconds: 3600 });
+	return credential(name, 'archiveAiMetadataApi', {
+		authUrl,
+		graphqlUrl,
+		email,
+		password,
+		lifetimeSeconds: 3600,
+	});
 }
 
 function orgCredential(name: string, sandbox: Sandbox): Credential {
 	const { authUrl, apiUrl, username, password } = sandbox.org;
-	return credential(name, 'archiveOrganizationApi', { authUrl, apiUrl, username, password, lifetimeSeconds: 3600, jwtPlacement: 'header' });
+	return credential(name, 'archiveOrganizationApi', {
+		authUrl,
+		apiUrl,
+		username,
+		password,
+		lifetimeSeconds: 3600,
+		jwtPlacement: 'header',
+	});
 }
 
 function headerCredential(name: string, token: string): Credential {
@@ -161,10 +202,16 @@ async function main(): Promise<void> {
 	if (!anyBuilt) log('dist/ is not built (npm run build): only the built-in peers run');
 	const started = Date.now();
 	log(`emulators: ${options.rows} rows (return all) and ${options.smallRows} rows (PIDs, tokens)`);
-	const large = options.only.has('returnAll') ? await startSandbox({ rows: options.rows }) : undefined;
+	const large = options.only.has('returnAll')
+		? await startSandbox({ rows: options.rows })
+		: undefined;
 	const small = await startSandbox({ rows: options.smallRows });
 	// A copy of the built package (package.json, index.js, dist), so a rebuild during the run cannot change it.
-	const n8n = await N8nInstance.create({ version: options.n8nVersion, packageMode: anyBuilt ? 'copy' : 'none', env: extraN8nEnv() });
+	const n8n = await N8nInstance.create({
+		version: options.n8nVersion,
+		packageMode: anyBuilt ? 'copy' : 'none',
+		env: extraN8nEnv(),
+	});
 	const results: BenchResults = {
 		generatedAt: new Date().toISOString(),
 		n8nVersion: n8n.version,
@@ -192,32 +239,69 @@ async function main(): Promise<void> {
 			orgTokensCli: orgCredential('bench org tokens cli', small),
 			aiTokensServer: aiCredential('bench ai tokens server', small),
 			orgTokensServer: orgCredential('bench org tokens server', small),
-			sip: credential('bench sip secret', 'archiveSipWebhookApi', { signingSecret: generateSecret(32) }),
+			sip: credential('bench sip secret', 'archiveSipWebhookApi', {
+				signingSecret: generateSecret(32),
+			}),
 			...(large
-				? { aiLarge: aiCredential('bench ai large', large), headerLarge: headerCredential('bench header large', await fetchAiToken(large)) }
+				? {
+						aiLarge: aiCredential('bench ai large', large),
+						headerLarge: headerCredential('bench header large', await fetchAiToken(large)),
+					}
 				: {}),
 		};
 		await n8n.importCredentials(Object.values(creds).map(({ ref: _ref, ...imported }) => imported));
 
 		// Everything is imported (in one CLI call) and activated while n8n is stopped; the CLI cases run before
 		// the server starts.
-		const returnAllSetup = large && creds.aiLarge && creds.headerLarge
-			? { n8n, sandbox: large, aiCredential: creds.aiLarge.ref, headerCredential: creds.headerLarge.ref, token: '', packageBuilt: built.ai, log }
-			: undefined;
+		const returnAllSetup =
+			large && creds.aiLarge && creds.headerLarge
+				? {
+						n8n,
+						sandbox: large,
+						aiCredential: creds.aiLarge.ref,
+						headerCredential: creds.headerLarge.ref,
+						token: '',
+						packageBuilt: built.ai,
+						log,
+					}
+				: undefined;
 		const returnAll = returnAllSetup ? returnAllWorkflows(returnAllSetup) : {};
-		const pidSetup = { n8n, sandbox: small, aiCredential: creds.aiSmall.ref, headerCredential: creds.headerSmall.ref, items: options.pidItems, packageBuilt: built.ai, log };
+		const pidSetup = {
+			n8n,
+			sandbox: small,
+			aiCredential: creds.aiSmall.ref,
+			headerCredential: creds.headerSmall.ref,
+			items: options.pidItems,
+			packageBuilt: built.ai,
+			log,
+		};
 		const pidPlan = planPids(small, options.pidItems);
 		const pid = options.only.has('getByPid') ? getByPidWorkflows(pidSetup, pidPlan) : {};
 		const tokensReady = options.only.has('tokens') && built.ai && built.org;
 		const tokenPath = `bench-tokens-${newId()}`;
-		const tokenCli = tokensReady ? tokenCliWorkflow({ ai: creds.aiTokensCli.ref, org: creds.orgTokensCli.ref }) : undefined;
-		const tokenServer = tokensReady ? tokenServerWorkflow({ ai: creds.aiTokensServer.ref, org: creds.orgTokensServer.ref }, tokenPath) : undefined;
+		const tokenCli = tokensReady
+			? tokenCliWorkflow({ ai: creds.aiTokensCli.ref, org: creds.orgTokensCli.ref })
+			: undefined;
+		const tokenServer = tokensReady
+			? tokenServerWorkflow(
+					{ ai: creds.aiTokensServer.ref, org: creds.orgTokensServer.ref },
+					tokenPath,
+				)
+			: undefined;
 		const plainPath = `bench-plain-${newId()}`;
-		const sipWorkflow = options.only.has('trigger') && built.sip ? sipTriggerWorkflow(creds.sip.ref) : undefined;
+		const sipWorkflow =
+			options.only.has('trigger') && built.sip ? sipTriggerWorkflow(creds.sip.ref) : undefined;
 		const plainWorkflow = options.only.has('trigger') ? plainWebhookWorkflow(plainPath) : undefined;
-		const served = [tokenServer, sipWorkflow, plainWorkflow].filter((each): each is WorkflowJson => each !== undefined);
+		const served = [tokenServer, sipWorkflow, plainWorkflow].filter(
+			(each): each is WorkflowJson => each !== undefined,
+		);
 		log('importing the workflows');
-		await importWorkflows(n8n, [...Object.values(returnAll), ...Object.values(pid), ...(tokenCli ? [tokenCli] : []), ...served]);
+		await importWorkflows(n8n, [
+			...Object.values(returnAll),
+			...Object.values(pid),
+			...(tokenCli ? [tokenCli] : []),
+			...served,
+		]);
 		for (const workflow of served) await n8n.activate(workflow.id, workflow.name);
 		const returnAllIds = idsOf(returnAll);
 		const pidIds = options.only.has('getByPid') ? idsOf(pid) : undefined;
@@ -225,7 +309,11 @@ async function main(): Promise<void> {
 
 		if (returnAllSetup && large) {
 			await guard('returnAll', async () => {
-				results.returnAll = await runReturnAll({ ...returnAllSetup, token: await fetchAiToken(large) }, returnAllIds, options.latencyMs);
+				results.returnAll = await runReturnAll(
+					{ ...returnAllSetup, token: await fetchAiToken(large) },
+					returnAllIds,
+					options.latencyMs,
+				);
 			});
 			// 100,000 rows per view hold about 0.5 GB: free them before the other sections.
 			await large.close();
@@ -248,14 +336,35 @@ async function main(): Promise<void> {
 			if (tokenServer) {
 				await guard('tokens (server)', async () => {
 					log(`tokens: ${options.tokenRuns} consecutive webhook-triggered executions`);
-					results.tokensServer = await runTokensViaWebhook(n8n, small, tokenPath, options.tokenRuns);
+					results.tokensServer = await runTokensViaWebhook(
+						n8n,
+						small,
+						tokenPath,
+						options.tokenRuns,
+					);
 				});
 			}
 			if (plainWorkflow) {
 				await guard('trigger', async () => {
-					const targets = triggerTargets(n8n, { ours: sipWorkflow?.id, plain: plainWorkflow.id }, sipWorkflow?.nodes[0].webhookId, plainPath);
+					const targets = triggerTargets(
+						n8n,
+						{ ours: sipWorkflow?.id, plain: plainWorkflow.id },
+						sipWorkflow?.nodes[0].webhookId,
+						plainPath,
+					);
 					const secrets = [String(creds.sip.data.signingSecret)];
-					results.trigger = await runTrigger({ n8n, secrets, events: options.events, concurrency: options.senders, warmupEvents: options.warmup, rounds: options.rounds, log }, targets);
+					results.trigger = await runTrigger(
+						{
+							n8n,
+							secrets,
+							events: options.events,
+							concurrency: options.senders,
+							warmupEvents: options.warmup,
+							rounds: options.rounds,
+							log,
+						},
+						targets,
+					);
 				});
 			}
 			await n8n.stop();
@@ -268,7 +377,10 @@ async function main(): Promise<void> {
 	results.totalSeconds = Math.round((Date.now() - started) / 1000);
 	results.machine.loadAverageAtEnd = os.loadavg().map((each) => Math.round(each * 100) / 100);
 	const markdown = renderResults(results);
-	fs.writeFileSync(path.join(REPO_ROOT, 'test', 'bench', 'results.json'), `${JSON.stringify(results, null, '\t')}\n`);
+	fs.writeFileSync(
+		path.join(REPO_ROOT, 'test', 'bench', 'results.json'),
+		`${JSON.stringify(results, null, '\t')}\n`,
+	);
 	fs.writeFileSync(path.join(REPO_ROOT, 'test', 'bench', 'results.md'), markdown);
 	process.stdout.write(markdown);
 	log(`done in ${results.totalSeconds} s; wrote test/bench/results.json and results.md`);

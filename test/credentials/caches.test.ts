@@ -1,10 +1,19 @@
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 import type { IHttpRequestHelper } from 'n8n-workflow';
 
-import { MAX_CACHED_TOKENS, cachedAccessTokenCount, clearAccessTokenCache, obtainAccessToken } from '../../credentials/common/accessToken';
+import {
+	MAX_CACHED_TOKENS,
+	cachedAccessTokenCount,
+	clearAccessTokenCache,
+	obtainAccessToken,
+} from '../../credentials/common/accessToken';
 import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { BoundedCache } from '../../nodes/shared/boundedCache';
-import { MAX_CACHED_SCHEMAS, cachedSchemaCount, clearSchemaCache } from '../../nodes/shared/graphql/schemaCache';
+import {
+	MAX_CACHED_SCHEMAS,
+	cachedSchemaCount,
+	clearSchemaCache,
+} from '../../nodes/shared/graphql/schemaCache';
 import { startSandbox } from '../../dev/emulators';
 import type { Sandbox } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';
@@ -47,8 +56,14 @@ describe('process-wide caches are bounded', () => {
 
 	it(`keeps at most ${MAX_CACHED_SCHEMAS} endpoints' schemas`, async () => {
 		for (let endpoint = 0; endpoint < MAX_CACHED_SCHEMAS + 6; endpoint++) {
-			const credentials = aiCredentials(sandbox, { graphqlUrl: `${sandbox.ai.graphqlUrl}?endpoint=${endpoint}` });
-			const result = await runNode({ nodeType: new ArchiveAiMetadata(), parameters: { resource: 'faceTask', operation: 'count' }, credentials });
+			const credentials = aiCredentials(sandbox, {
+				graphqlUrl: `${sandbox.ai.graphqlUrl}?endpoint=${endpoint}`,
+			});
+			const result = await runNode({
+				nodeType: new ArchiveAiMetadata(),
+				parameters: { resource: 'faceTask', operation: 'count' },
+				credentials,
+			});
 			expect(result.error).toBeUndefined();
 		}
 		expect(cachedSchemaCount()).toBe(MAX_CACHED_SCHEMAS);

@@ -1,5 +1,11 @@
 import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
-import type { ICredentialType, IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+} from 'n8n-workflow';
 
 import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
 import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
@@ -12,8 +18,16 @@ import { aiCredentials, orgCredentials } from '../../dev/harness/sandboxCredenti
 import { forward, redirect, startTestOrigin } from '../nodes/shared/testOrigin';
 import type { TestOrigin } from '../nodes/shared/testOrigin';
 
-const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
-const orgProbe = graphqlProbe({ credentialType: 'archiveOrganizationApi', serviceName: 'Organization API', endpointProperty: 'apiUrl' });
+const aiProbe = graphqlProbe({
+	credentialType: 'archiveAiMetadataApi',
+	serviceName: 'AI Metadata API',
+	endpointProperty: 'graphqlUrl',
+});
+const orgProbe = graphqlProbe({
+	credentialType: 'archiveOrganizationApi',
+	serviceName: 'Organization API',
+	endpointProperty: 'apiUrl',
+});
 const AI_QUERY = 'query Probe { face_tasks(limit: 1) { task_id } }';
 const ORG_QUERY = 'query Probe { contentpartners(limit: 1, offset: 0) { id } }';
 
@@ -30,7 +44,9 @@ beforeAll(async () => {
 		res.end('{"access_token":"from-elsewhere","data":{"__typename":"Query"}}');
 	});
 	redirecting = await startTestOrigin((request, res) => {
-		const status = Number(request.headers['x-test-status'] ?? 0) || (request.url.pathname.endsWith('/token') ? 302 : 307);
+		const status =
+			Number(request.headers['x-test-status'] ?? 0) ||
+			(request.url.pathname.endsWith('/token') ? 302 : 307);
 		redirect(res, status, `${elsewhere.baseUrl}${request.url.pathname}${request.url.search}`);
 	});
 });
@@ -45,16 +61,37 @@ beforeEach(() => {
 
 describe('token requests follow no redirect', () => {
 	it.each([
-		['AI Metadata API (POST)', () => runNode({ nodeType: aiProbe, parameters: { query: AI_QUERY, maxRetries: 0 }, credentials: aiCredentials(sandbox, { authUrl: redirecting.baseUrl }) })],
-		['Organization API (GET)', () => runNode({ nodeType: orgProbe, parameters: { query: ORG_QUERY, maxRetries: 0 }, credentials: orgCredentials(sandbox, { authUrl: redirecting.baseUrl }) })],
-	])('%s: a redirect is an error naming the other host, and nothing reaches it', async (service, run) => {
-		const result = await run();
-		const host = new URL(elsewhere.baseUrl).host;
-		expect(result.error?.message).toContain(`${service.split(' (')[0]}: the token endpoint ${redirecting.baseUrl}/token redirected (HTTP 302) to the host ${host}`);
-		expect(result.error?.message).toContain('set the "Token URL"');
-		expect(redirecting.requests).toHaveLength(1);
-		expect(elsewhere.requests).toHaveLength(0);
-	});
+		[
+			'AI Metadata API (POST)',
+			() =>
+				runNode({
+					nodeType: aiProbe,
+					parameters: { query: AI_QUERY, maxRetries: 0 },
+					credentials: aiCredentials(sandbox, { authUrl: redirecting.baseUrl }),
+				}),
+		],
+		[
+			'Organization API (GET)',
+			() =>
+				runNode({
+					nodeType: orgProbe,
+					parameters: { query: ORG_QUERY, maxRetries: 0 },
+					credentials: orgCredentials(sandbox, { authUrl: redirecting.baseUrl }),
+				}),
+		],
+	])(
+		'%s: a redirect is an error naming the other host, and nothing reaches it',
+		async (service, run) => {
+			const result = await run();
+			const host = new URL(elsewhere.baseUrl).host;
+			expect(result.error?.message).toContain(
+				`${service.split(' (')[0]}: the token endpoint ${redirecting.baseUrl}/token redirected (HTTP 302) to the host ${host}`,
+			);
+			expect(result.error?.message).toContain('set the "Token URL"');
+			expect(redirecting.requests).toHaveLength(1);
+			expect(elsewhere.requests).toHaveLength(0);
+		},
+	);
 });
 
 describe('API requests carry no credential to another origin', () => {
@@ -71,22 +108,31 @@ describe('API requests carry no credential to another origin', () => {
 		expect(elsewhere.requests).toHaveLength(0);
 	});
 
-	it.each(['POST', 'GET'])('Organization API with the jwtauth query parameter (%s): the token never reaches the other origin', async (method) => {
-		const result = await runNode({
-			nodeType: orgProbe,
-			parameters: { query: ORG_QUERY, method, maxRetries: 0 },
-			credentials: orgCredentials(sandbox, { apiUrl: `${redirecting.baseUrl}/organisation_v2`, jwtPlacement: 'query' }),
-		});
-		expect(result.error?.message).toContain(`the endpoint redirected (HTTP 307) to ${elsewhere.baseUrl}`);
-		expect(redirecting.requests[0].url.searchParams.get('jwtauth')).toEqual(expect.any(String));
-		expect(elsewhere.receivedCredentials()).toBe(false);
-		expect(elsewhere.requests).toHaveLength(0);
-	});
+	it.each(['POST', 'GET'])(
+		'Organization API with the jwtauth query parameter (%s): the token never reaches the other origin',
+		async (method) => {
+			const result = await runNode({
+				nodeType: orgProbe,
+				parameters: { query: ORG_QUERY, method, maxRetries: 0 },
+				credentials: orgCredentials(sandbox, {
+					apiUrl: `${redirecting.baseUrl}/organisation_v2`,
+					jwtPlacement: 'query',
+				}),
+			});
+			expect(result.error?.message).toContain(
+				`the endpoint redirected (HTTP 307) to ${elsewhere.baseUrl}`,
+			);
+			expect(redirecting.requests[0].url.searchParams.get('jwtauth')).toEqual(expect.any(String));
+			expect(elsewhere.receivedCredentials()).toBe(false);
+			expect(elsewhere.requests).toHaveLength(0);
+		},
+	);
 
 	it('a 307 within the same origin is followed, with the token', async () => {
 		const graphqlPath = new URL(sandbox.ai.graphqlUrl).pathname;
 		const moved = await startTestOrigin((request, res, self) => {
-			if (request.url.pathname === '/old/graphql') return redirect(res, 307, `${self.baseUrl}${graphqlPath}`);
+			if (request.url.pathname === '/old/graphql')
+				return redirect(res, 307, `${self.baseUrl}${graphqlPath}`);
 			forward(request, res, sandbox.ai.baseUrl);
 		});
 		try {
@@ -96,8 +142,13 @@ describe('API requests carry no credential to another origin', () => {
 				credentials: aiCredentials(sandbox, { graphqlUrl: `${moved.baseUrl}/old/graphql` }),
 			});
 			expect(result.error).toBeUndefined();
-			expect((result.outputs[0][0].json.data as { face_tasks: unknown[] }).face_tasks).toHaveLength(1);
-			expect(moved.requests.map((request) => request.url.pathname)).toEqual(['/old/graphql', graphqlPath]);
+			expect((result.outputs[0][0].json.data as { face_tasks: unknown[] }).face_tasks).toHaveLength(
+				1,
+			);
+			expect(moved.requests.map((request) => request.url.pathname)).toEqual([
+				'/old/graphql',
+				graphqlPath,
+			]);
 			expect(moved.requests[1].headers.authorization).toMatch(/^Bearer /);
 		} finally {
 			await moved.close();
@@ -126,7 +177,11 @@ function credentialTestNode(type: ICredentialType, urlProperty: string): INodeTy
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const credentials = await this.getCredentials(type.name);
 			const request = { ...type.test!.request, url: String(credentials[urlProperty]) };
-			const body = (await this.helpers.httpRequestWithAuthentication.call(this, type.name, request as never)) as IDataObject;
+			const body = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				type.name,
+				request as never,
+			)) as IDataObject;
 			return [[{ json: body, pairedItem: { item: 0 } }]];
 		},
 	};
@@ -134,35 +189,78 @@ function credentialTestNode(type: ICredentialType, urlProperty: string): INodeTy
 
 describe('the credential test request', () => {
 	it.each([
-		['AI Metadata API', new ArchiveAiMetadataApi(), 'graphqlUrl', () => aiCredentials(sandbox, { graphqlUrl: `${redirecting.baseUrl}/v1/graphql` })],
-		['Organization API', new ArchiveOrganizationApi(), 'apiUrl', () => orgCredentials(sandbox, { apiUrl: `${redirecting.baseUrl}/organisation_v2` })],
-	])('%s: follows no redirect, so the token never reaches another host', async (_service, type, urlProperty, credentials) => {
-		const result = await runNode({ nodeType: credentialTestNode(type, urlProperty), parameters: {}, credentials: credentials() });
-		expect(result.error).toBeDefined();
-		expect(redirecting.requests).toHaveLength(1);
-		expect(elsewhere.requests).toHaveLength(0);
-	});
+		[
+			'AI Metadata API',
+			new ArchiveAiMetadataApi(),
+			'graphqlUrl',
+			() => aiCredentials(sandbox, { graphqlUrl: `${redirecting.baseUrl}/v1/graphql` }),
+		],
+		[
+			'Organization API',
+			new ArchiveOrganizationApi(),
+			'apiUrl',
+			() => orgCredentials(sandbox, { apiUrl: `${redirecting.baseUrl}/organisation_v2` }),
+		],
+	])(
+		'%s: follows no redirect, so the token never reaches another host',
+		async (_service, type, urlProperty, credentials) => {
+			const result = await runNode({
+				nodeType: credentialTestNode(type, urlProperty),
+				parameters: {},
+				credentials: credentials(),
+			});
+			expect(result.error).toBeDefined();
+			expect(redirecting.requests).toHaveLength(1);
+			expect(elsewhere.requests).toHaveLength(0);
+		},
+	);
 });
 
 describe('plain http to another host', () => {
 	const shown = (type: ICredentialType, values: IDataObject) =>
 		type.properties
 			.filter((property) => property.type === 'notice')
-			.filter((property) => NodeHelpers.displayParameter(values as never, property, null, null, values as never))
+			.filter((property) =>
+				NodeHelpers.displayParameter(values as never, property, null, null, values as never),
+			)
 			.map((property) => property.name);
 
 	it.each([
 		['AI Metadata API', new ArchiveAiMetadataApi(), 'graphqlUrl'],
 		['Organization API', new ArchiveOrganizationApi(), 'apiUrl'],
-	])('%s: the credential form warns for http:// URLs that are not loopback', (_service, type, endpoint) => {
-		expect(shown(type, { authUrl: 'https://auth.example.org', [endpoint]: 'https://api.example.org/graphql' })).toEqual([]);
-		expect(shown(type, { authUrl: 'http://127.0.0.1:4010/auth', [endpoint]: 'http://localhost:4010/v1/graphql' })).toEqual([]);
-		expect(shown(type, { authUrl: 'http://[::1]:4010/auth', [endpoint]: 'HTTPS://api.example.org' })).toEqual([]);
-		expect(shown(type, { authUrl: 'http://auth.example.org', [endpoint]: 'https://api.example.org' })).toEqual(['authUrlInsecureNotice']);
-		expect(shown(type, { authUrl: 'https://auth.example.org', [endpoint]: 'HTTP://127.0.0.1.evil.example/graphql' })).toEqual([`${endpoint}InsecureNotice`]);
-		expect(shown(type, { authUrl: 'http://localhost.evil.example', [endpoint]: 'http://10.0.0.5/graphql' })).toEqual([
-			'authUrlInsecureNotice',
-			`${endpoint}InsecureNotice`,
-		]);
-	});
+	])(
+		'%s: the credential form warns for http:// URLs that are not loopback',
+		(_service, type, endpoint) => {
+			expect(
+				shown(type, {
+					authUrl: 'https://auth.example.org',
+					[endpoint]: 'https://api.example.org/graphql',
+				}),
+			).toEqual([]);
+			expect(
+				shown(type, {
+					authUrl: 'http://127.0.0.1:4010/auth',
+					[endpoint]: 'http://localhost:4010/v1/graphql',
+				}),
+			).toEqual([]);
+			expect(
+				shown(type, { authUrl: 'http://[::1]:4010/auth', [endpoint]: 'HTTPS://api.example.org' }),
+			).toEqual([]);
+			expect(
+				shown(type, { authUrl: 'http://auth.example.org', [endpoint]: 'https://api.example.org' }),
+			).toEqual(['authUrlInsecureNotice']);
+			expect(
+				shown(type, {
+					authUrl: 'https://auth.example.org',
+					[endpoint]: 'HTTP://127.0.0.1.evil.example/graphql',
+				}),
+			).toEqual([`${endpoint}InsecureNotice`]);
+			expect(
+				shown(type, {
+					authUrl: 'http://localhost.evil.example',
+					[endpoint]: 'http://10.0.0.5/graphql',
+				}),
+			).toEqual(['authUrlInsecureNotice', `${endpoint}InsecureNotice`]);
+		},
+	);
 });

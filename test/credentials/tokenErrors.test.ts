@@ -7,7 +7,11 @@ import { aiCredentials } from '../../dev/harness/sandboxCredentials';
 import { startTestOrigin } from '../nodes/shared/testOrigin';
 import type { TestOrigin } from '../nodes/shared/testOrigin';
 
-const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
+const aiProbe = graphqlProbe({
+	credentialType: 'archiveAiMetadataApi',
+	serviceName: 'AI Metadata API',
+	endpointProperty: 'graphqlUrl',
+});
 const QUERY = 'query Probe { face_tasks(limit: 1) { task_id } }';
 
 let sandbox: Sandbox;
@@ -30,7 +34,11 @@ afterAll(async () => Promise.all([sandbox.close(), echoing.close()]));
 beforeEach(() => clearAccessTokenCache());
 
 function everything(result: Awaited<ReturnType<typeof runNode>>): string {
-	return JSON.stringify({ error: result.error, message: result.error?.message, description: result.error?.description });
+	return JSON.stringify({
+		error: result.error,
+		message: result.error?.message,
+		description: result.error?.description,
+	});
 }
 
 describe('token errors keep credentials out', () => {
@@ -42,16 +50,28 @@ describe('token errors keep credentials out', () => {
 		});
 		const basic = Buffer.from(`${sandbox.ai.email}:${sandbox.ai.password}`).toString('base64');
 		expect(echoing.requests[0].headers.authorization).toBe(`Basic ${basic}`);
-		expect(result.error?.message).toContain(`the token endpoint ${echoing.baseUrl}/token answered HTTP 400: bad request with Authorization: Basic [redacted]`);
+		expect(result.error?.message).toContain(
+			`the token endpoint ${echoing.baseUrl}/token answered HTTP 400: bad request with Authorization: Basic [redacted]`,
+		);
 		expect(result.error?.message).toContain('access_token=[redacted]');
 		expect(result.error?.message).toContain('"access_token": "[redacted]"');
 		expect(result.error?.message).toContain('Bearer [redacted]');
 		const text = everything(result);
-		for (const secret of [basic, sandbox.ai.password, 'eyJhbGciOi.secret-token', 'tok-2', 'abc.def.ghi']) expect(text).not.toContain(secret);
+		for (const secret of [
+			basic,
+			sandbox.ai.password,
+			'eyJhbGciOi.secret-token',
+			'tok-2',
+			'abc.def.ghi',
+		])
+			expect(text).not.toContain(secret);
 	});
 
 	it.each([
-		['an endpoint that answers', () => echoing.baseUrl.replace('http://', 'http://someone:url-secret@')],
+		[
+			'an endpoint that answers',
+			() => echoing.baseUrl.replace('http://', 'http://someone:url-secret@'),
+		],
 		['an unreachable endpoint', () => 'http://someone:url-secret@127.0.0.1:9'],
 		['a URL that is not http', () => 'ftp://someone:url-secret@auth.example.org'],
 	])('strips user:password@ from the Token URL in the message (%s)', async (_case, authUrl) => {
@@ -60,7 +80,9 @@ describe('token errors keep credentials out', () => {
 			parameters: { query: QUERY, maxRetries: 0 },
 			credentials: aiCredentials(sandbox, { authUrl: authUrl() }),
 		});
-		expect(result.error?.message).toMatch(/token endpoint http:\/\/127\.0\.0\.1:\d+\/token|"Token URL" must be an http\(s\) URL, got "ftp:\/\/auth\.example\.org\/"/);
+		expect(result.error?.message).toMatch(
+			/token endpoint http:\/\/127\.0\.0\.1:\d+\/token|"Token URL" must be an http\(s\) URL, got "ftp:\/\/auth\.example\.org\/"/,
+		);
 		expect(everything(result)).not.toContain('url-secret');
 		expect(everything(result)).not.toContain('someone:');
 	});
@@ -74,10 +96,16 @@ describe('API errors keep the token out', () => {
 		});
 		try {
 			const credentials = aiCredentials(sandbox, { graphqlUrl: `${failing.baseUrl}/v1/graphql` });
-			const result = await runNode({ nodeType: aiProbe, parameters: { query: QUERY, maxRetries: 0 }, credentials });
+			const result = await runNode({
+				nodeType: aiProbe,
+				parameters: { query: QUERY, maxRetries: 0 },
+				credentials,
+			});
 			const token = String(credentials.store.get('archiveAiMetadataApi')?.accessToken);
 			expect(failing.requests[0].headers.authorization).toBe(`Bearer ${token}`);
-			expect(result.error?.description).toBe('upstream failed for Authorization: Bearer [redacted]');
+			expect(result.error?.description).toBe(
+				'upstream failed for Authorization: Bearer [redacted]',
+			);
 			expect(everything(result)).not.toContain(token);
 		} finally {
 			await failing.close();

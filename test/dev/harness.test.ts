@@ -1,5 +1,10 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { runNode } from '../../dev/harness/execute';
 
@@ -23,14 +28,19 @@ class Doubler implements INodeType {
 		for (let i = 0; i < items.length; i++) {
 			const n = items[i].json.n as number;
 			if (n < 0) {
-				const error = new NodeOperationError(this.getNode(), 'n must not be negative', { itemIndex: i });
+				const error = new NodeOperationError(this.getNode(), 'n must not be negative', {
+					itemIndex: i,
+				});
 				if (this.continueOnFail()) {
 					out.push({ json: { error: error.message }, pairedItem: { item: i } });
 					continue;
 				}
 				throw error;
 			}
-			out.push({ json: { n: n * (this.getNodeParameter('factor', i) as number) }, pairedItem: { item: i } });
+			out.push({
+				json: { n: n * (this.getNodeParameter('factor', i) as number) },
+				pairedItem: { item: i },
+			});
 		}
 		return [out];
 	}
@@ -56,6 +66,9 @@ describe('execution harness (real n8n-core WorkflowExecute)', () => {
 			input: [{ n: -1 }, { n: 2 }],
 			settings: { continueOnFail: true },
 		});
-		expect(continued.outputs[0].map((item) => item.json)).toEqual([{ error: 'n must not be negative' }, { n: 4 }]);
+		expect(continued.outputs[0].map((item) => item.json)).toEqual([
+			{ error: 'n must not be negative' },
+			{ n: 4 },
+		]);
 	});
 });

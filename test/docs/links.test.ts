@@ -17,14 +17,32 @@ import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/Arc
 
 const ROOT = path.join(__dirname, '..', '..');
 const README_URL = 'https://github.com/archive-services/n8n-nodes-archive-services';
-const MARKDOWN_FILES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+const MARKDOWN_FILES = [
+	'README.md',
+	...fs
+		.readdirSync(path.join(ROOT, 'docs'))
+		.filter((file) => file.endsWith('.md'))
+		.map((file) => `docs/${file}`),
+];
 
-const credentials: ICredentialType[] = [new ArchiveAiMetadataApi(), new ArchiveOrganizationApi(), new ArchiveSipWebhookApi()];
+const credentials: ICredentialType[] = [
+	new ArchiveAiMetadataApi(),
+	new ArchiveOrganizationApi(),
+	new ArchiveSipWebhookApi(),
+];
 const nodes: Array<{ folder: string; file: string; node: INodeType }> = [
 	{ folder: 'ArchiveAiMetadata', file: 'ArchiveAiMetadata', node: new ArchiveAiMetadata() },
-	{ folder: 'ArchiveAiMetadata', file: 'ArchiveAiMetadataTrigger', node: new ArchiveAiMetadataTrigger() },
+	{
+		folder: 'ArchiveAiMetadata',
+		file: 'ArchiveAiMetadataTrigger',
+		node: new ArchiveAiMetadataTrigger(),
+	},
 	{ folder: 'ArchiveOrganization', file: 'ArchiveOrganization', node: new ArchiveOrganization() },
-	{ folder: 'ArchiveSipStatusTrigger', file: 'ArchiveSipStatusTrigger', node: new ArchiveSipStatusTrigger() },
+	{
+		folder: 'ArchiveSipStatusTrigger',
+		file: 'ArchiveSipStatusTrigger',
+		node: new ArchiveSipStatusTrigger(),
+	},
 ];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2, ... */
@@ -65,37 +83,59 @@ describe('documentation links shown in n8n', () => {
 		},
 	);
 
-	it.each(nodes.map(({ folder, file, node }) => [node.description.displayName, folder, file, node] as const))(
+	it.each(
+		nodes.map(
+			({ folder, file, node }) => [node.description.displayName, folder, file, node] as const,
+		),
+	)(
 		'node %s and its codex file link to its README section and to its credential',
 		(displayName, folder, file, node) => {
 			const nodeAnchor = readmeAnchorOf(node.description.documentationUrl ?? '');
 			expect(nodeAnchor).toBe(slugOf(displayName));
 			expect(readmeAnchors).toContain(nodeAnchor);
 
-			const codex = JSON.parse(fs.readFileSync(path.join(ROOT, 'nodes', folder, `${file}.node.json`), 'utf8')) as {
-				resources: { primaryDocumentation: Array<{ url: string }>; credentialDocumentation: Array<{ url: string }> };
+			const codex = JSON.parse(
+				fs.readFileSync(path.join(ROOT, 'nodes', folder, `${file}.node.json`), 'utf8'),
+			) as {
+				resources: {
+					primaryDocumentation: Array<{ url: string }>;
+					credentialDocumentation: Array<{ url: string }>;
+				};
 			};
-			expect(codex.resources.primaryDocumentation.map(({ url }) => readmeAnchorOf(url))).toEqual([nodeAnchor]);
+			expect(codex.resources.primaryDocumentation.map(({ url }) => readmeAnchorOf(url))).toEqual([
+				nodeAnchor,
+			]);
 
 			const credentialNames = (node.description.credentials ?? []).map(({ name }) => name);
-			const credentialTitles = credentials.filter(({ name }) => credentialNames.includes(name)).map(({ displayName: title }) => title);
+			const credentialTitles = credentials
+				.filter(({ name }) => credentialNames.includes(name))
+				.map(({ displayName: title }) => title);
 			expect(credentialTitles).toHaveLength(credentialNames.length);
-			expect(codex.resources.credentialDocumentation.map(({ url }) => readmeAnchorOf(url))).toEqual(credentialTitles.map(slugOf));
+			expect(codex.resources.credentialDocumentation.map(({ url }) => readmeAnchorOf(url))).toEqual(
+				credentialTitles.map(slugOf),
+			);
 		},
 	);
 });
 
 describe.each(MARKDOWN_FILES)('links in %s', (file) => {
 	const markdown = fs.readFileSync(path.join(ROOT, file), 'utf8');
-	const links = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map(([, target]) => target).filter((target) => !/^[a-z]+:/.test(target));
+	const links = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)]
+		.map(([, target]) => target)
+		.filter((target) => !/^[a-z]+:/.test(target));
 
 	it('point at files and headings that exist', () => {
 		const broken = links.filter((link) => {
 			const [target, anchor] = link.split('#');
-			const targetFile = target === '' ? path.join(ROOT, file) : path.resolve(path.dirname(path.join(ROOT, file)), target);
+			const targetFile =
+				target === ''
+					? path.join(ROOT, file)
+					: path.resolve(path.dirname(path.join(ROOT, file)), target);
 			if (!fs.existsSync(targetFile)) return true;
 			if (anchor === undefined) return false;
-			return !targetFile.endsWith('.md') || !anchorsOf(fs.readFileSync(targetFile, 'utf8')).has(anchor);
+			return (
+				!targetFile.endsWith('.md') || !anchorsOf(fs.readFileSync(targetFile, 'utf8')).has(anchor)
+			);
 		});
 		expect(broken).toEqual([]);
 	});

@@ -20,7 +20,11 @@ function expectedFirstPoll(data: AiDataset): string[] {
 	return data
 		.rows(VIEW)
 		.filter((row) => row.status === 'succeeded' && Number(row.processed_time) >= fromMicros)
-		.sort((a, b) => Number(a.processed_time) - Number(b.processed_time) || String(a.task_id).localeCompare(String(b.task_id)))
+		.sort(
+			(a, b) =>
+				Number(a.processed_time) - Number(b.processed_time) ||
+				String(a.task_id).localeCompare(String(b.task_id)),
+		)
 		.map((row) => String(row.task_id));
 }
 
@@ -67,7 +71,10 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 				},
 				{ credentials: { archiveAiMetadataApi: credential } },
 			);
-			const workflow = chainWorkflow('e2e AI metadata export', [trigger, setFields('Exported', { exported: true })]);
+			const workflow = chainWorkflow('e2e AI metadata export', [
+				trigger,
+				setFields('Exported', { exported: true }),
+			]);
 			workflowId = await n8n.importWorkflow(workflow);
 			await n8n.activate(workflow.id, workflow.name);
 
@@ -104,9 +111,21 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 			const [first] = nodeJson(data, 'New Face Tasks');
 
 			expect(Object.keys(first).sort()).toEqual(
-				['cp', 'error', 'n_faces', 'n_persons', 'pid', 'processed_time', 'status', 'task_id', 'title'].sort(),
+				[
+					'cp',
+					'error',
+					'n_faces',
+					'n_persons',
+					'pid',
+					'processed_time',
+					'status',
+					'task_id',
+					'title',
+				].sort(),
 			);
-			expect(nodeItems(data, 'Exported').map((each) => each.pairedItem)).toEqual(touched.map((_id, item) => ({ item })));
+			expect(nodeItems(data, 'Exported').map((each) => each.pairedItem)).toEqual(
+				touched.map((_id, item) => ({ item })),
+			);
 		});
 
 		it('keeps the password out of execution data and logs', async () => {

@@ -33,8 +33,16 @@ function byColumn(column: string) {
 	};
 }
 
-function aiNode(name: string, credential: CredentialRef, parameters: Record<string, unknown>, onError?: WorkflowNode['onError']) {
-	return node(name, PACKAGE_NODE_TYPES.aiMetadata, parameters, { credentials: { archiveAiMetadataApi: credential }, onError });
+function aiNode(
+	name: string,
+	credential: CredentialRef,
+	parameters: Record<string, unknown>,
+	onError?: WorkflowNode['onError'],
+) {
+	return node(name, PACKAGE_NODE_TYPES.aiMetadata, parameters, {
+		credentials: { archiveAiMetadataApi: credential },
+		onError,
+	});
 }
 
 /** A Code node that turns each input item's binary properties into their text, so tests can compare contents. */
@@ -61,7 +69,13 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 
 	beforeAll(async () => {
 		sandboxes.seed = await startSandbox({ rows: ROWS, seed: 11 });
-		sandboxes.live = await startSandbox({ rows: ROWS, seed: 12, aiNaming: 'live', aiRawStorage: 'paths', aiAggregates: false });
+		sandboxes.live = await startSandbox({
+			rows: ROWS,
+			seed: 12,
+			aiNaming: 'live',
+			aiRawStorage: 'paths',
+			aiAggregates: false,
+		});
 		tokenProxy = await startForwardingProxy(sandboxes.seed.ai.baseUrl);
 	});
 
@@ -90,12 +104,20 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 				{
 					...seedCredential,
 					type: 'archiveAiMetadataApi',
-					data: { ...base, authUrl: `${tokenProxy.url}/auth`, graphqlUrl: sandboxes.seed.ai.graphqlUrl },
+					data: {
+						...base,
+						authUrl: `${tokenProxy.url}/auth`,
+						graphqlUrl: sandboxes.seed.ai.graphqlUrl,
+					},
 				},
 				{
 					...liveCredential,
 					type: 'archiveAiMetadataApi',
-					data: { ...base, authUrl: sandboxes.live.ai.authUrl, graphqlUrl: sandboxes.live.ai.graphqlUrl },
+					data: {
+						...base,
+						authUrl: sandboxes.live.ai.authUrl,
+						graphqlUrl: sandboxes.live.ai.graphqlUrl,
+					},
 				},
 			]);
 			const seedWorkflow = seedNamesWorkflow(seedCredential, seed);
@@ -123,14 +145,21 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 				.slice(0, 4)
 				.map((each) => each.task_id);
 
-			expect(nodeJson(seedRun, 'Face Tasks of one CP').map((each) => each.task_id)).toEqual(expected);
+			expect(nodeJson(seedRun, 'Face Tasks of one CP').map((each) => each.task_id)).toEqual(
+				expected,
+			);
 		});
 
 		it('returns every image task across pages, with selected fields only', () => {
 			const rows = nodeJson(seedRun, 'All Image Tasks');
 
 			expect(rows).toHaveLength(ROWS);
-			expect(rows.map((each) => each.task_id)).toEqual(seed.records('image_tasks').sort(byColumn('task_id')).map((each) => each.task_id));
+			expect(rows.map((each) => each.task_id)).toEqual(
+				seed
+					.records('image_tasks')
+					.sort(byColumn('task_id'))
+					.map((each) => each.task_id),
+			);
 			expect(Object.keys(rows[0]).sort()).toEqual(['pid', 'status', 'task_id']);
 		});
 
@@ -138,7 +167,9 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 			const failed = seed.records('face_tasks').filter((each) => each.status === 'failed').length;
 
 			expect(failed).toBeGreaterThan(0);
-			expect(nodeJson(seedRun, 'Count Failed Face Tasks')).toEqual([{ view: 'face_tasks', count: failed }]);
+			expect(nodeJson(seedRun, 'Count Failed Face Tasks')).toEqual([
+				{ view: 'face_tasks', count: failed },
+			]);
 		});
 
 		it('filters face matches by score with an advanced Hasura filter', () => {
@@ -150,7 +181,11 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 			const rows = nodeJson(seedRun, 'Strong Face Matches');
 
 			expect(expected.length).toBeGreaterThan(0);
-			expect(rows.map((each) => `${each.cluster_uuid}/${each.refset_person_id}/${each.matched_time}`).sort()).toEqual(expected);
+			expect(
+				rows
+					.map((each) => `${each.cluster_uuid}/${each.refset_person_id}/${each.matched_time}`)
+					.sort(),
+			).toEqual(expected);
 		});
 
 		it('looks up speech tasks per input PID, pairing each output with its input item', () => {
@@ -164,21 +199,27 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 			);
 
 			expect(expected.length).toBeGreaterThan(0);
-			expect(items.map((each) => ({ task_id: each.json.task_id, pairedItem: each.pairedItem })).sort((a, b) => byColumn('task_id')(a, b))).toEqual(
-				expected.sort((a, b) => byColumn('task_id')(a, b)),
-			);
+			expect(
+				items
+					.map((each) => ({ task_id: each.json.task_id, pairedItem: each.pairedItem }))
+					.sort((a, b) => byColumn('task_id')(a, b)),
+			).toEqual(expected.sort((a, b) => byColumn('task_id')(a, b)));
 		});
 
-		it('finds face matches through their tasks\' clusters by PID', () => {
+		it("finds face matches through their tasks' clusters by PID", () => {
 			const rows = nodeJson(seedRun, 'Face Matches by PID');
 			const pid = matchedPid(seed);
 			const clusters = new Set(
 				seed
 					.records('face_tasks')
 					.filter((each) => each.pid === pid)
-					.flatMap((each) => (Array.isArray(each.cluster_uuids) ? (each.cluster_uuids as string[]) : [])),
+					.flatMap((each) =>
+						Array.isArray(each.cluster_uuids) ? (each.cluster_uuids as string[]) : [],
+					),
 			);
-			const expected = seed.records('face_matches').filter((each) => clusters.has(String(each.cluster_uuid)));
+			const expected = seed
+				.records('face_matches')
+				.filter((each) => clusters.has(String(each.cluster_uuid)));
 
 			expect(expected.length).toBeGreaterThan(0);
 			expect(rows).toHaveLength(expected.length);
@@ -194,7 +235,11 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 				.sort();
 
 			expect(nodeJson(seedRun, 'Refset Person by ID')).toEqual([person]);
-			expect(nodeJson(seedRun, 'Refset Persons by Label').map((each) => each.id).sort()).toEqual(expected);
+			expect(
+				nodeJson(seedRun, 'Refset Persons by Label')
+					.map((each) => each.id)
+					.sort(),
+			).toEqual(expected);
 		});
 
 		it('returns a speech task with raw JSON parsed, or kept as text when asked', () => {
@@ -207,17 +252,27 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 			expect(raw.transcript_json).toBe(task.transcript_json);
 		});
 
-		it('downloads a speech task\'s transcripts as binary files', () => {
+		it("downloads a speech task's transcripts as binary files", () => {
 			const task = succeededSpeechTask(seed);
 			const [item] = nodeItems(seedRun, 'Download Transcripts');
 			const [texts] = nodeJson(seedRun, 'Transcript Texts');
 
-			expect(Object.keys(item.binary ?? {}).sort()).toEqual(['file_transcript_srt', 'file_transcript_vtt']);
-			expect(texts).toEqual({ file_transcript_srt: task.transcript_srt, file_transcript_vtt: task.transcript_vtt });
+			expect(Object.keys(item.binary ?? {}).sort()).toEqual([
+				'file_transcript_srt',
+				'file_transcript_vtt',
+			]);
+			expect(texts).toEqual({
+				file_transcript_srt: task.transcript_srt,
+				file_transcript_vtt: task.transcript_vtt,
+			});
 		});
 
 		it('runs a custom query with variables, one item per row', () => {
-			const expected = seed.records('ner_tasks').sort(byColumn('task_id')).slice(0, 3).map((each) => ({ task_id: each.task_id, status: each.status }));
+			const expected = seed
+				.records('ner_tasks')
+				.sort(byColumn('task_id'))
+				.slice(0, 3)
+				.map((each) => ({ task_id: each.task_id, status: each.status }));
 
 			expect(nodeJson(seedRun, 'Custom Query')).toEqual(expected);
 		});
@@ -233,7 +288,13 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 			const ner = succeededNerTask(live);
 			const [nerRow] = nodeJson(liveRun, 'Live NER Task');
 
-			expect(images.map((each) => each.task_id)).toEqual(live.records('face_image_tasks').sort(byColumn('task_id')).slice(0, 5).map((each) => each.task_id));
+			expect(images.map((each) => each.task_id)).toEqual(
+				live
+					.records('face_image_tasks')
+					.sort(byColumn('task_id'))
+					.slice(0, 5)
+					.map((each) => each.task_id),
+			);
 			expect(Object.keys(nerRow)).toContain('nerengine_json');
 			expect(nerRow.task_id).toBe(ner.task_id);
 		});
@@ -244,7 +305,9 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 			const [texts] = nodeJson(liveRun, 'Live NER Texts');
 
 			expect(String(ner.processed_json)).toBe(`${String(ner.task_id)}/processed.json`);
-			expect((item.json.files as Array<{ source: string }>).every((each) => each.source === 'presigned')).toBe(true);
+			expect(
+				(item.json.files as Array<{ source: string }>).every((each) => each.source === 'presigned'),
+			).toBe(true);
 			expect(texts.processed_json).toBe(live.fileContent(String(ner.processed_json))?.content);
 			expect(texts.nerengine_json).toBe(live.fileContent(String(ner.nerengine_json))?.content);
 		});
@@ -258,7 +321,9 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 		it('keeps the password and access tokens out of execution data', async () => {
 			const tokens = issuedAccessTokens(tokenProxy.exchanges.slice(exchangesBefore));
 			const stored = JSON.stringify([seedRun, liveRun]);
-			const credentialsTable = JSON.stringify(await n8n.query('SELECT data FROM credentials_entity'));
+			const credentialsTable = JSON.stringify(
+				await n8n.query('SELECT data FROM credentials_entity'),
+			);
 
 			expect(tokens.length).toBeGreaterThan(0);
 			for (const secret of [sandboxes.seed.ai.password, ...tokens]) {
@@ -277,16 +342,24 @@ function succeededFaceTasks(data: AiDataset): AiRecord[] {
 }
 
 function succeededSpeechTask(data: AiDataset): AiRecord {
-	return data.records('speech_tasks').filter((each) => each.status === 'succeeded').sort(byColumn('task_id'))[0];
+	return data
+		.records('speech_tasks')
+		.filter((each) => each.status === 'succeeded')
+		.sort(byColumn('task_id'))[0];
 }
 
 function succeededNerTask(data: AiDataset): AiRecord {
-	return data.records('ner_tasks').filter((each) => each.status === 'succeeded').sort(byColumn('task_id'))[0];
+	return data
+		.records('ner_tasks')
+		.filter((each) => each.status === 'succeeded')
+		.sort(byColumn('task_id'))[0];
 }
 
 /** Two PIDs that have speech tasks, plus one that has none. */
 function lookupPids(data: AiDataset): string[] {
-	const withSpeech = [...new Set(data.records('speech_tasks').map((each) => String(each.pid)))].sort();
+	const withSpeech = [
+		...new Set(data.records('speech_tasks').map((each) => String(each.pid))),
+	].sort();
 	return [withSpeech[0], withSpeech[1], 'zzzznopidz'];
 }
 
@@ -296,12 +369,21 @@ function matchedPid(data: AiDataset): string {
 	const task = data
 		.records('face_tasks')
 		.sort(byColumn('task_id'))
-		.find((each) => Array.isArray(each.cluster_uuids) && (each.cluster_uuids as string[]).some((cluster) => matched.has(cluster)));
+		.find(
+			(each) =>
+				Array.isArray(each.cluster_uuids) &&
+				(each.cluster_uuids as string[]).some((cluster) => matched.has(cluster)),
+		);
 	if (!task) throw new Error('no face task with matches in the emulator data');
 	return String(task.pid);
 }
 
-function fanOutGraph(name: string, nodes: WorkflowNode[], extraEdges: Edge[], chained: WorkflowNode[]) {
+function fanOutGraph(
+	name: string,
+	nodes: WorkflowNode[],
+	extraEdges: Edge[],
+	chained: WorkflowNode[],
+) {
 	const trigger = manualTrigger();
 	return graphWorkflow(
 		name,
@@ -315,7 +397,11 @@ function seedNamesWorkflow(credential: CredentialRef, data: AiDataset) {
 	const speech = succeededSpeechTask(data);
 	const person = data.records('refset_persons')[3];
 	const independent = [
-		aiNode('Face Task by ID', credential, { resource: 'faceTask', operation: 'get', taskId: succeededFaceTasks(data)[0].task_id }),
+		aiNode('Face Task by ID', credential, {
+			resource: 'faceTask',
+			operation: 'get',
+			taskId: succeededFaceTasks(data)[0].task_id,
+		}),
 		aiNode('Face Tasks of one CP', credential, {
 			resource: 'faceTask',
 			operation: 'getAll',
@@ -331,21 +417,33 @@ function seedNamesWorkflow(credential: CredentialRef, data: AiDataset) {
 			fields: ['task_id', 'pid', 'status'],
 			options: { pageSize: 60, maxConcurrency: 2 },
 		}),
-		aiNode('Count Failed Face Tasks', credential, { resource: 'faceTask', operation: 'count', filters: { status: 'failed' } }),
+		aiNode('Count Failed Face Tasks', credential, {
+			resource: 'faceTask',
+			operation: 'count',
+			filters: { status: 'failed' },
+		}),
 		aiNode('Strong Face Matches', credential, {
 			resource: 'faceMatch',
 			operation: 'getAll',
 			returnAll: true,
 			filters: { where: JSON.stringify({ match_score: { _gte: 0.9 } }) },
 		}),
-		aiNode('Refset Person by ID', credential, { resource: 'refsetPerson', operation: 'get', personId: person.id }),
+		aiNode('Refset Person by ID', credential, {
+			resource: 'refsetPerson',
+			operation: 'get',
+			personId: person.id,
+		}),
 		aiNode('Refset Persons by Label', credential, {
 			resource: 'refsetPerson',
 			operation: 'getAll',
 			returnAll: true,
 			filters: { label: String(person.label).split(' ')[0] },
 		}),
-		aiNode('Speech Task Parsed', credential, { resource: 'speechTask', operation: 'get', taskId: speech.task_id }),
+		aiNode('Speech Task Parsed', credential, {
+			resource: 'speechTask',
+			operation: 'get',
+			taskId: speech.task_id,
+		}),
 		aiNode('Speech Task Raw', credential, {
 			resource: 'speechTask',
 			operation: 'get',
@@ -362,7 +460,8 @@ function seedNamesWorkflow(credential: CredentialRef, data: AiDataset) {
 		aiNode('Custom Query', credential, {
 			resource: 'customQuery',
 			operation: 'execute',
-			query: 'query FirstNer($limit: Int!) { ner_tasks(limit: $limit, order_by: [{ task_id: asc }]) { task_id status } }',
+			query:
+				'query FirstNer($limit: Int!) { ner_tasks(limit: $limit, order_by: [{ task_id: asc }]) { task_id status } }',
 			variables: JSON.stringify({ limit: 3 }),
 			options: { splitIntoItems: true },
 		}),
@@ -373,8 +472,14 @@ function seedNamesWorkflow(credential: CredentialRef, data: AiDataset) {
 			'continueRegularOutput',
 		),
 	];
-	const pids = code('PIDs', `return ${JSON.stringify(lookupPids(data))}.map((pid) => ({ json: { pid } }));`);
-	const matchPid = code('Matched PID', `return [{ json: { pid: ${JSON.stringify(matchedPid(data))} } }];`);
+	const pids = code(
+		'PIDs',
+		`return ${JSON.stringify(lookupPids(data))}.map((pid) => ({ json: { pid } }));`,
+	);
+	const matchPid = code(
+		'Matched PID',
+		`return [{ json: { pid: ${JSON.stringify(matchedPid(data))} } }];`,
+	);
 	const chained = [
 		aiNode('Speech Tasks by PID', credential, {
 			resource: 'speechTask',
@@ -383,23 +488,50 @@ function seedNamesWorkflow(credential: CredentialRef, data: AiDataset) {
 			fieldSelection: 'selected',
 			fields: ['task_id', 'pid'],
 		}),
-		aiNode('Face Matches by PID', credential, { resource: 'faceMatch', operation: 'getByPid', pid: '={{ $json.pid }}' }),
+		aiNode('Face Matches by PID', credential, {
+			resource: 'faceMatch',
+			operation: 'getByPid',
+			pid: '={{ $json.pid }}',
+		}),
 		binaryAsText('Transcript Texts'),
 	];
-	return fanOutGraph('e2e AI metadata (seed names)', [...independent, pids, matchPid], [
-		{ from: 'PIDs', to: 'Speech Tasks by PID' },
-		{ from: 'Matched PID', to: 'Face Matches by PID' },
-		{ from: 'Download Transcripts', to: 'Transcript Texts' },
-	], chained);
+	return fanOutGraph(
+		'e2e AI metadata (seed names)',
+		[...independent, pids, matchPid],
+		[
+			{ from: 'PIDs', to: 'Speech Tasks by PID' },
+			{ from: 'Matched PID', to: 'Face Matches by PID' },
+			{ from: 'Download Transcripts', to: 'Transcript Texts' },
+		],
+		chained,
+	);
 }
 
 function liveNamesWorkflow(credential: CredentialRef, data: AiDataset) {
 	const ner = succeededNerTask(data);
 	const independent = [
-		aiNode('Live Image Tasks', credential, { resource: 'imageTask', operation: 'getAll', returnAll: false, limit: 5 }),
-		aiNode('Live NER Task', credential, { resource: 'nerTask', operation: 'get', taskId: ner.task_id }),
-		aiNode('Live NER Download', credential, { resource: 'nerTask', operation: 'downloadFiles', taskId: ner.task_id }),
-		aiNode('Live Count', credential, { resource: 'faceTask', operation: 'count' }, 'continueRegularOutput'),
+		aiNode('Live Image Tasks', credential, {
+			resource: 'imageTask',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 5,
+		}),
+		aiNode('Live NER Task', credential, {
+			resource: 'nerTask',
+			operation: 'get',
+			taskId: ner.task_id,
+		}),
+		aiNode('Live NER Download', credential, {
+			resource: 'nerTask',
+			operation: 'downloadFiles',
+			taskId: ner.task_id,
+		}),
+		aiNode(
+			'Live Count',
+			credential,
+			{ resource: 'faceTask', operation: 'count' },
+			'continueRegularOutput',
+		),
 	];
 	return fanOutGraph(
 		'e2e AI metadata (live names, object paths)',

@@ -4,7 +4,14 @@ import { postJson, startRecordingServer } from '../../dev/n8n/http';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
 import { nodeJson } from '../../dev/n8n/run-data';
-import { chainWorkflow, code, manualWorkflow, node, setFields, webhookTrigger } from '../../dev/n8n/workflows';
+import {
+	chainWorkflow,
+	code,
+	manualWorkflow,
+	node,
+	setFields,
+	webhookTrigger,
+} from '../../dev/n8n/workflows';
 
 // Proves the harness itself against each real n8n with built-in nodes only, so that a failure
 // in the package's e2e tests can be told apart from a harness problem.
@@ -22,7 +29,10 @@ describe.each(selectedN8nVersions())('harness on n8n %s (built-in nodes)', (vers
 	it('executes Manual Trigger -> Set -> Code with `n8n execute`', async () => {
 		const workflow = manualWorkflow('e2e set and code', [
 			setFields('Set', { greeting: 'hello', count: 3 }),
-			code('Code', 'return $input.all().map((item) => ({ json: { ...item.json, doubled: item.json.count * 2 } }));'),
+			code(
+				'Code',
+				'return $input.all().map((item) => ({ json: { ...item.json, doubled: item.json.count * 2 } }));',
+			),
 		]);
 		await n8n.importWorkflow(workflow);
 
@@ -34,7 +44,9 @@ describe.each(selectedN8nVersions())('harness on n8n %s (built-in nodes)', (vers
 	});
 
 	it('returns the run of a failing workflow with its error', async () => {
-		const workflow = manualWorkflow('e2e failing code', [code('Broken', "throw new Error('deliberate e2e failure');")]);
+		const workflow = manualWorkflow('e2e failing code', [
+			code('Broken', "throw new Error('deliberate e2e failure');"),
+		]);
 		await n8n.importWorkflow(workflow);
 
 		await expect(n8n.execute(workflow.id)).rejects.toThrow(/deliberate e2e failure/);
@@ -49,18 +61,30 @@ describe.each(selectedN8nVersions())('harness on n8n %s (built-in nodes)', (vers
 		const target = await startRecordingServer(() => ({ answered: true }));
 		try {
 			const credential = { id: newId(), name: 'e2e header auth', type: 'httpHeaderAuth' };
-			await n8n.importCredentials([{ ...credential, data: { name: 'X-E2E-Token', value: secret } }]);
+			await n8n.importCredentials([
+				{ ...credential, data: { name: 'X-E2E-Token', value: secret } },
+			]);
 			const workflow = manualWorkflow('e2e credential use', [
 				node(
 					'Call',
 					'n8n-nodes-base.httpRequest',
-					{ url: `${target.url}/check`, authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth', options: {} },
-					{ typeVersion: 4.2, credentials: { httpHeaderAuth: { id: credential.id, name: credential.name } } },
+					{
+						url: `${target.url}/check`,
+						authentication: 'genericCredentialType',
+						genericAuthType: 'httpHeaderAuth',
+						options: {},
+					},
+					{
+						typeVersion: 4.2,
+						credentials: { httpHeaderAuth: { id: credential.id, name: credential.name } },
+					},
 				),
 			]);
 			await n8n.importWorkflow(workflow);
 
-			const stored = await n8n.query<{ data: string }>(`SELECT data FROM credentials_entity WHERE id = '${credential.id}'`);
+			const stored = await n8n.query<{ data: string }>(
+				`SELECT data FROM credentials_entity WHERE id = '${credential.id}'`,
+			);
 			const { run } = await n8n.execute(workflow.id);
 
 			expect(stored).toHaveLength(1);
@@ -87,7 +111,11 @@ describe.each(selectedN8nVersions())('harness on n8n %s (built-in nodes)', (vers
 			const [execution] = await n8n.waitForExecutions(workflow.id, 1);
 
 			expect(response.status).toBe(200);
-			expect(execution).toMatchObject({ workflowId: workflow.id, mode: 'webhook', status: 'success' });
+			expect(execution).toMatchObject({
+				workflowId: workflow.id,
+				mode: 'webhook',
+				status: 'success',
+			});
 			const [received] = nodeJson(execution.data!, 'Webhook');
 			expect(received.body).toEqual({ hello: 'archive' });
 			expect(nodeJson(execution.data!, 'Mark')).toEqual([{ seen: true }]);

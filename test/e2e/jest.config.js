@@ -8,7 +8,8 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.test.ts'],
 	// The queue-mode suite runs only under `npm run e2e:queue` (which sets E2E_QUEUE=1).
-	testPathIgnorePatterns: process.env.E2E_QUEUE === '1' ? ['/node_modules/'] : ['/node_modules/', '/test/e2e/queue/'],
+	testPathIgnorePatterns:
+		process.env.E2E_QUEUE === '1' ? ['/node_modules/'] : ['/node_modules/', '/test/e2e/queue/'],
 	testEnvironment: 'node',
 	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
 	transform: {

@@ -51,7 +51,12 @@ function basicFields(entity: Entity, withCategory: boolean): Record<string, unkn
 	return fields;
 }
 
-function operationNode(name: string, credential: CredentialRef, parameters: Record<string, unknown>, onError?: WorkflowNode['onError']) {
+function operationNode(
+	name: string,
+	credential: CredentialRef,
+	parameters: Record<string, unknown>,
+	onError?: WorkflowNode['onError'],
+) {
 	return node(name, PACKAGE_NODE_TYPES.organization, parameters, {
 		credentials: { archiveOrganizationApi: credential },
 		onError,
@@ -95,7 +100,11 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 			// test can see where its token travels.
 			const viaProxy = { ...credentialData(common), apiUrl: `${tokenProxy.url}/organisation_v2` };
 			await n8n.importCredentials([
-				{ ...header, type: common.type, data: { ...credentialData(common), jwtPlacement: 'header' } },
+				{
+					...header,
+					type: common.type,
+					data: { ...credentialData(common), jwtPlacement: 'header' },
+				},
 				{ ...query, type: common.type, data: { ...viaProxy, jwtPlacement: 'query' } },
 			]);
 			const workflow = operationsWorkflow(header, query, data);
@@ -116,11 +125,15 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 		it('gets a content partner by iri (GET, jwtauth query parameter)', () => {
 			const partner = byIri(data.contentPartners)[1];
 
-			expect(nodeJson(run, 'Content Partner by IRI via GET')).toEqual([basicFields(partner, false)]);
+			expect(nodeJson(run, 'Content Partner by IRI via GET')).toEqual([
+				basicFields(partner, false),
+			]);
 		});
 
 		it('gets many content partners up to the limit, ordered by iri', () => {
-			const expected = byIri(data.contentPartners).slice(0, 7).map((each) => each.id);
+			const expected = byIri(data.contentPartners)
+				.slice(0, 7)
+				.map((each) => each.id);
 
 			expect(nodeJson(run, 'Content Partners (limit 7)').map((each) => each.id)).toEqual(expected);
 		});
@@ -134,17 +147,23 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 
 		it('filters organizations by label, sector and type', () => {
 			const needle = labelNeedle(data);
-			const byLabel = byIri(data.organizations).filter((each) => each.label.toLowerCase().includes(needle.toLowerCase()));
+			const byLabel = byIri(data.organizations).filter((each) =>
+				each.label.toLowerCase().includes(needle.toLowerCase()),
+			);
 			const culturalPartners = byIri(data.organizations).filter(
 				(each) => each.sectorValue === 'Cultuur' && each.orgTypes.includes('ContentPartner'),
 			);
 
 			expect(byLabel.length).toBeGreaterThan(0);
-			expect(nodeJson(run, 'Organizations by Label').map((each) => each.id)).toEqual(byLabel.map((each) => each.id));
+			expect(nodeJson(run, 'Organizations by Label').map((each) => each.id)).toEqual(
+				byLabel.map((each) => each.id),
+			);
 			expect(nodeJson(run, 'Cultural Content Partners').map((each) => each.id)).toEqual(
 				culturalPartners.slice(0, 5).map((each) => each.id),
 			);
-			expect(nodeJson(run, 'Cultural Content Partners')[0]).toEqual(basicFields(culturalPartners[0], true));
+			expect(nodeJson(run, 'Cultural Content Partners')[0]).toEqual(
+				basicFields(culturalPartners[0], true),
+			);
 		});
 
 		it('returns contact details of schools, flattened for spreadsheets', () => {
@@ -154,7 +173,9 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 			expect(rows.map((each) => each.id)).toEqual(schools.map((each) => each.id));
 			for (const [index, school] of schools.entries()) {
 				const address = school.primary_site!.address;
-				const contact = school.contact_point.find((each) => each.contact_type === 'primary') ?? school.contact_point[0];
+				const contact =
+					school.contact_point.find((each) => each.contact_type === 'primary') ??
+					school.contact_point[0];
 				expect(rows[index]).toMatchObject({
 					address_street: address.street,
 					address_postal_code: address.postal_code,
@@ -164,7 +185,12 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 					contact_telephone: contact.telephone,
 				});
 				expect(rows[index]).not.toHaveProperty('primary_site');
-				expect(rows[index].sites).toEqual(school.sites.map((site) => ({ iri: site.iri, address: expect.objectContaining({ street: site.address.street }) })));
+				expect(rows[index].sites).toEqual(
+					school.sites.map((site) => ({
+						iri: site.iri,
+						address: expect.objectContaining({ street: site.address.street }),
+					})),
+				);
 			}
 		});
 
@@ -173,9 +199,18 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 			const [row] = nodeJson(run, 'School Everything');
 
 			expect(row.id).toBe(school.id);
-			expect(row.classification).toMatchObject({ iri: school.classification!.iri, label: school.classification!.label });
-			expect(row.account_manager).toEqual(school.account_manager ? expect.objectContaining({ iri: school.account_manager.iri }) : null);
-			expect(row.units).toEqual(school.units.map((unit) => expect.objectContaining({ iri: unit.iri })));
+			expect(row.classification).toMatchObject({
+				iri: school.classification!.iri,
+				label: school.classification!.label,
+			});
+			expect(row.account_manager).toEqual(
+				school.account_manager
+					? expect.objectContaining({ iri: school.account_manager.iri })
+					: null,
+			);
+			expect(row.units).toEqual(
+				school.units.map((unit) => expect.objectContaining({ iri: unit.iri })),
+			);
 		});
 
 		it('returns selected fields only, nested paths included', () => {
@@ -198,17 +233,24 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 			const rows = nodeJson(run, 'Persons by Family Name');
 
 			expect(rows.map((each) => each.iri)).toEqual(expected.map((each) => each.iri));
-			expect(rows.map((each) => (each.holds as unknown[]).length)).toEqual(expected.map((each) => each.holds.length));
+			expect(rows.map((each) => (each.holds as unknown[]).length)).toEqual(
+				expected.map((each) => each.holds.length),
+			);
 		});
 
 		it('gets a person by iri with everything', () => {
 			const person: Person = data.accountManagers[1];
 			const [row] = nodeJson(run, 'Person by IRI');
 
-			expect(row).toMatchObject({ iri: person.iri, given_name: person.given_name, family_name: person.family_name, email: person.email });
-			expect((row.account_manager_of as Array<{ iri: string }>).map((each) => each.iri).sort()).toEqual(
-				person.account_manager_of.map((each) => each.iri).sort(),
-			);
+			expect(row).toMatchObject({
+				iri: person.iri,
+				given_name: person.given_name,
+				family_name: person.family_name,
+				email: person.email,
+			});
+			expect(
+				(row.account_manager_of as Array<{ iri: string }>).map((each) => each.iri).sort(),
+			).toEqual(person.account_manager_of.map((each) => each.iri).sort());
 		});
 
 		it('looks up one organization per input item and pairs each output with its input', () => {
@@ -242,14 +284,18 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 
 			const again = await n8n.execute(workflow.id);
 
-			expect(nodeJson(again.run.data, 'Content Partner by ID').map((each) => each.id)).toEqual([byIri(data.contentPartners)[0].id]);
+			expect(nodeJson(again.run.data, 'Content Partner by ID').map((each) => each.id)).toEqual([
+				byIri(data.contentPartners)[0].id,
+			]);
 			// The token n8n stored was sent, refused, and replaced: not merely a fresh token per run.
 			expect(sandbox.counters.get().org.statuses['401'] ?? 0).toBeGreaterThan(rejectedBefore);
 			expect(issuedAccessTokens(tokenProxy.exchanges).length).toBeGreaterThan(tokensBefore);
 		});
 
 		it('sends the token as the jwtauth query parameter when the credential says so', () => {
-			const apiCalls = tokenProxy.exchanges.slice(exchangesBefore).filter((each) => each.url.startsWith('/organisation_v2'));
+			const apiCalls = tokenProxy.exchanges
+				.slice(exchangesBefore)
+				.filter((each) => each.url.startsWith('/organisation_v2'));
 
 			expect(apiCalls.length).toBeGreaterThan(0);
 			expect(apiCalls.every((each) => /[?&]jwtauth=/.test(each.url))).toBe(true);
@@ -259,7 +305,9 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 		it('keeps the password and access tokens out of execution data and logs', async () => {
 			const tokens = issuedAccessTokens(tokenProxy.exchanges.slice(exchangesBefore));
 			const stored = JSON.stringify(run);
-			const credentialsTable = JSON.stringify(await n8n.query('SELECT data FROM credentials_entity'));
+			const credentialsTable = JSON.stringify(
+				await n8n.query('SELECT data FROM credentials_entity'),
+			);
 
 			expect(tokens.length).toBeGreaterThan(0);
 			for (const secret of [sandbox.org.password, ...tokens]) {
@@ -374,7 +422,10 @@ function operationsWorkflow(header: CredentialRef, query: CredentialRef, data: O
 		),
 	];
 	const trigger = manualTrigger();
-	const ids = code('Three IDs', `return ${JSON.stringify(idsPerItem)}.map((id) => ({ json: { id } }));`);
+	const ids = code(
+		'Three IDs',
+		`return ${JSON.stringify(idsPerItem)}.map((id) => ({ json: { id } }));`,
+	);
 	const perItem = operationNode('Organization per Item', header, {
 		resource: 'organization',
 		operation: 'get',

@@ -8,7 +8,13 @@ import { postJson, request } from '../../dev/n8n/http';
 import { REPO_ROOT, selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance, type PackageMode } from '../../dev/n8n/n8n';
 import { nodeJson } from '../../dev/n8n/run-data';
-import { chainWorkflow, manualWorkflow, node, PACKAGE_NODE_TYPES, setFields } from '../../dev/n8n/workflows';
+import {
+	chainWorkflow,
+	manualWorkflow,
+	node,
+	PACKAGE_NODE_TYPES,
+	setFields,
+} from '../../dev/n8n/workflows';
 
 // The package as n8n loads it from the user folder. `E2E_PACKAGE_ROOT` points at another built
 // copy (package.json + index.js + dist); `E2E_PACKAGE_MODE=copy` places only those files, as an
@@ -16,7 +22,13 @@ import { chainWorkflow, manualWorkflow, node, PACKAGE_NODE_TYPES, setFields } fr
 const packageRoot = process.env.E2E_PACKAGE_ROOT ?? REPO_ROOT;
 const packageMode = (process.env.E2E_PACKAGE_MODE ?? 'symlink') as PackageMode;
 const sipTriggerBuilt = fs.existsSync(
-	path.join(packageRoot, 'dist', 'nodes', 'ArchiveSipStatusTrigger', 'ArchiveSipStatusTrigger.node.js'),
+	path.join(
+		packageRoot,
+		'dist',
+		'nodes',
+		'ArchiveSipStatusTrigger',
+		'ArchiveSipStatusTrigger.node.js',
+	),
 );
 const describeIfBuilt = sipTriggerBuilt ? describe : describe.skip;
 
@@ -56,13 +68,20 @@ describeIfBuilt.each(selectedN8nVersions())('package loaded by n8n %s', (version
 	it('runs an active SIP status trigger on a signed delivery and refuses an unsigned one', async () => {
 		const secret = `whsec_${randomBytes(32).toString('base64')}`;
 		const credential = { id: randomUUID().replace(/-/g, '').slice(0, 16), name: 'e2e sip secret' };
-		await n8n.importCredentials([{ ...credential, type: 'archiveSipWebhookApi', data: { signingSecret: secret } }]);
+		await n8n.importCredentials([
+			{ ...credential, type: 'archiveSipWebhookApi', data: { signingSecret: secret } },
+		]);
 		// Version 1, as saved before version 2 existed: such workflows must keep running.
-		const trigger = node('SIP Status', PACKAGE_NODE_TYPES.sipStatusTrigger, {}, {
-			typeVersion: 1,
-			credentials: { archiveSipWebhookApi: credential },
-			webhookId: randomUUID(),
-		});
+		const trigger = node(
+			'SIP Status',
+			PACKAGE_NODE_TYPES.sipStatusTrigger,
+			{},
+			{
+				typeVersion: 1,
+				credentials: { archiveSipWebhookApi: credential },
+				webhookId: randomUUID(),
+			},
+		);
 		const workflow = chainWorkflow('e2e sip status', [trigger, setFields('Mark', { seen: true })]);
 		await n8n.importWorkflow(workflow);
 		await n8n.activate(workflow.id, workflow.name);
@@ -96,7 +115,9 @@ describeIfBuilt.each(selectedN8nVersions())('package loaded by n8n %s', (version
 			expect(executions).toHaveLength(1);
 			expect(executions[0]).toMatchObject({ mode: 'webhook', status: 'success' });
 			const [event] = nodeJson(executions[0].data!, 'SIP Status');
-			expect(event.correlation_id).toBe((JSON.parse(body) as { data: { correlation_id: string } }).data.correlation_id);
+			expect(event.correlation_id).toBe(
+				(JSON.parse(body) as { data: { correlation_id: string } }).data.correlation_id,
+			);
 			expect(n8n.serverLog()).not.toContain(secret);
 		} finally {
 			await n8n.stop();

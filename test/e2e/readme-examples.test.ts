@@ -10,8 +10,21 @@ import {
 	sipStatusWorkflow,
 	SIP_WEBHOOK_ID,
 } from '../../scripts/demo/workflows';
-import { startSandbox, type AiDataset, type AiRecord, type OrgDataset, type Sandbox } from '../../dev/emulators';
-import { buildFailureEvent, buildSuccessEvent, generateSecret, send, type SendResult, type StatusEvent } from '../../dev/emulators/webhook/sender';
+import {
+	startSandbox,
+	type AiDataset,
+	type AiRecord,
+	type OrgDataset,
+	type Sandbox,
+} from '../../dev/emulators';
+import {
+	buildFailureEvent,
+	buildSuccessEvent,
+	generateSecret,
+	send,
+	type SendResult,
+	type StatusEvent,
+} from '../../dev/emulators/webhook/sender';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
@@ -56,7 +69,9 @@ function timeOf(record: AiRecord): number {
 }
 
 function mainContactEmail(partner: ContentPartner): unknown {
-	const main = partner.contact_point.find((each) => each.contact_type === 'primary') ?? partner.contact_point[0];
+	const main =
+		partner.contact_point.find((each) => each.contact_type === 'primary') ??
+		partner.contact_point[0];
 	return main?.email ?? null;
 }
 
@@ -89,13 +104,17 @@ function exportedTaskIds(ai: AiDataset): string[] {
 }
 
 function failedSpeechSinceJune(ai: AiDataset, cp: unknown): AiRecord[] {
-	return ai.records('speech_tasks').filter((each) => each.status === 'failed' && each.cp === cp && timeOf(each) >= TIME_FROM_UTC);
+	return ai
+		.records('speech_tasks')
+		.filter((each) => each.status === 'failed' && each.cp === cp && timeOf(each) >= TIME_FROM_UTC);
 }
 
 /** The content partner with the most failed speech tasks since June, so the first bullet has rows to show. */
 function busiestFailingPartner(ai: AiDataset): string {
 	const partners = [...new Set(ai.records('speech_tasks').map((each) => String(each.cp)))].sort();
-	return partners.sort((a, b) => failedSpeechSinceJune(ai, b).length - failedSpeechSinceJune(ai, a).length)[0];
+	return partners.sort(
+		(a, b) => failedSpeechSinceJune(ai, b).length - failedSpeechSinceJune(ai, a).length,
+	)[0];
 }
 
 /** Face matches of a PID: those of the clusters of the PID's face tasks. */
@@ -104,7 +123,9 @@ function matchesOfPid(ai: AiDataset, pid: string): AiRecord[] {
 		ai
 			.records('face_tasks')
 			.filter((each) => each.pid === pid)
-			.flatMap((each) => (Array.isArray(each.cluster_uuids) ? (each.cluster_uuids as unknown[]).map(String) : [])),
+			.flatMap((each) =>
+				Array.isArray(each.cluster_uuids) ? (each.cluster_uuids as unknown[]).map(String) : [],
+			),
 	);
 	return ai.records('face_matches').filter((each) => clusters.has(String(each.cluster_uuid)));
 }
@@ -114,9 +135,13 @@ function pidsWithStrongAndWeakMatches(ai: AiDataset): string[] {
 	const pids = [...new Set(ai.records('face_tasks').map((each) => String(each.pid)))].sort();
 	const chosen = pids.filter((pid) => {
 		const scores = matchesOfPid(ai, pid).map((each) => Number(each.match_score));
-		return scores.some((score) => score >= MIN_MATCH_SCORE) && scores.some((score) => score < MIN_MATCH_SCORE);
+		return (
+			scores.some((score) => score >= MIN_MATCH_SCORE) &&
+			scores.some((score) => score < MIN_MATCH_SCORE)
+		);
 	});
-	if (chosen.length < 2) throw new Error('fewer than two PIDs with strong and weak face matches in the emulator data');
+	if (chosen.length < 2)
+		throw new Error('fewer than two PIDs with strong and weak face matches in the emulator data');
 	return chosen.slice(0, 2);
 }
 
@@ -179,7 +204,9 @@ function binaryAsText(name: string): WorkflowNode {
 }
 
 function aiNode(name: string, parameters: Record<string, unknown>): WorkflowNode {
-	return node(name, PACKAGE_NODE_TYPES.aiMetadata, parameters, { credentials: { archiveAiMetadataApi: DEMO_CREDENTIALS.ai } });
+	return node(name, PACKAGE_NODE_TYPES.aiMetadata, parameters, {
+		credentials: { archiveAiMetadataApi: DEMO_CREDENTIALS.ai },
+	});
 }
 
 interface MoreExamplesInput {
@@ -190,7 +217,8 @@ interface MoreExamplesInput {
 	taskCp: string;
 }
 
-const CUSTOM_QUERY = 'query ($cp: String!) { speech_tasks(where: {cp: {_eq: $cp}}, limit: 5) { task_id title } }';
+const CUSTOM_QUERY =
+	'query ($cp: String!) { speech_tasks(where: {cp: {_eq: $cp}}, limit: 5) { task_id title } }';
 
 /** README's "More examples", one branch each, with parameters as the bullets spell them. */
 function moreExamplesWorkflow(input: MoreExamplesInput): WorkflowJson {
@@ -202,7 +230,10 @@ function moreExamplesWorkflow(input: MoreExamplesInput): WorkflowJson {
 		filters: { status: 'failed', contentPartner: input.failingCp, timeFrom: TIME_FROM },
 	});
 	// Stands in for the Spreadsheet node with a pid column.
-	const pidList = code('PID List', `return ${JSON.stringify(input.matchPids)}.map((pid) => ({ json: { pid } }));`);
+	const pidList = code(
+		'PID List',
+		`return ${JSON.stringify(input.matchPids)}.map((pid) => ({ json: { pid } }));`,
+	);
 	const matches = aiNode('Matches above 0.9', {
 		resource: 'faceMatch',
 		operation: 'getByPid',
@@ -260,9 +291,13 @@ interface Delivery {
 	result: SendResult;
 }
 
-describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'ArchiveAiMetadataTrigger', 'ArchiveOrganization').each(
-	selectedN8nVersions(),
-)('README examples in n8n %s', (version) => {
+describeIfPackageBuilt(
+	pkg,
+	'ArchiveSipStatusTrigger',
+	'ArchiveAiMetadata',
+	'ArchiveAiMetadataTrigger',
+	'ArchiveOrganization',
+).each(selectedN8nVersions())('README examples in n8n %s', (version) => {
 	const signingSecret = generateSecret(32);
 	let sandbox: Sandbox;
 	let ai: AiDataset;
@@ -283,14 +318,20 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 		org = sandbox.data.org;
 		exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-readme-export-'));
 		// As `npm start` does: 2.x writes files only where this allows.
-		n8n = await N8nInstance.create({ version, ...pkg, env: { N8N_RESTRICT_FILE_ACCESS_TO: exportDir } });
+		n8n = await N8nInstance.create({
+			version,
+			...pkg,
+			env: { N8N_RESTRICT_FILE_ACCESS_TO: exportDir },
+		});
 		await n8n.importCredentials(demoCredentials(sandbox, signingSecret));
 
 		const speech = ai.records('speech_tasks');
 		input = {
 			failingCp: busiestFailingPartner(ai),
 			matchPids: pidsWithStrongAndWeakMatches(ai),
-			srtTask: speech.filter((each) => each.status === 'succeeded').sort((a, b) => byText(a.task_id, b.task_id))[0],
+			srtTask: speech
+				.filter((each) => each.status === 'succeeded')
+				.sort((a, b) => byText(a.task_id, b.task_id))[0],
 			queryCp: String(speech[0].cp),
 			taskCp: String(speech[1].cp),
 		};
@@ -311,8 +352,14 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 		const url = `${n8n.baseUrl}/webhook/${SIP_WEBHOOK_ID}/sip-status`;
 		const successEvent = buildSuccessEvent({ pid: String(archivedTask(ai).pid) });
 		const failureEvent = buildFailureEvent({ reason: 'checksum mismatch' });
-		success = { event: successEvent, result: await send(url, successEvent, { secrets: [signingSecret] }) };
-		failure = { event: failureEvent, result: await send(url, failureEvent, { secrets: [signingSecret] }) };
+		success = {
+			event: successEvent,
+			result: await send(url, successEvent, { secrets: [signingSecret] }),
+		};
+		failure = {
+			event: failureEvent,
+			result: await send(url, failureEvent, { secrets: [signingSecret] }),
+		};
 		sipExecutions = await n8n.waitForExecutions(sip.id, 2);
 	});
 
@@ -325,9 +372,12 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 	function sipExecution(event: StatusEvent): RunExecutionData {
 		const found = sipExecutions.find((each) => {
 			const outputs = each.data?.resultData.runData['SIP Status']?.[0]?.data?.main ?? [];
-			return outputs.flatMap((items) => items ?? []).some((item) => item.json.correlation_id === event.data.correlation_id);
+			return outputs
+				.flatMap((items) => items ?? [])
+				.some((item) => item.json.correlation_id === event.data.correlation_id);
 		});
-		if (!found?.data) throw new Error(`no execution of the SIP workflow for ${event.data.correlation_id}`);
+		if (!found?.data)
+			throw new Error(`no execution of the SIP workflow for ${event.data.correlation_id}`);
 		return found.data;
 	}
 
@@ -342,12 +392,14 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 			]);
 		});
 
-		it('fills the Archived Summary from the PID\'s AI metadata and its content partner', () => {
+		it("fills the Archived Summary from the PID's AI metadata and its content partner", () => {
 			const task = archivedTask(ai);
 			const partner = contentPartnerOf(org, task.cp);
 			const data = sipExecution(success.event);
 
-			expect(nodeJson(data, 'AI Metadata for PID')).toEqual([expect.objectContaining({ pid: task.pid, task_id: task.task_id, cp: task.cp })]);
+			expect(nodeJson(data, 'AI Metadata for PID')).toEqual([
+				expect.objectContaining({ pid: task.pid, task_id: task.task_id, cp: task.cp }),
+			]);
 			expect(nodeJson(data, 'Archived Summary')).toEqual([
 				{
 					pid: task.pid,
@@ -378,12 +430,15 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 	});
 
 	describe('Example 2: scheduled export of new AI metadata', () => {
-		it('turns the first poll\'s speech tasks into speech-tasks.csv', () => {
+		it("turns the first poll's speech tasks into speech-tasks.csv", () => {
 			const [execution] = exportExecutions;
 			const [file] = nodeItems(execution.data!, 'To CSV');
 
 			expect(execution).toMatchObject({ mode: 'trigger', status: 'success' });
-			expect(file.binary?.data).toMatchObject({ fileName: 'speech-tasks.csv', fileExtension: 'csv' });
+			expect(file.binary?.data).toMatchObject({
+				fileName: 'speech-tasks.csv',
+				fileExtension: 'csv',
+			});
 		});
 
 		it('writes one CSV row per succeeded speech task since Start From, in poll order', () => {
@@ -396,7 +451,9 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 			const [header, ...rows] = parseCsv(text).filter((row) => row.join('') !== '');
 			const taskIdColumn = header.indexOf('task_id');
 			expect(expected.length).toBeGreaterThan(3);
-			expect(header).toEqual(expect.arrayContaining(['task_id', 'pid', 'cp', 'status', 'processed_time', 'title']));
+			expect(header).toEqual(
+				expect.arrayContaining(['task_id', 'pid', 'cp', 'status', 'processed_time', 'title']),
+			);
 			expect(rows.map((row) => row[taskIdColumn])).toEqual(expected);
 			expect(rows.every((row) => row[header.indexOf('status')] === 'succeeded')).toBe(true);
 		});
@@ -404,14 +461,20 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 
 	describe('More examples', () => {
 		it('gets all failed speech tasks of one content partner since June', () => {
-			const expected = failedSpeechSinceJune(ai, input.failingCp).map((each) => each.task_id).sort(byText);
+			const expected = failedSpeechSinceJune(ai, input.failingCp)
+				.map((each) => each.task_id)
+				.sort(byText);
 			const partnerTasks = ai.records('speech_tasks').filter((each) => each.cp === input.failingCp);
 			const rows = nodeJson(moreRun, 'Failed Speech Tasks of one CP');
 
 			expect(expected.length).toBeGreaterThan(0);
 			// Each filter drops rows: earlier failures and later successes of the same partner exist.
-			expect(partnerTasks.some((each) => each.status === 'failed' && timeOf(each) < TIME_FROM_UTC)).toBe(true);
-			expect(partnerTasks.some((each) => each.status !== 'failed' && timeOf(each) >= TIME_FROM_UTC)).toBe(true);
+			expect(
+				partnerTasks.some((each) => each.status === 'failed' && timeOf(each) < TIME_FROM_UTC),
+			).toBe(true);
+			expect(
+				partnerTasks.some((each) => each.status !== 'failed' && timeOf(each) >= TIME_FROM_UTC),
+			).toBe(true);
 			expect(rows.map((each) => each.task_id).sort(byText)).toEqual(expected);
 		});
 
@@ -424,17 +487,21 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 			);
 
 			expect(expected.length).toBeGreaterThan(0);
-			expect(items.map((each) => ({ key: matchKey(each.json), pairedItem: each.pairedItem })).sort((a, b) => byText(a.key, b.key))).toEqual(
-				expected.sort((a, b) => byText(a.key, b.key)),
-			);
+			expect(
+				items
+					.map((each) => ({ key: matchKey(each.json), pairedItem: each.pairedItem }))
+					.sort((a, b) => byText(a.key, b.key)),
+			).toEqual(expected.sort((a, b) => byText(a.key, b.key)));
 			expect(items.every((each) => Number(each.json.match_score) >= MIN_MATCH_SCORE)).toBe(true);
 		});
 
-		it('downloads a task\'s SRT as the binary property transcript_srt', () => {
+		it("downloads a task's SRT as the binary property transcript_srt", () => {
 			const [item] = nodeItems(moreRun, 'SRT as File');
 
 			expect(Object.keys(item.binary ?? {})).toEqual(['transcript_srt']);
-			expect(nodeJson(moreRun, 'SRT Text')).toEqual([{ transcript_srt: input.srtTask.transcript_srt }]);
+			expect(nodeJson(moreRun, 'SRT Text')).toEqual([
+				{ transcript_srt: input.srtTask.transcript_srt },
+			]);
 		});
 
 		it('runs the custom query with its variables', () => {
@@ -451,7 +518,8 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveAiMetadata', 'Arc
 			expect(Object.keys(result)).toEqual(['speech_tasks']);
 			expect(tasks).toHaveLength(5);
 			expect(tasks.filter((task) => !ofPartner.has(task.task_id))).toEqual([]);
-			for (const task of tasks) expect(task).toEqual({ task_id: task.task_id, title: ofPartner.get(task.task_id) });
+			for (const task of tasks)
+				expect(task).toEqual({ task_id: task.task_id, title: ofPartner.get(task.task_id) });
 		});
 
 		it('gets the content partner of a task with address and contact flattened', () => {

@@ -21,12 +21,17 @@ function byIri<T extends { iri: string }>(items: readonly T[]): T[] {
 
 function savedWorkflow(replacements: Record<string, string>): WorkflowJson {
 	let text = fs.readFileSync(FIXTURE, 'utf8');
-	for (const [placeholder, value] of Object.entries(replacements)) text = text.split(placeholder).join(value);
+	for (const [placeholder, value] of Object.entries(replacements))
+		text = text.split(placeholder).join(value);
 	const saved = JSON.parse(text) as Omit<WorkflowJson, 'id' | 'active'>;
 	return { ...saved, id: newWorkflowId(), active: false };
 }
 
-describeIfPackageBuilt(pkg, 'ArchiveOrganization', 'ArchiveAiMetadata')('workflows saved before the restructure', () => {
+describeIfPackageBuilt(
+	pkg,
+	'ArchiveOrganization',
+	'ArchiveAiMetadata',
+)('workflows saved before the restructure', () => {
 	let sandbox: Sandbox;
 
 	beforeAll(async () => {
@@ -81,13 +86,19 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization', 'ArchiveAiMetadata')('workflo
 		});
 
 		it('an Organization node with every parameter at its default lists the first 50 organizations', () => {
-			const expected = byIri(sandbox.data.org.organizations).slice(0, 50).map((each) => each.id);
+			const expected = byIri(sandbox.data.org.organizations)
+				.slice(0, 50)
+				.map((each) => each.id);
 
-			expect(nodeJson(run, 'Organizations (all defaults)').map((each) => each.id)).toEqual(expected);
+			expect(nodeJson(run, 'Organizations (all defaults)').map((each) => each.id)).toEqual(
+				expected,
+			);
 		});
 
 		it('"getMany" left at its default lists persons up to the saved limit', () => {
-			const expected = byIri(sandbox.data.org.persons).slice(0, 5).map((each) => each.iri);
+			const expected = byIri(sandbox.data.org.persons)
+				.slice(0, 5)
+				.map((each) => each.iri);
 
 			expect(nodeJson(run, 'Persons').map((each) => each.iri)).toEqual(expected);
 		});
@@ -102,7 +113,9 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization', 'ArchiveAiMetadata')('workflo
 		it('"get" finds the content partner by id', () => {
 			const partner = byIri(sandbox.data.org.contentPartners)[3];
 
-			expect(nodeJson(run, 'Content Partner by ID')).toEqual([expect.objectContaining({ id: partner.id, iri: partner.iri })]);
+			expect(nodeJson(run, 'Content Partner by ID')).toEqual([
+				expect.objectContaining({ id: partner.id, iri: partner.iri }),
+			]);
 		});
 
 		it('an AI Metadata node with every parameter at its default lists 50 face tasks', () => {

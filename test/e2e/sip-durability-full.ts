@@ -1,5 +1,11 @@
 import { generateSecret } from '../../dev/emulators/webhook/sender';
-import { countOutcomes, runBurst, setUpReceivers, type DurabilityCounts, type ReceiverKind } from './lib/fault-burst';
+import {
+	countOutcomes,
+	runBurst,
+	setUpReceivers,
+	type DurabilityCounts,
+	type ReceiverKind,
+} from './lib/fault-burst';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
 import { packageUnderTest } from '../../dev/n8n/package';
@@ -17,17 +23,30 @@ const LABELS: Record<ReceiverKind, string> = {
 	webhookNode: "n8n's Webhook node (Respond: Immediately)",
 };
 
-async function measure(version: string, kind: ReceiverKind, events: number, kills: number): Promise<DurabilityCounts> {
+async function measure(
+	version: string,
+	kind: ReceiverKind,
+	events: number,
+	kills: number,
+): Promise<DurabilityCounts> {
 	const secret = generateSecret(32);
 	const n8n = await N8nInstance.create({ version, ...packageUnderTest() });
 	try {
 		const [receiver] = await setUpReceivers(n8n, secret, [kind]);
 		await n8n.start();
 		// Random moments between 10 % and 90 % of the events answered.
-		const killAtAnswered = Array.from({ length: kills }, () => Math.round(events * (0.1 + Math.random() * 0.8)));
-		const burst = await runBurst(n8n, receiver.url, secret, { events, spacingMs: Number(process.env.DURABILITY_SPACING_MS ?? 50), killAtAnswered });
+		const killAtAnswered = Array.from({ length: kills }, () =>
+			Math.round(events * (0.1 + Math.random() * 0.8)),
+		);
+		const burst = await runBurst(n8n, receiver.url, secret, {
+			events,
+			spacingMs: Number(process.env.DURABILITY_SPACING_MS ?? 50),
+			killAtAnswered,
+		});
 		const counts = await countOutcomes(n8n, receiver.workflow.id, burst);
-		console.log(`n8n ${version} ${LABELS[kind]}: ${JSON.stringify({ ...counts, kills: burst.kills, unansweredAtKills: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000) })}`);
+		console.log(
+			`n8n ${version} ${LABELS[kind]}: ${JSON.stringify({ ...counts, kills: burst.kills, unansweredAtKills: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000) })}`,
+		);
 		return counts;
 	} finally {
 		await n8n.dispose();
@@ -41,7 +60,9 @@ async function main(): Promise<void> {
 	for (const version of selectedN8nVersions()) {
 		for (const kind of KINDS) {
 			const counts = await measure(version, kind, events, kills);
-			rows.push(`| ${version} | ${LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`);
+			rows.push(
+				`| ${version} | ${LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`,
+			);
 		}
 	}
 	console.log(`\n${events} events, ${kills} SIGKILLs each, single process (SQLite)\n`);

@@ -1,5 +1,12 @@
 import { generateSecret } from '../../dev/emulators/webhook/sender';
-import { countOutcomes, runBurst, setUpReceivers, type BurstResult, type DurabilityCounts, type Receiver } from './lib/fault-burst';
+import {
+	countOutcomes,
+	runBurst,
+	setUpReceivers,
+	type BurstResult,
+	type DurabilityCounts,
+	type Receiver,
+} from './lib/fault-burst';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
@@ -12,44 +19,52 @@ import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package'
 const pkg = packageUnderTest();
 const EVENTS = 100;
 
-describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger')
-	.each(selectedN8nVersions())('SIP trigger durability in n8n %s (SIGKILL mid-burst)', (version) => {
-	const secret = generateSecret(32);
-	let n8n: N8nInstance;
-	let receiver: Receiver;
-	let burst: BurstResult;
-	let counts: DurabilityCounts;
+describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions())(
+	'SIP trigger durability in n8n %s (SIGKILL mid-burst)',
+	(version) => {
+		const secret = generateSecret(32);
+		let n8n: N8nInstance;
+		let receiver: Receiver;
+		let burst: BurstResult;
+		let counts: DurabilityCounts;
 
-	beforeAll(async () => {
-		n8n = await N8nInstance.create({ version, ...pkg });
-		[receiver] = await setUpReceivers(n8n, secret, ['afterSaved']);
-		await n8n.start();
-		burst = await runBurst(n8n, receiver.url, secret, { events: EVENTS, spacingMs: 50, killAtAnswered: [EVENTS * 0.4] });
-		counts = await countOutcomes(n8n, receiver.workflow.id, burst);
-		console.log(`n8n ${version}, Respond: After the Event Is Saved, 1 SIGKILL: ${JSON.stringify(counts)}`);
-	});
+		beforeAll(async () => {
+			n8n = await N8nInstance.create({ version, ...pkg });
+			[receiver] = await setUpReceivers(n8n, secret, ['afterSaved']);
+			await n8n.start();
+			burst = await runBurst(n8n, receiver.url, secret, {
+				events: EVENTS,
+				spacingMs: 50,
+				killAtAnswered: [EVENTS * 0.4],
+			});
+			counts = await countOutcomes(n8n, receiver.workflow.id, burst);
+			console.log(
+				`n8n ${version}, Respond: After the Event Is Saved, 1 SIGKILL: ${JSON.stringify(counts)}`,
+			);
+		});
 
-	afterAll(async () => {
-		await n8n?.dispose();
-	});
+		afterAll(async () => {
+			await n8n?.dispose();
+		});
 
-	it('killed and restarted n8n once, mid-burst', () => {
-		expect(burst.kills).toBe(1);
-		// Some deliveries met the dead process (refused or cut off) and were retried.
-		expect(counts.attempts).toBeGreaterThan(EVENTS);
-	});
+		it('killed and restarted n8n once, mid-burst', () => {
+			expect(burst.kills).toBe(1);
+			// Some deliveries met the dead process (refused or cut off) and were retried.
+			expect(counts.attempts).toBeGreaterThan(EVENTS);
+		});
 
-	it('answers every event 2xx in the end (the sender retries the ones the crash cut off)', () => {
-		expect(counts.unanswered).toBe(0);
-		expect(counts.answered).toBe(EVENTS);
-	});
+		it('answers every event 2xx in the end (the sender retries the ones the crash cut off)', () => {
+			expect(counts.unanswered).toBe(0);
+			expect(counts.answered).toBe(EVENTS);
+		});
 
-	it('loses no event: every event answered 2xx has an execution', () => {
-		expect(counts.lost).toBe(0);
-	});
+		it('loses no event: every event answered 2xx has an execution', () => {
+			expect(counts.lost).toBe(0);
+		});
 
-	it('runs an event twice only around the kill: never one that was answered before it', () => {
-		expect(counts.executions).toBeGreaterThanOrEqual(EVENTS + counts.duplicates);
-		expect(counts.duplicates).toBeLessThanOrEqual(burst.unansweredAtKills);
-	});
-});
+		it('runs an event twice only around the kill: never one that was answered before it', () => {
+			expect(counts.executions).toBeGreaterThanOrEqual(EVENTS + counts.duplicates);
+			expect(counts.duplicates).toBeLessThanOrEqual(burst.unansweredAtKills);
+		});
+	},
+);

@@ -13,7 +13,13 @@ import { packageUnderTest, describeIfPackageBuilt, newCredentialId } from '../..
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
 import { nodeItems, nodeJson } from '../../dev/n8n/run-data';
-import { graphWorkflow, node, PACKAGE_NODE_TYPES, setFields, SIP_TRIGGER_VERSION } from '../../dev/n8n/workflows';
+import {
+	graphWorkflow,
+	node,
+	PACKAGE_NODE_TYPES,
+	setFields,
+	SIP_TRIGGER_VERSION,
+} from '../../dev/n8n/workflows';
 
 // The SIP Status Trigger activated in a running n8n, fed by the emulator's webhook sender: the
 // statuses the sender sees and the executions n8n records are both asserted.
@@ -29,167 +35,191 @@ interface Deliveries {
 	rotated: { event: StatusEvent; result: SendResult };
 }
 
-describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger')
-	.each(selectedN8nVersions())('Archive SIP Status Trigger in n8n %s', (version) => {
-	const signingSecret = generateSecret(32);
-	// A second secret, as during a rotation: events signed only with it must be accepted too.
-	const rotatedSecret = generateSecret(32);
-	let n8n: N8nInstance;
-	let workflowId: string;
-	let deliveries: Deliveries;
-	let executions: ExecutionRecord[];
-	let multipart: HttpResponse;
+describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions())(
+	'Archive SIP Status Trigger in n8n %s',
+	(version) => {
+		const signingSecret = generateSecret(32);
+		// A second secret, as during a rotation: events signed only with it must be accepted too.
+		const rotatedSecret = generateSecret(32);
+		let n8n: N8nInstance;
+		let workflowId: string;
+		let deliveries: Deliveries;
+		let executions: ExecutionRecord[];
+		let multipart: HttpResponse;
 
-	beforeAll(async () => {
-		n8n = await N8nInstance.create({ version, ...pkg });
-		const credential = { id: newCredentialId(), name: 'e2e SIP signing secret' };
-		await n8n.importCredentials([
-			{
-				...credential,
-				type: 'archiveSipWebhookApi',
-				data: { signingSecret, additionalSecrets: rotatedSecret },
-			},
-		]);
-		const trigger = node(
-			'SIP Status',
-			PACKAGE_NODE_TYPES.sipStatusTrigger,
-			{ outcomes: 'both', outputMode: 'perOutcome', options: { eventTypes: '*.sip.archived' } },
-			{ typeVersion: SIP_TRIGGER_VERSION, credentials: { archiveSipWebhookApi: credential }, webhookId: randomUUID() },
-		);
-		const workflow = graphWorkflow(
-			'e2e SIP status branches',
-			[trigger, setFields('On Success', { branch: 'success' }), setFields('On Failure', { branch: 'failure' })],
-			[
-				{ from: 'SIP Status', to: 'On Success', output: 0 },
-				{ from: 'SIP Status', to: 'On Failure', output: 1 },
-			],
-		);
-		workflowId = await n8n.importWorkflow(workflow);
-		await n8n.activate(workflow.id, workflow.name);
-		await n8n.start();
+		beforeAll(async () => {
+			n8n = await N8nInstance.create({ version, ...pkg });
+			const credential = { id: newCredentialId(), name: 'e2e SIP signing secret' };
+			await n8n.importCredentials([
+				{
+					...credential,
+					type: 'archiveSipWebhookApi',
+					data: { signingSecret, additionalSecrets: rotatedSecret },
+				},
+			]);
+			const trigger = node(
+				'SIP Status',
+				PACKAGE_NODE_TYPES.sipStatusTrigger,
+				{ outcomes: 'both', outputMode: 'perOutcome', options: { eventTypes: '*.sip.archived' } },
+				{
+					typeVersion: SIP_TRIGGER_VERSION,
+					credentials: { archiveSipWebhookApi: credential },
+					webhookId: randomUUID(),
+				},
+			);
+			const workflow = graphWorkflow(
+				'e2e SIP status branches',
+				[
+					trigger,
+					setFields('On Success', { branch: 'success' }),
+					setFields('On Failure', { branch: 'failure' }),
+				],
+				[
+					{ from: 'SIP Status', to: 'On Success', output: 0 },
+					{ from: 'SIP Status', to: 'On Failure', output: 1 },
+				],
+			);
+			workflowId = await n8n.importWorkflow(workflow);
+			await n8n.activate(workflow.id, workflow.name);
+			await n8n.start();
 
-		const url = `${n8n.baseUrl}/webhook/${trigger.webhookId}/sip-status`;
-		// n8n parses a multipart body itself and keeps no raw bytes: the trigger must refuse it, not fail (500).
-		const boundary = 'sip-boundary';
-		multipart = await request(url, {
-			method: 'POST',
-			headers: {
-				'content-type': `multipart/form-data; boundary=${boundary}`,
-				'webhook-id': 'msg_multipart',
-				'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
-				'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
-			},
-			body: `--${boundary}\r\ncontent-disposition: form-data; name="event"\r\n\r\n{"type": "x.sip.archived"}\r\n--${boundary}--\r\n`,
+			const url = `${n8n.baseUrl}/webhook/${trigger.webhookId}/sip-status`;
+			// n8n parses a multipart body itself and keeps no raw bytes: the trigger must refuse it, not fail (500).
+			const boundary = 'sip-boundary';
+			multipart = await request(url, {
+				method: 'POST',
+				headers: {
+					'content-type': `multipart/form-data; boundary=${boundary}`,
+					'webhook-id': 'msg_multipart',
+					'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+					'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+				},
+				body: `--${boundary}\r\ncontent-disposition: form-data; name="event"\r\n\r\n{"type": "x.sip.archived"}\r\n--${boundary}--\r\n`,
+			});
+			deliveries = await deliverScenario(url, signingSecret, rotatedSecret);
+			// The rotated delivery is sent last: once its execution exists, every earlier delivery has
+			// been answered, so any execution a refused or replayed one might have started is visible.
+			executions = await n8n.waitForExecutions(workflowId, 3);
 		});
-		deliveries = await deliverScenario(url, signingSecret, rotatedSecret);
-		// The rotated delivery is sent last: once its execution exists, every earlier delivery has
-		// been answered, so any execution a refused or replayed one might have started is visible.
-		executions = await n8n.waitForExecutions(workflowId, 3);
-	});
 
-	afterAll(async () => {
-		await n8n?.dispose();
-	});
-
-	it('answers 204 to valid deliveries and 401 to tampered and stale ones', () => {
-		expect(deliveries.success.result.status).toBe(204);
-		expect(deliveries.failure.result.status).toBe(204);
-		expect(deliveries.rotated.result.status).toBe(204);
-		expect(deliveries.tampered.status).toBe(401);
-		expect(deliveries.stale.status).toBe(401);
-		expect(deliveries.success.result.responseBody).toBe('');
-	});
-
-	it('refuses a multipart body with 400 naming the content type to use', () => {
-		expect(multipart.status).toBe(400);
-		expect(JSON.parse(multipart.body)).toEqual({ error: 'multipart bodies are not accepted: send the event as application/json' });
-	});
-
-	it('acknowledges a replay of an accepted id with 204 without running the workflow again', () => {
-		expect(deliveries.replayed.status).toBe(204);
-		expect(deliveries.replayed.id).toBe(deliveries.success.result.id);
-	});
-
-	it('records exactly one execution per accepted delivery, in webhook mode', async () => {
-		const all = await n8n.executions(workflowId);
-
-		expect(all).toHaveLength(3);
-		expect(all.map(({ mode, status }) => ({ mode, status }))).toEqual(
-			Array(3).fill({ mode: 'webhook', status: 'success' }),
-		);
-		// Sorted: n8n answers before it stores an execution, so ids need not follow send order.
-		expect(executions.map(correlationIdOf).sort()).toEqual(
-			[
-				deliveries.success.event.data.correlation_id,
-				deliveries.failure.event.data.correlation_id,
-				deliveries.rotated.event.data.correlation_id,
-			].sort(),
-		);
-	});
-
-	it('emits the flattened success event on the Success output', () => {
-		const data = executionFor(deliveries.success.event).data!;
-		const [item] = nodeJson(data, 'SIP Status', { output: 0 });
-
-		expect(item).toEqual({
-			type: deliveries.success.event.type,
-			timestamp: deliveries.success.event.timestamp,
-			timestamp_utc: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
-			correlation_id: deliveries.success.event.data.correlation_id,
-			outcome: 'success',
-			pid: deliveries.success.event.data.pid,
-			message: null,
-			webhook_id: deliveries.success.result.id,
-			received_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+		afterAll(async () => {
+			await n8n?.dispose();
 		});
-		expect(nodeJson(data, 'SIP Status', { output: 1 })).toEqual([]);
-		expect(nodeJson(data, 'On Success')).toEqual([{ branch: 'success' }]);
-		expect(data.resultData.runData['On Failure']).toBeUndefined();
-	});
 
-	it('emits the failure event with its message on the Failure output', () => {
-		const data = executionFor(deliveries.failure.event).data!;
-		const [item] = nodeJson(data, 'SIP Status', { output: 1 });
-
-		expect(item).toMatchObject({
-			correlation_id: deliveries.failure.event.data.correlation_id,
-			outcome: 'failure',
-			pid: null,
-			message: deliveries.failure.event.data.message,
-			webhook_id: deliveries.failure.result.id,
+		it('answers 204 to valid deliveries and 401 to tampered and stale ones', () => {
+			expect(deliveries.success.result.status).toBe(204);
+			expect(deliveries.failure.result.status).toBe(204);
+			expect(deliveries.rotated.result.status).toBe(204);
+			expect(deliveries.tampered.status).toBe(401);
+			expect(deliveries.stale.status).toBe(401);
+			expect(deliveries.success.result.responseBody).toBe('');
 		});
-		expect(item.message).toMatch(/^sipin\.sip-2\.validate -- /);
-		expect(nodeJson(data, 'On Failure')).toEqual([{ branch: 'failure' }]);
-		expect(data.resultData.runData['On Success']).toBeUndefined();
-	});
 
-	it('pairs downstream items with the trigger item', () => {
-		const data = executionFor(deliveries.success.event).data!;
+		it('refuses a multipart body with 400 naming the content type to use', () => {
+			expect(multipart.status).toBe(400);
+			expect(JSON.parse(multipart.body)).toEqual({
+				error: 'multipart bodies are not accepted: send the event as application/json',
+			});
+		});
 
-		expect(nodeItems(data, 'On Success')[0].pairedItem).toEqual({ item: 0 });
-	});
+		it('acknowledges a replay of an accepted id with 204 without running the workflow again', () => {
+			expect(deliveries.replayed.status).toBe(204);
+			expect(deliveries.replayed.id).toBe(deliveries.success.result.id);
+		});
 
-	it('keeps the signing secrets out of execution data, responses and the server log', async () => {
-		const stored = JSON.stringify(await n8n.executions(workflowId));
-		const responses = Object.values(deliveries)
-			.map((each: SendResult | { result: SendResult }) => ('result' in each ? each.result : each).responseBody)
-			.join('\n');
+		it('records exactly one execution per accepted delivery, in webhook mode', async () => {
+			const all = await n8n.executions(workflowId);
 
-		for (const secret of [signingSecret, rotatedSecret, secretBody(signingSecret), secretBody(rotatedSecret)]) {
-			expect(stored).not.toContain(secret);
-			expect(responses).not.toContain(secret);
-			expect(n8n.unredactedServerLog()).not.toContain(secret);
+			expect(all).toHaveLength(3);
+			expect(all.map(({ mode, status }) => ({ mode, status }))).toEqual(
+				Array(3).fill({ mode: 'webhook', status: 'success' }),
+			);
+			// Sorted: n8n answers before it stores an execution, so ids need not follow send order.
+			expect(executions.map(correlationIdOf).sort()).toEqual(
+				[
+					deliveries.success.event.data.correlation_id,
+					deliveries.failure.event.data.correlation_id,
+					deliveries.rotated.event.data.correlation_id,
+				].sort(),
+			);
+		});
+
+		it('emits the flattened success event on the Success output', () => {
+			const data = executionFor(deliveries.success.event).data!;
+			const [item] = nodeJson(data, 'SIP Status', { output: 0 });
+
+			expect(item).toEqual({
+				type: deliveries.success.event.type,
+				timestamp: deliveries.success.event.timestamp,
+				timestamp_utc: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
+				correlation_id: deliveries.success.event.data.correlation_id,
+				outcome: 'success',
+				pid: deliveries.success.event.data.pid,
+				message: null,
+				webhook_id: deliveries.success.result.id,
+				received_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+			});
+			expect(nodeJson(data, 'SIP Status', { output: 1 })).toEqual([]);
+			expect(nodeJson(data, 'On Success')).toEqual([{ branch: 'success' }]);
+			expect(data.resultData.runData['On Failure']).toBeUndefined();
+		});
+
+		it('emits the failure event with its message on the Failure output', () => {
+			const data = executionFor(deliveries.failure.event).data!;
+			const [item] = nodeJson(data, 'SIP Status', { output: 1 });
+
+			expect(item).toMatchObject({
+				correlation_id: deliveries.failure.event.data.correlation_id,
+				outcome: 'failure',
+				pid: null,
+				message: deliveries.failure.event.data.message,
+				webhook_id: deliveries.failure.result.id,
+			});
+			expect(item.message).toMatch(/^sipin\.sip-2\.validate -- /);
+			expect(nodeJson(data, 'On Failure')).toEqual([{ branch: 'failure' }]);
+			expect(data.resultData.runData['On Success']).toBeUndefined();
+		});
+
+		it('pairs downstream items with the trigger item', () => {
+			const data = executionFor(deliveries.success.event).data!;
+
+			expect(nodeItems(data, 'On Success')[0].pairedItem).toEqual({ item: 0 });
+		});
+
+		it('keeps the signing secrets out of execution data, responses and the server log', async () => {
+			const stored = JSON.stringify(await n8n.executions(workflowId));
+			const responses = Object.values(deliveries)
+				.map(
+					(each: SendResult | { result: SendResult }) =>
+						('result' in each ? each.result : each).responseBody,
+				)
+				.join('\n');
+
+			for (const secret of [
+				signingSecret,
+				rotatedSecret,
+				secretBody(signingSecret),
+				secretBody(rotatedSecret),
+			]) {
+				expect(stored).not.toContain(secret);
+				expect(responses).not.toContain(secret);
+				expect(n8n.unredactedServerLog()).not.toContain(secret);
+			}
+		});
+
+		function executionFor(event: StatusEvent): ExecutionRecord {
+			const found = executions.find((each) => correlationIdOf(each) === event.data.correlation_id);
+			if (!found) throw new Error(`no execution for ${event.data.correlation_id}`);
+			return found;
 		}
-	});
+	},
+);
 
-	function executionFor(event: StatusEvent): ExecutionRecord {
-		const found = executions.find((each) => correlationIdOf(each) === event.data.correlation_id);
-		if (!found) throw new Error(`no execution for ${event.data.correlation_id}`);
-		return found;
-	}
-});
-
-async function deliverScenario(url: string, signingSecret: string, rotatedSecret: string): Promise<Deliveries> {
+async function deliverScenario(
+	url: string,
+	signingSecret: string,
+	rotatedSecret: string,
+): Promise<Deliveries> {
 	const successEvent = buildSuccessEvent({ type: 'service.sip.archived' });
 	const failureEvent = buildFailureEvent({ reason: 'e2e: checksum mismatch' });
 	const rotatedEvent = buildSuccessEvent();
@@ -198,7 +228,11 @@ async function deliverScenario(url: string, signingSecret: string, rotatedSecret
 	const success = await send(url, successEvent, { secrets });
 	const failure = await send(url, failureEvent, { secrets });
 	const tampered = await send(url, buildSuccessEvent(), { secrets, tamper: true });
-	const replayed = await send(url, successEvent, { secrets, id: success.id, timestamp: success.timestamp });
+	const replayed = await send(url, successEvent, {
+		secrets,
+		id: success.id,
+		timestamp: success.timestamp,
+	});
 	const stale = await send(url, buildSuccessEvent(), { secrets, staleSeconds: 600 });
 	const rotated = await send(url, rotatedEvent, { secrets: [rotatedSecret] });
 	return {

@@ -44,28 +44,33 @@ function releaseJob(workflow: Workflow): Job {
 
 /** Index of the only step whose `run` command matches, so order checks cannot pick the wrong one. */
 function stepRunning(job: Job, command: RegExp): number {
-	const matches = job.steps.flatMap((step, index) => (step.run !== undefined && command.test(step.run) ? [index] : []));
+	const matches = job.steps.flatMap((step, index) =>
+		step.run !== undefined && command.test(step.run) ? [index] : [],
+	);
 	expect(matches).toHaveLength(1);
 	return matches[0];
 }
 
 /** GitHub's tag filter patterns (the subset used here): `[0-9]` classes, `+` for one or more, `*` for anything. */
 function tagFilterMatches(pattern: string, tag: string): boolean {
-	const regex = pattern
-		.replace(/[.]/g, '\\.')
-		.replace(/\*/g, '.*');
+	const regex = pattern.replace(/[.]/g, '\\.').replace(/\*/g, '.*');
 	return new RegExp(`^${regex}$`).test(tag);
 }
 
 function checkRelease(tag: string, root = ROOT) {
-	return spawnSync(process.execPath, [path.join(root, 'scripts', 'check-release.js'), tag], { encoding: 'utf8' });
+	return spawnSync(process.execPath, [path.join(root, 'scripts', 'check-release.js'), tag], {
+		encoding: 'utf8',
+	});
 }
 
 /** A copy of the script in a temp package with the given version and changelog. */
 function tempRelease(version: string, changelog: string): string {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'check-release-'));
 	fs.mkdirSync(path.join(root, 'scripts'));
-	fs.copyFileSync(path.join(ROOT, 'scripts', 'check-release.js'), path.join(root, 'scripts', 'check-release.js'));
+	fs.copyFileSync(
+		path.join(ROOT, 'scripts', 'check-release.js'),
+		path.join(root, 'scripts', 'check-release.js'),
+	);
 	fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'temp', version }));
 	fs.writeFileSync(path.join(root, 'CHANGELOG.md'), changelog);
 	return root;
@@ -110,13 +115,17 @@ describe('release workflow (.github/workflows/release.yml)', () => {
 
 	it('publishes with provenance, authenticated by the repository secret', () => {
 		const publish = job.steps[stepRunning(job, /^npm publish\b/)];
-		expect(publish.run?.split(/\s+/)).toEqual(expect.arrayContaining(['--provenance', '--access', 'public']));
+		expect(publish.run?.split(/\s+/)).toEqual(
+			expect.arrayContaining(['--provenance', '--access', 'public']),
+		);
 		expect(publish.env).toEqual({ NODE_AUTH_TOKEN: '${{ secrets.NPM_TOKEN }}' });
 	});
 });
 
 describe('scripts/check-release.js', () => {
-	const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+	const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+		version: string;
+	};
 
 	it('accepts v<package.json version> when CHANGELOG.md has its section', () => {
 		const result = checkRelease(`v${version}`);
@@ -128,12 +137,17 @@ describe('scripts/check-release.js', () => {
 		for (const tag of [version, `v${version}.1`, 'v999.0.0']) {
 			const result = checkRelease(tag);
 			expect(result.status).toBe(1);
-			expect(result.stderr).toContain(`tag "${tag}" does not match package.json version ${version}`);
+			expect(result.stderr).toContain(
+				`tag "${tag}" does not match package.json version ${version}`,
+			);
 		}
 	});
 
 	it('refuses a version that CHANGELOG.md has no section for', () => {
-		const root = tempRelease('2.3.4', '# Changelog\n\n## [Unreleased]\n\n## [2.3.3] - 2026-01-01\n');
+		const root = tempRelease(
+			'2.3.4',
+			'# Changelog\n\n## [Unreleased]\n\n## [2.3.3] - 2026-01-01\n',
+		);
 		try {
 			const result = checkRelease('v2.3.4', root);
 			expect(result.status).toBe(1);

@@ -25,8 +25,21 @@ const PHRASES = [
 ];
 
 const TITLE_SUBJECTS = [
-	'Journaal', 'Panorama', 'Koers', 'Festivalzomer', 'Stad en land', 'Kunstuur', 'Schoolslag', 'Havenkroniek',
-	'Weerbericht', 'Debat', 'Archiefparels', 'Straatbeeld', 'Muziekpodium', 'Kustverhalen', 'Erfgoeddag',
+	'Journaal',
+	'Panorama',
+	'Koers',
+	'Festivalzomer',
+	'Stad en land',
+	'Kunstuur',
+	'Schoolslag',
+	'Havenkroniek',
+	'Weerbericht',
+	'Debat',
+	'Archiefparels',
+	'Straatbeeld',
+	'Muziekpodium',
+	'Kustverhalen',
+	'Erfgoeddag',
 ];
 
 export function titleFor(rng: Random): string {
@@ -69,12 +82,17 @@ function clock(seconds: number, fractionSeparator: ',' | '.'): string {
 
 export function toSrt(segments: Segment[]): string {
 	return segments
-		.map((segment, index) => `${index + 1}\n${clock(segment.start, ',')} --> ${clock(segment.end, ',')}\n${segment.text}\n`)
+		.map(
+			(segment, index) =>
+				`${index + 1}\n${clock(segment.start, ',')} --> ${clock(segment.end, ',')}\n${segment.text}\n`,
+		)
 		.join('\n');
 }
 
 export function toVtt(segments: Segment[]): string {
-	const cues = segments.map((segment) => `${clock(segment.start, '.')} --> ${clock(segment.end, '.')}\n${segment.text}\n`);
+	const cues = segments.map(
+		(segment) => `${clock(segment.start, '.')} --> ${clock(segment.end, '.')}\n${segment.text}\n`,
+	);
 	return `WEBVTT\n\n${cues.join('\n')}`;
 }
 
@@ -101,7 +119,12 @@ const AUDIO_CLASSES = ['speech', 'music', 'silence', 'applause', 'noise'];
 export function audioClassificationJson(rng: Random, durationSeconds: number): string {
 	const windows = [];
 	for (let start = 0; start < durationSeconds; start += 5) {
-		windows.push({ start, end: Math.min(start + 5, round3(durationSeconds)), label: rng.pick(AUDIO_CLASSES), score: rng.float(0.5, 1, 3) });
+		windows.push({
+			start,
+			end: Math.min(start + 5, round3(durationSeconds)),
+			label: rng.pick(AUDIO_CLASSES),
+			score: rng.float(0.5, 1, 3),
+		});
 	}
 	return JSON.stringify({ model: 'audio-classifier', windows });
 }
@@ -118,10 +141,20 @@ export function speechStatistics(rng: Random, segments: Segment[]): string {
 }
 
 const ENTITIES: Array<[string, string]> = [
-	['Antwerpen', 'LOC'], ['Gent', 'LOC'], ['Brussel', 'LOC'], ['Oostende', 'LOC'], ['Schelde', 'LOC'],
-	['Vlaams Parlement', 'ORG'], ['VRT', 'ORG'], ['Koninklijk Conservatorium', 'ORG'],
-	['Eddy Merckx', 'PER'], ['Jacques Brel', 'PER'], ['Hugo Claus', 'PER'], ['Annie M.G. Schmidt', 'PER'],
-	['Ronde van Vlaanderen', 'MISC'], ['Gentse Feesten', 'MISC'],
+	['Antwerpen', 'LOC'],
+	['Gent', 'LOC'],
+	['Brussel', 'LOC'],
+	['Oostende', 'LOC'],
+	['Schelde', 'LOC'],
+	['Vlaams Parlement', 'ORG'],
+	['VRT', 'ORG'],
+	['Koninklijk Conservatorium', 'ORG'],
+	['Eddy Merckx', 'PER'],
+	['Jacques Brel', 'PER'],
+	['Hugo Claus', 'PER'],
+	['Annie M.G. Schmidt', 'PER'],
+	['Ronde van Vlaanderen', 'MISC'],
+	['Gentse Feesten', 'MISC'],
 ];
 
 export function nerOutputs(rng: Random): { processed: string; vendor: string } {
@@ -136,7 +169,15 @@ export function nerOutputs(rng: Random): { processed: string; vendor: string } {
 		language: 'nl',
 	});
 	const vendor = JSON.stringify({
-		document: { lang: 'nl', entities: entities.map(({ text, label, start_char, relevance }) => ({ surface: text, category: label, offset: start_char, score: relevance })) },
+		document: {
+			lang: 'nl',
+			entities: entities.map(({ text, label, start_char, relevance }) => ({
+				surface: text,
+				category: label,
+				offset: start_char,
+				score: relevance,
+			})),
+		},
 	});
 	return { processed, vendor };
 }
@@ -150,6 +191,14 @@ export const TASK_ERRORS = [
 ];
 
 export const REFSET_DESCRIPTIONS = [
-	'Vlaams politicus', 'Belgisch wielrenner', 'Nederlandstalig schrijver', 'Nieuwslezer', 'Zangeres',
-	'Acteur en regisseur', 'Burgemeester', 'Journalist', 'Componist', 'Voetballer',
+	'Vlaams politicus',
+	'Belgisch wielrenner',
+	'Nederlandstalig schrijver',
+	'Nieuwslezer',
+	'Zangeres',
+	'Acteur en regisseur',
+	'Burgemeester',
+	'Journalist',
+	'Componist',
+	'Voetballer',
 ];

@@ -142,7 +142,9 @@ export class AiDataset {
 		this.pidPoolSize = Math.max(5, Math.floor(options.rows * 0.6));
 		const defs = viewDefinitions(this.naming, options.listFormat);
 		// Matches reference task clusters and refset persons, so those views are generated first.
-		const generationOrder = [...defs].sort((a, b) => Number(a.kind === 'matches') - Number(b.kind === 'matches'));
+		const generationOrder = [...defs].sort(
+			(a, b) => Number(a.kind === 'matches') - Number(b.kind === 'matches'),
+		);
 		for (const def of generationOrder) this.generateView(def);
 		for (const def of defs) this.views.set(def.name, this.byCanonical.get(def.canonical)!);
 	}
@@ -192,7 +194,8 @@ export class AiDataset {
 	/** A stored value as the API renders it: timestamps as text, Postgres array columns as literals. */
 	private rendered(column: ColumnDef, value: unknown): unknown {
 		if (column.type === 'timestamptz' && typeof value === 'number') return formatTimestamptz(value);
-		if (column.list && column.type !== 'jsonb' && Array.isArray(value)) return toArrayLiteral(value);
+		if (column.list && column.type !== 'jsonb' && Array.isArray(value))
+			return toArrayLiteral(value);
 		return value;
 	}
 
@@ -211,7 +214,10 @@ export class AiDataset {
 		const candidates = view.rows.filter((row) => row.status !== 'failed');
 		const rng = Random.for(this.seed, `touch:${view.def.canonical}`, this.touchCount++);
 		const chosen = rng.shuffle(candidates.slice()).slice(0, Math.min(count, candidates.length));
-		const base = options.at !== undefined ? new Date(options.at).getTime() * 1000 : this.maxTime(view, timeColumn);
+		const base =
+			options.at !== undefined
+				? new Date(options.at).getTime() * 1000
+				: this.maxTime(view, timeColumn);
 		const baseSecond = Math.floor(base / MICROS) * MICROS;
 		chosen.forEach((row, k) => {
 			row[timeColumn] = baseSecond + (k + 1) * MICROS + 250_000;
@@ -228,7 +234,10 @@ export class AiDataset {
 	insert(viewName: string, options: InsertOptions = {}): AiRecord[] {
 		const view = this.view(viewName);
 		const timeColumn = view.def.timeColumn;
-		const at = options.at === undefined ? this.maxTime(view, timeColumn) + MICROS : parseTimestamptz(options.at);
+		const at =
+			options.at === undefined
+				? this.maxTime(view, timeColumn) + MICROS
+				: parseTimestamptz(options.at);
 		if (at === undefined) throw new Error(`insert: "at" is not a timestamp: ${options.at}`);
 		const overrides = this.storedValues(view, options.values ?? {});
 		const added: AiRow[] = [];
@@ -251,7 +260,11 @@ export class AiDataset {
 			const column = view.columnsByName.get(name);
 			if (!column) throw new Error(`insert: ${view.name} has no column "${name}"`);
 			if (column.heavy) overrides[name] = value;
-			else stored[name] = column.type === 'timestamptz' && typeof value === 'string' ? parseTimestamptz(value) : value;
+			else
+				stored[name] =
+					column.type === 'timestamptz' && typeof value === 'string'
+						? parseTimestamptz(value)
+						: value;
 		}
 		if (Object.keys(overrides).length > 0) stored._overrides = overrides;
 		return stored;
@@ -266,7 +279,9 @@ export class AiDataset {
 			const view = this.byCanonical.get(canonical);
 			const index = view ? this.taskIds(view).get(taskId) : undefined;
 			if (!view || index === undefined) continue;
-			const column = view.def.columns.find((candidate) => candidate.raw && rawFileName(candidate.raw, this.naming) === fileName);
+			const column = view.def.columns.find(
+				(candidate) => candidate.raw && rawFileName(candidate.raw, this.naming) === fileName,
+			);
 			const content = column ? this.heavyValues(view, view.rows[index])[column.name] : undefined;
 			if (typeof content !== 'string') return undefined;
 			const extension = fileName.slice(fileName.lastIndexOf('.') + 1);
@@ -279,7 +294,8 @@ export class AiDataset {
 	rawColumns(): Array<{ column: string; raw: RawFile }> {
 		const out: Array<{ column: string; raw: RawFile }> = [];
 		for (const view of this.byCanonical.values()) {
-			for (const column of view.def.columns) if (column.raw) out.push({ column: column.name, raw: column.raw });
+			for (const column of view.def.columns)
+				if (column.raw) out.push({ column: column.name, raw: column.raw });
 		}
 		return out;
 	}
@@ -304,7 +320,8 @@ export class AiDataset {
 
 	private generateView(def: ViewDef): void {
 		const rows: AiRow[] = new Array(this.rowsPerView);
-		for (let index = 0; index < this.rowsPerView; index++) rows[index] = this.generateRow(def, index);
+		for (let index = 0; index < this.rowsPerView; index++)
+			rows[index] = this.generateRow(def, index);
 		this.byCanonical.set(def.canonical, new AiView(def, rows));
 	}
 
@@ -314,7 +331,11 @@ export class AiDataset {
 			case 'tasks':
 				return this.taskRow(rng, index);
 			case 'matches':
-				return this.matchRow(rng, index, def.canonical === 'face_matches' ? 'face_tasks' : 'image_tasks');
+				return this.matchRow(
+					rng,
+					index,
+					def.canonical === 'face_matches' ? 'face_tasks' : 'image_tasks',
+				);
 			case 'refset':
 				return this.refsetRow(rng, index);
 			case 'speech':
@@ -369,16 +390,22 @@ export class AiDataset {
 	private matchRow(rng: Random, index: number, taskView: CanonicalView): AiRow {
 		const tasks = this.byCanonical.get(taskView)!.rows;
 		let task = tasks[rng.int(0, tasks.length - 1)];
-		for (let attempt = 0; attempt < 5 && task.status === 'failed'; attempt++) task = tasks[rng.int(0, tasks.length - 1)];
+		for (let attempt = 0; attempt < 5 && task.status === 'failed'; attempt++)
+			task = tasks[rng.int(0, tasks.length - 1)];
 		const person = this.byCanonical.get('refset_persons')!.rows;
 		const refset = person[rng.int(0, person.length - 1)];
 		return {
 			_index: index,
 			_task: task._index,
-			cluster_uuid: this.clusterUuid(taskView, task._index, rng.int(0, (task._clusters as number) - 1)),
+			cluster_uuid: this.clusterUuid(
+				taskView,
+				task._index,
+				rng.int(0, (task._clusters as number) - 1),
+			),
 			cp: task.cp,
 			match_score: rng.float(0.5, 1, 4),
-			matched_time: (task.processed_time as number) + rng.int(1, 600) * MICROS + rng.int(0, 999_999),
+			matched_time:
+				(task.processed_time as number) + rng.int(1, 600) * MICROS + rng.int(0, 999_999),
 			refset_person_id: refset.id,
 			refset_person_name: refset.label,
 			refset_person_wiki_id: refset._wiki,
@@ -437,7 +464,8 @@ export class AiDataset {
 		const cached = this.heavyCache.get(key);
 		if (cached) return cached;
 		const values = this.generateHeavy(view.def, row);
-		if (this.heavyCache.size >= HEAVY_CACHE_LIMIT) this.heavyCache.delete(this.heavyCache.keys().next().value as number);
+		if (this.heavyCache.size >= HEAVY_CACHE_LIMIT)
+			this.heavyCache.delete(this.heavyCache.keys().next().value as number);
 		this.heavyCache.set(key, values);
 		return values;
 	}
@@ -459,9 +487,12 @@ export class AiDataset {
 			case 'tasks': {
 				if (failed) return {};
 				const frames = rng.int(5, 12);
-				const perFrame = (max: number) => Array.from({ length: frames }, () => rng.int(0, Math.max(0, Math.min(max, 8))));
+				const perFrame = (max: number) =>
+					Array.from({ length: frames }, () => rng.int(0, Math.max(0, Math.min(max, 8))));
 				return {
-					cluster_uuids: Array.from({ length: row._clusters as number }, (_, k) => this.clusterUuid(def.canonical, row._index, k)),
+					cluster_uuids: Array.from({ length: row._clusters as number }, (_, k) =>
+						this.clusterUuid(def.canonical, row._index, k),
+					),
 					n_faces_per_frame: perFrame(row.n_faces as number),
 					n_persons_per_frame: perFrame(row.n_persons as number),
 				};
@@ -478,7 +509,10 @@ export class AiDataset {
 			}
 			case 'refset': {
 				const links = [`https://www.wikidata.org/wiki/${row._wiki as string}`];
-				if (rng.chance(0.6)) links.push(`https://nl.wikipedia.org/wiki/${encodeURIComponent(String(row.label).replace(/ /g, '_'))}`);
+				if (rng.chance(0.6))
+					links.push(
+						`https://nl.wikipedia.org/wiki/${encodeURIComponent(String(row.label).replace(/ /g, '_'))}`,
+					);
 				return { public_links: links };
 			}
 			case 'speech': {

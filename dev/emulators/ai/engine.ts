@@ -15,7 +15,13 @@ export class HasuraError extends Error {
 	}
 }
 
-export type OrderDirection = 'asc' | 'desc' | 'asc_nulls_first' | 'asc_nulls_last' | 'desc_nulls_first' | 'desc_nulls_last';
+export type OrderDirection =
+	| 'asc'
+	| 'desc'
+	| 'asc_nulls_first'
+	| 'asc_nulls_last'
+	| 'desc_nulls_first'
+	| 'desc_nulls_last';
 
 export interface SelectArgs {
 	where?: Record<string, unknown> | null;
@@ -34,14 +40,21 @@ interface OrderKey {
 }
 
 /** Runs a select and returns the matching rows in answer order. */
-export function selectRows(dataset: AiDataset, view: AiView, args: SelectArgs, argPath: string): AiRow[] {
+export function selectRows(
+	dataset: AiDataset,
+	view: AiView,
+	args: SelectArgs,
+	argPath: string,
+): AiRow[] {
 	const limit = checkBound(args.limit, `${argPath}.limit`);
 	const offset = checkBound(args.offset, `${argPath}.offset`) ?? 0;
 	// `where: {}` is Hasura's "no filter" (clients send it when the user set none): page straight to the window.
 	const where = args.where && Object.keys(args.where).length > 0 ? args.where : undefined;
 	const predicate = where ? compileBoolExp(dataset, view, where, `${argPath}.where`) : undefined;
 	const orderKeys = orderKeysOf(view, args.order_by, `${argPath}.order_by`);
-	const distinctColumns = toList(args.distinct_on).map((name) => columnOf(view, name, `${argPath}.distinct_on`));
+	const distinctColumns = toList(args.distinct_on).map((name) =>
+		columnOf(view, name, `${argPath}.distinct_on`),
+	);
 	const effectiveOrder = withDistinctOrder(orderKeys, distinctColumns, `${argPath}.distinct_on`);
 
 	const ordered = effectiveOrder.length ? sortedIndexes(dataset, view, effectiveOrder) : undefined;
@@ -49,7 +62,8 @@ export function selectRows(dataset: AiDataset, view: AiView, args: SelectArgs, a
 		// Plain paging: jump straight to the requested window.
 		const end = Math.min(view.rows.length, limit === undefined ? view.rows.length : offset + limit);
 		const page: AiRow[] = [];
-		for (let position = offset; position < end; position++) page.push(view.rows[ordered ? ordered[position] : position]);
+		for (let position = offset; position < end; position++)
+			page.push(view.rows[ordered ? ordered[position] : position]);
 		return page;
 	}
 	const wanted = distinctColumns.length || limit === undefined ? Infinity : offset + limit;
@@ -59,7 +73,9 @@ export function selectRows(dataset: AiDataset, view: AiView, args: SelectArgs, a
 		const row = view.rows[ordered ? ordered[position] : position];
 		if (!predicate || predicate(row)) matches.push(row);
 	}
-	const distinct = distinctColumns.length ? keepFirstPerKey(dataset, view, matches, distinctColumns) : matches;
+	const distinct = distinctColumns.length
+		? keepFirstPerKey(dataset, view, matches, distinctColumns)
+		: matches;
 	return distinct.slice(offset, limit === undefined ? undefined : offset + limit);
 }
 
@@ -76,7 +92,12 @@ function toList<T>(value: T[] | T | null | undefined): T[] {
 
 function columnOf(view: AiView, name: string, path: string): ColumnDef {
 	const column = view.columnsByName.get(name);
-	if (!column) throw new HasuraError(`field '${name}' not found in type: '${view.name}'`, 'validation-failed', path);
+	if (!column)
+		throw new HasuraError(
+			`field '${name}' not found in type: '${view.name}'`,
+			'validation-failed',
+			path,
+		);
 	return column;
 }
 
@@ -89,7 +110,8 @@ function orderKeysOf(view: AiView, orderBy: SelectArgs['order_by'], path: string
 			if (direction === null || direction === undefined) continue;
 			const descending = direction.startsWith('desc');
 			// Postgres default: nulls last ascending, nulls first descending.
-			const nullsFirst = direction.endsWith('nulls_first') || (descending && !direction.endsWith('nulls_last'));
+			const nullsFirst =
+				direction.endsWith('nulls_first') || (descending && !direction.endsWith('nulls_last'));
 			keys.push({ column: columnOf(view, name, path), descending, nullsFirst });
 		}
 	}
@@ -99,14 +121,26 @@ function orderKeysOf(view: AiView, orderBy: SelectArgs['order_by'], path: string
 /** Postgres DISTINCT ON needs the distinct columns to lead the ORDER BY; Hasura checks the same. */
 function withDistinctOrder(orderKeys: OrderKey[], distinct: ColumnDef[], path: string): OrderKey[] {
 	if (!distinct.length) return orderKeys;
-	if (!orderKeys.length) return distinct.map((column) => ({ column, descending: false, nullsFirst: false }));
+	if (!orderKeys.length)
+		return distinct.map((column) => ({ column, descending: false, nullsFirst: false }));
 	const leading = new Set(orderKeys.slice(0, distinct.length).map((key) => key.column.name));
-	const matches = leading.size === distinct.length && distinct.every((column) => leading.has(column.name));
-	if (!matches) throw new HasuraError('"distinct_on" columns must match initial "order_by" columns', 'validation-failed', path);
+	const matches =
+		leading.size === distinct.length && distinct.every((column) => leading.has(column.name));
+	if (!matches)
+		throw new HasuraError(
+			'"distinct_on" columns must match initial "order_by" columns',
+			'validation-failed',
+			path,
+		);
 	return orderKeys;
 }
 
-function keepFirstPerKey(dataset: AiDataset, view: AiView, rows: AiRow[], columns: ColumnDef[]): AiRow[] {
+function keepFirstPerKey(
+	dataset: AiDataset,
+	view: AiView,
+	rows: AiRow[],
+	columns: ColumnDef[],
+): AiRow[] {
 	const seen = new Set<string>();
 	return rows.filter((row) => {
 		const key = JSON.stringify(columns.map((column) => dataset.value(view, row, column)));
@@ -118,13 +152,17 @@ function keepFirstPerKey(dataset: AiDataset, view: AiView, rows: AiRow[], column
 
 /** Row positions in the requested order, cached per view version so paging does not re-sort. */
 function sortedIndexes(dataset: AiDataset, view: AiView, keys: OrderKey[]): Uint32Array {
-	const cacheKey = keys.map((key) => `${key.column.name}:${key.descending ? 'd' : 'a'}${key.nullsFirst ? 'f' : 'l'}`).join(',');
+	const cacheKey = keys
+		.map((key) => `${key.column.name}:${key.descending ? 'd' : 'a'}${key.nullsFirst ? 'f' : 'l'}`)
+		.join(',');
 	const cached = dataset.unstableTies ? undefined : view.sortCache.get(cacheKey);
 	if (cached) return cached;
 	const round = dataset.unstableTies ? ++dataset.tieRound : 0;
 	// Ties: row order, or with unstable ties a per-request shuffle.
 	const tieOrder = (index: number) => (round === 0 ? index : mix32(index, round));
-	const columnValues = keys.map((key) => view.rows.map((row) => sortable(dataset.value(view, row, key.column), key.column)));
+	const columnValues = keys.map((key) =>
+		view.rows.map((row) => sortable(dataset.value(view, row, key.column), key.column)),
+	);
 	const indexes = Array.from({ length: view.rows.length }, (_, i) => i);
 	indexes.sort((a, b) => {
 		for (let k = 0; k < keys.length; k++) {
@@ -171,16 +209,32 @@ function compareValues(a: unknown, b: unknown): number {
 
 // ---------------------------------------------------------------- filtering
 
-function compileBoolExp(dataset: AiDataset, view: AiView, expression: Record<string, unknown>, path: string): Predicate {
+function compileBoolExp(
+	dataset: AiDataset,
+	view: AiView,
+	expression: Record<string, unknown>,
+	path: string,
+): Predicate {
 	const parts: Predicate[] = [];
 	for (const [key, value] of Object.entries(expression)) {
 		const here = `${path}.${key}`;
-		if (value === null) throw new HasuraError(`unexpected null value for type "${view.name}_bool_exp"`, 'validation-failed', here);
+		if (value === null)
+			throw new HasuraError(
+				`unexpected null value for type "${view.name}_bool_exp"`,
+				'validation-failed',
+				here,
+			);
 		if (key === '_and' || key === '_or') {
-			const children = toList(value as Array<Record<string, unknown>>).map((child, i) => compileBoolExp(dataset, view, child, `${here}[${i}]`));
+			const children = toList(value as Array<Record<string, unknown>>).map((child, i) =>
+				compileBoolExp(dataset, view, child, `${here}[${i}]`),
+			);
 			// Hasura: an empty _and/_or does not filter.
 			if (!children.length) continue;
-			parts.push(key === '_and' ? (row) => children.every((child) => child(row)) : (row) => children.some((child) => child(row)));
+			parts.push(
+				key === '_and'
+					? (row) => children.every((child) => child(row))
+					: (row) => children.some((child) => child(row)),
+			);
 		} else if (key === '_not') {
 			const inner = compileBoolExp(dataset, view, value as Record<string, unknown>, here);
 			parts.push((row) => !inner(row));
@@ -195,18 +249,36 @@ function compileBoolExp(dataset: AiDataset, view: AiView, expression: Record<str
 
 type ValueTest = (value: unknown) => boolean;
 
-function compileComparison(column: ColumnDef, comparison: Record<string, unknown>, path: string): ValueTest {
+function compileComparison(
+	column: ColumnDef,
+	comparison: Record<string, unknown>,
+	path: string,
+): ValueTest {
 	const tests = Object.entries(comparison).map(([operator, operand]) => {
-		if (operand === null) throw new HasuraError(`unexpected null value for type "${column.type}"`, 'validation-failed', `${path}.${operator}`);
+		if (operand === null)
+			throw new HasuraError(
+				`unexpected null value for type "${column.type}"`,
+				'validation-failed',
+				`${path}.${operator}`,
+			);
 		return operatorTest(column, operator, operand, `${path}.${operator}`);
 	});
 	return (value) => tests.every((test) => test(value));
 }
 
-const notNull = (test: ValueTest): ValueTest => (value) => value !== null && value !== undefined && test(value);
+const notNull =
+	(test: ValueTest): ValueTest =>
+	(value) =>
+		value !== null && value !== undefined && test(value);
 
-function operatorTest(column: ColumnDef, operator: string, operand: unknown, path: string): ValueTest {
-	const normalise = (value: unknown) => (column.type === 'jsonb' || column.list ? JSON.stringify(canonicalJson(value)) : value);
+function operatorTest(
+	column: ColumnDef,
+	operator: string,
+	operand: unknown,
+	path: string,
+): ValueTest {
+	const normalise = (value: unknown) =>
+		column.type === 'jsonb' || column.list ? JSON.stringify(canonicalJson(value)) : value;
 	const target = normalise(operand);
 	switch (operator) {
 		case '_is_null':
@@ -233,7 +305,10 @@ function operatorTest(column: ColumnDef, operator: string, operand: unknown, pat
 		case '_nlike':
 		case '_ilike':
 		case '_nilike':
-			return patternTest(likeToRegExp(String(operand), operator.includes('ilike')), operator.startsWith('_n'));
+			return patternTest(
+				likeToRegExp(String(operand), operator.includes('ilike')),
+				operator.startsWith('_n'),
+			);
 		case '_similar':
 		case '_nsimilar':
 			return patternTest(similarToRegExp(String(operand), path), operator === '_nsimilar');
@@ -241,7 +316,10 @@ function operatorTest(column: ColumnDef, operator: string, operand: unknown, pat
 		case '_nregex':
 		case '_iregex':
 		case '_niregex':
-			return patternTest(posixToRegExp(String(operand), operator.includes('iregex'), path), operator.startsWith('_n'));
+			return patternTest(
+				posixToRegExp(String(operand), operator.includes('iregex'), path),
+				operator.startsWith('_n'),
+			);
 		default:
 			return jsonbTest(operator, operand, path);
 	}
@@ -254,7 +332,11 @@ function patternTest(pattern: RegExp, negate: boolean): ValueTest {
 function canonicalJson(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(canonicalJson);
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonicalJson((value as Record<string, unknown>)[key])]));
+		return Object.fromEntries(
+			Object.keys(value)
+				.sort()
+				.map((key) => [key, canonicalJson((value as Record<string, unknown>)[key])]),
+		);
 	}
 	return value;
 }
@@ -266,7 +348,8 @@ export function likeToRegExp(pattern: string, caseInsensitive: boolean): RegExp 
 	let source = '';
 	for (let i = 0; i < pattern.length; i++) {
 		const char = pattern[i];
-		if (char === '\\' && i + 1 < pattern.length) source += pattern[++i].replace(REGEX_SPECIALS, '\\$&');
+		if (char === '\\' && i + 1 < pattern.length)
+			source += pattern[++i].replace(REGEX_SPECIALS, '\\$&');
 		else if (char === '%') source += '[\\s\\S]*';
 		else if (char === '_') source += '[\\s\\S]';
 		else source += char.replace(REGEX_SPECIALS, '\\$&');
@@ -279,7 +362,8 @@ function similarToRegExp(pattern: string, path: string): RegExp {
 	let source = '';
 	for (let i = 0; i < pattern.length; i++) {
 		const char = pattern[i];
-		if (char === '\\' && i + 1 < pattern.length) source += pattern[++i].replace(REGEX_SPECIALS, '\\$&');
+		if (char === '\\' && i + 1 < pattern.length)
+			source += pattern[++i].replace(REGEX_SPECIALS, '\\$&');
 		else if (char === '%') source += '[\\s\\S]*';
 		else if (char === '_') source += '[\\s\\S]';
 		else if ('|()*+?{}[]'.includes(char)) source += char;
@@ -334,7 +418,10 @@ function jsonContains(container: unknown, contained: unknown): boolean {
 	}
 	if (container && typeof container === 'object') {
 		if (!contained || typeof contained !== 'object' || Array.isArray(contained)) return false;
-		return Object.entries(contained).every(([key, value]) => key in container && jsonContains((container as Record<string, unknown>)[key], value));
+		return Object.entries(contained).every(
+			([key, value]) =>
+				key in container && jsonContains((container as Record<string, unknown>)[key], value),
+		);
 	}
 	return container === contained;
 }

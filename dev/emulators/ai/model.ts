@@ -3,7 +3,14 @@
 /** Postgres array column types, as Hasura names their scalars; values are rendered as array literals `{a,b}`. */
 export type ArrayColumnType = '_uuid' | '_int4' | '_numeric' | '_text';
 
-export type ColumnType = 'String' | 'Int' | 'Float' | 'timestamptz' | 'uuid' | 'jsonb' | ArrayColumnType;
+export type ColumnType =
+	| 'String'
+	| 'Int'
+	| 'Float'
+	| 'timestamptz'
+	| 'uuid'
+	| 'jsonb'
+	| ArrayColumnType;
 
 /**
  * How list columns (cluster_uuids, the per-frame counts, time_intervals, public_links) are typed: `jsonb` arrays
@@ -65,7 +72,11 @@ export interface ViewDef {
 	timeColumn: string;
 }
 
-const col = (name: string, type: ColumnType, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, type, ...extra });
+const col = (name: string, type: ColumnType, extra: Partial<ColumnDef> = {}): ColumnDef => ({
+	name,
+	type,
+	...extra,
+});
 
 function taskColumns(): ColumnDef[] {
 	return [
@@ -197,8 +208,12 @@ export function viewDefinitions(naming: Naming, listFormat: AiListFormat = 'json
 						: kind === 'speech'
 							? speechColumns()
 							: nerColumns(naming.vendorColumn);
-		const timeColumn = kind === 'matches' ? 'matched_time' : kind === 'refset' ? 'modified_at' : 'processed_time';
-		const typed = listFormat === 'literal' ? columns.map((column) => (column.list ? { ...column, type: column.list } : column)) : columns;
+		const timeColumn =
+			kind === 'matches' ? 'matched_time' : kind === 'refset' ? 'modified_at' : 'processed_time';
+		const typed =
+			listFormat === 'literal'
+				? columns.map((column) => (column.list ? { ...column, type: column.list } : column))
+				: columns;
 		return { name: naming.views[canonical], canonical, kind, columns: typed, timeColumn };
 	});
 }

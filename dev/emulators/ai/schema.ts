@@ -24,7 +24,13 @@ import {
 import { formatTimestamptz, parseTimestamptz } from '../core/timestamps';
 import type { AiDataset, AiRow, AiView } from './dataset';
 import { selectRows, type SelectArgs } from './engine';
-import { toArrayLiteral, type ArrayColumnType, type ColumnDef, type ColumnType, type RawFile } from './model';
+import {
+	toArrayLiteral,
+	type ArrayColumnType,
+	type ColumnDef,
+	type ColumnType,
+	type RawFile,
+} from './model';
 
 export interface AiContext {
 	dataset: AiDataset;
@@ -41,7 +47,10 @@ const timestamptz = new GraphQLScalarType({
 
 function parseTimestampInput(value: unknown): number {
 	const parsed = typeof value === 'string' ? parseTimestamptz(value) : undefined;
-	if (parsed === undefined) throw new GraphQLError(`invalid input syntax for type timestamp with time zone: ${JSON.stringify(value)}`);
+	if (parsed === undefined)
+		throw new GraphQLError(
+			`invalid input syntax for type timestamp with time zone: ${JSON.stringify(value)}`,
+		);
 	return parsed;
 }
 
@@ -78,7 +87,10 @@ function arrayScalar(name: ArrayColumnType): GraphQLScalarType {
 		name,
 		serialize: (value) => (Array.isArray(value) ? toArrayLiteral(value) : value),
 		parseValue: (value) => {
-			if (!Array.isArray(value)) throw new GraphQLError(`the emulator takes ${name} input as a JSON array, got ${JSON.stringify(value)}`);
+			if (!Array.isArray(value))
+				throw new GraphQLError(
+					`the emulator takes ${name} input as a JSON array, got ${JSON.stringify(value)}`,
+				);
 			return value;
 		},
 		parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
@@ -114,7 +126,18 @@ function comparisonType(type: ColumnType): GraphQLInputObjectType {
 		_nin: { type: list(scalar) },
 	};
 	if (type === 'String') {
-		for (const operator of ['_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_iregex', '_nregex', '_niregex']) {
+		for (const operator of [
+			'_like',
+			'_nlike',
+			'_ilike',
+			'_nilike',
+			'_similar',
+			'_nsimilar',
+			'_regex',
+			'_iregex',
+			'_nregex',
+			'_niregex',
+		]) {
 			fields[operator] = { type: GraphQLString };
 		}
 	}
@@ -131,7 +154,9 @@ function comparisonType(type: ColumnType): GraphQLInputObjectType {
 const orderBy = new GraphQLEnumType({
 	name: 'order_by',
 	values: Object.fromEntries(
-		['asc', 'asc_nulls_first', 'asc_nulls_last', 'desc', 'desc_nulls_first', 'desc_nulls_last'].map((value) => [value, { value }]),
+		['asc', 'asc_nulls_first', 'asc_nulls_last', 'desc', 'desc_nulls_first', 'desc_nulls_last'].map(
+			(value) => [value, { value }],
+		),
 	),
 });
 
@@ -146,14 +171,22 @@ interface ViewTypes {
 function viewTypes(view: AiView, comparisons: Map<ColumnType, GraphQLInputObjectType>): ViewTypes {
 	const name = view.name;
 	const columns = view.def.columns;
-	const column = (row: AiRow, def: ColumnDef, context: AiContext) => context.dataset.value(view, row, def);
+	const column = (row: AiRow, def: ColumnDef, context: AiContext) =>
+		context.dataset.value(view, row, def);
 
 	const row = new GraphQLObjectType<AiRow, AiContext>({
 		name,
 		description: `columns and relationships of "${name}"`,
 		fields: () =>
 			Object.fromEntries(
-				columns.map((def) => [def.name, { type: SCALARS[def.type] as GraphQLOutputType, resolve: (source: AiRow, _args: unknown, context: AiContext) => column(source, def, context) }]),
+				columns.map((def) => [
+					def.name,
+					{
+						type: SCALARS[def.type] as GraphQLOutputType,
+						resolve: (source: AiRow, _args: unknown, context: AiContext) =>
+							column(source, def, context),
+					},
+				]),
 			),
 	});
 
@@ -175,7 +208,9 @@ function viewTypes(view: AiView, comparisons: Map<ColumnType, GraphQLInputObject
 	const selectColumn = new GraphQLEnumType({
 		name: `${name}_select_column`,
 		description: `select columns of table "${name}"`,
-		values: Object.fromEntries(columns.map((def) => [def.name, { value: def.name, description: 'column name' }])),
+		values: Object.fromEntries(
+			columns.map((def) => [def.name, { value: def.name, description: 'column name' }]),
+		),
 	});
 
 	const aggregate = aggregateType(view, row, selectColumn);
@@ -192,7 +227,11 @@ function viewTypes(view: AiView, comparisons: Map<ColumnType, GraphQLInputObject
 	};
 }
 
-function aggregateType(view: AiView, row: GraphQLObjectType, selectColumn: GraphQLEnumType): GraphQLObjectType {
+function aggregateType(
+	view: AiView,
+	row: GraphQLObjectType,
+	selectColumn: GraphQLEnumType,
+): GraphQLObjectType {
 	const name = view.name;
 	const comparable = view.def.columns.filter((def) => AGGREGATABLE.has(def.type));
 	const extreme = (kind: 'max' | 'min') =>
@@ -204,7 +243,8 @@ function aggregateType(view: AiView, row: GraphQLObjectType, selectColumn: Graph
 					def.name,
 					{
 						type: SCALARS[def.type] as GraphQLOutputType,
-						resolve: (rows: AiRow[], _args: unknown, context: AiContext) => extremeOf(rows, (item) => context.dataset.value(view, item, def), kind),
+						resolve: (rows: AiRow[], _args: unknown, context: AiContext) =>
+							extremeOf(rows, (item) => context.dataset.value(view, item, def), kind),
 					},
 				]),
 			),
@@ -216,8 +256,11 @@ function aggregateType(view: AiView, row: GraphQLObjectType, selectColumn: Graph
 			count: {
 				type: new GraphQLNonNull(GraphQLInt),
 				args: { columns: { type: list(selectColumn) }, distinct: { type: GraphQLBoolean } },
-				resolve: (rows: AiRow[], args: { columns?: string[] | null; distinct?: boolean | null }, context: AiContext) =>
-					countRows(view, rows, args, context.dataset),
+				resolve: (
+					rows: AiRow[],
+					args: { columns?: string[] | null; distinct?: boolean | null },
+					context: AiContext,
+				) => countRows(view, rows, args, context.dataset),
 			},
 			max: { type: extreme('max'), resolve: (rows: AiRow[]) => rows },
 			min: { type: extreme('min'), resolve: (rows: AiRow[]) => rows },
@@ -228,12 +271,20 @@ function aggregateType(view: AiView, row: GraphQLObjectType, selectColumn: Graph
 		description: `aggregated selection of "${name}"`,
 		fields: {
 			aggregate: { type: fields, resolve: (rows: AiRow[]) => rows },
-			nodes: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(row))), resolve: (rows: AiRow[]) => rows },
+			nodes: {
+				type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(row))),
+				resolve: (rows: AiRow[]) => rows,
+			},
 		},
 	});
 }
 
-function countRows(view: AiView, rows: AiRow[], args: { columns?: string[] | null; distinct?: boolean | null }, dataset: AiDataset): number {
+function countRows(
+	view: AiView,
+	rows: AiRow[],
+	args: { columns?: string[] | null; distinct?: boolean | null },
+	dataset: AiDataset,
+): number {
 	const columns = (args.columns ?? []).map((name) => view.columnsByName.get(name)!);
 	if (!columns.length) return rows.length;
 	const keys = rows
@@ -248,7 +299,11 @@ function extremeOf(rows: AiRow[], read: (row: AiRow) => unknown, kind: 'max' | '
 	for (const row of rows) {
 		const value = read(row);
 		if (value === null || value === undefined) continue;
-		if (best === null || (kind === 'max' ? (value as number) > (best as number) : (value as number) < (best as number))) best = value;
+		if (
+			best === null ||
+			(kind === 'max' ? (value as number) > (best as number) : (value as number) < (best as number))
+		)
+			best = value;
 	}
 	return best;
 }
@@ -277,7 +332,12 @@ function presignField(dataset: AiDataset): GraphQLFieldConfigMap<unknown, AiCont
 	});
 	const output = new GraphQLObjectType({
 		name: 'presigned_urls',
-		fields: Object.fromEntries(rawColumns.map(({ column, raw }) => [presignedFieldName(column, raw), { type: GraphQLString }])),
+		fields: Object.fromEntries(
+			rawColumns.map(({ column, raw }) => [
+				presignedFieldName(column, raw),
+				{ type: GraphQLString },
+			]),
+		),
 	});
 	return {
 		type: new GraphQLList(output),

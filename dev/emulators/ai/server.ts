@@ -15,7 +15,15 @@ import {
 import { CONTROL_PREFIX, handleControl } from '../core/control';
 import { type Counters, countResponses } from '../core/counters';
 import type { FaultControl } from '../core/faults';
-import { ServerLifecycle, answeredByInjectedFault, baseUrl, extractAccessToken, readBody, send, sendJson } from '../core/http';
+import {
+	ServerLifecycle,
+	answeredByInjectedFault,
+	baseUrl,
+	extractAccessToken,
+	readBody,
+	send,
+	sendJson,
+} from '../core/http';
 import { TokenStore, handleTokenRequest } from '../core/tokens';
 import type { AiDataset } from './dataset';
 import { HasuraError } from './engine';
@@ -131,40 +139,88 @@ export class AiServer {
 	private async graphql(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 		const { faults, counters } = this.options;
 		const delay = (ms: number) => this.lifecycle.delay(ms);
-		if (await answeredByInjectedFault(res, { service: 'ai', endpoint: 'graphql', target: 'ai', faults, counters, delay })) return;
+		if (
+			await answeredByInjectedFault(res, {
+				service: 'ai',
+				endpoint: 'graphql',
+				target: 'ai',
+				faults,
+				counters,
+				delay,
+			})
+		)
+			return;
 		const body = await readBody(req);
 		// The gateway answers authentication problems itself, before Hasura sees the request.
 		const tokenState = this.tokens.check(extractAccessToken(req, url));
 		if (tokenState !== 'valid') {
-			const message = tokenState === 'expired' ? 'Token expired' : tokenState === 'missing' ? 'Missing authorization' : 'Invalid token';
+			const message =
+				tokenState === 'expired'
+					? 'Token expired'
+					: tokenState === 'missing'
+						? 'Missing authorization'
+						: 'Invalid token';
 			return sendJson(res, 401, { message }, { 'www-authenticate': 'Bearer' });
 		}
-		if (req.method !== 'POST') return sendJson(res, 405, { message: 'only POST is supported', code: 'method-not-allowed' });
+		if (req.method !== 'POST')
+			return sendJson(res, 405, { message: 'only POST is supported', code: 'method-not-allowed' });
 		let request: { query?: unknown; variables?: unknown; operationName?: unknown };
 		try {
 			request = JSON.parse(body.toString('utf8'));
 		} catch {
-			return sendJson(res, 400, { path: '$', error: 'Error in $: invalid JSON body', code: 'invalid-json' });
+			return sendJson(res, 400, {
+				path: '$',
+				error: 'Error in $: invalid JSON body',
+				code: 'invalid-json',
+			});
 		}
 		sendJson(res, 200, this.run(request));
 	}
 
 	private run(request: { query?: unknown; variables?: unknown; operationName?: unknown }): unknown {
-		if (typeof request.query !== 'string') return hasuraErrors([{ message: "the key 'query' was not present", extensions: { path: '$', code: 'parse-failed' } }]);
+		if (typeof request.query !== 'string')
+			return hasuraErrors([
+				{
+					message: "the key 'query' was not present",
+					extensions: { path: '$', code: 'parse-failed' },
+				},
+			]);
 		const document = this.document(request.query);
 		if (Array.isArray(document)) return hasuraErrors(document);
 		const refused = this.options.introspection === false ? introspectionField(document) : undefined;
 		if (refused) {
 			// Hasura answers a role without introspection as if the field did not exist.
-			return hasuraErrors([{ message: `field '${refused}' not found in type: 'query_root'`, extensions: { path: `$.selectionSet.${refused}`, code: 'validation-failed' } }]);
+			return hasuraErrors([
+				{
+					message: `field '${refused}' not found in type: 'query_root'`,
+					extensions: { path: `$.selectionSet.${refused}`, code: 'validation-failed' },
+				},
+			]);
 		}
-		const variableValues = (request.variables as Record<string, unknown> | null | undefined) ?? undefined;
-		const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
+		const variableValues =
+			(request.variables as Record<string, unknown> | null | undefined) ?? undefined;
+		const operationName =
+			typeof request.operationName === 'string' ? request.operationName : undefined;
 		// Pages of plain columns skip graphql-js's per-field execution (same answer, a fraction of the CPU).
-		const plain = answerPlainSelect(this.schema, this.options.dataset, document, variableValues, operationName);
+		const plain = answerPlainSelect(
+			this.schema,
+			this.options.dataset,
+			document,
+			variableValues,
+			operationName,
+		);
 		if (plain) return plain;
-		const context: AiContext = { dataset: this.options.dataset, presign: (path) => this.presign(path) };
-		const result = execute({ schema: this.schema, document, contextValue: context, variableValues, operationName });
+		const context: AiContext = {
+			dataset: this.options.dataset,
+			presign: (path) => this.presign(path),
+		};
+		const result = execute({
+			schema: this.schema,
+			document,
+			contextValue: context,
+			variableValues,
+			operationName,
+		});
 		if (result instanceof Promise) throw new Error('resolvers are synchronous');
 		// Hasura answers either data or errors, never both.
 		if (result.errors?.length) return hasuraErrors(result.errors.map(toHasuraError));
@@ -179,27 +235,49 @@ export class AiServer {
 		try {
 			const document = parse(query);
 			const errors = validate(this.schema, document);
-			outcome = errors.length ? errors.map((error) => ({ message: error.message, extensions: { path: '$', code: 'validation-failed' } })) : document;
+			outcome = errors.length
+				? errors.map((error) => ({
+						message: error.message,
+						extensions: { path: '$', code: 'validation-failed' },
+					}))
+				: document;
 		} catch (error) {
-			outcome = [{ message: (error as Error).message, extensions: { path: '$.query', code: 'parse-failed' } }];
+			outcome = [
+				{
+					message: (error as Error).message,
+					extensions: { path: '$.query', code: 'parse-failed' },
+				},
+			];
 		}
-		if (this.documents.size >= DOCUMENT_CACHE_LIMIT) this.documents.delete(this.documents.keys().next().value as string);
+		if (this.documents.size >= DOCUMENT_CACHE_LIMIT)
+			this.documents.delete(this.documents.keys().next().value as string);
 		this.documents.set(query, outcome);
 		return outcome;
 	}
 
 	private file(req: IncomingMessage, res: ServerResponse, url: URL): void {
 		this.options.counters.request('ai', 'files');
-		if (req.method !== 'GET' && req.method !== 'HEAD') return s3Error(res, 405, 'MethodNotAllowed', 'Only GET is allowed');
+		if (req.method !== 'GET' && req.method !== 'HEAD')
+			return s3Error(res, 405, 'MethodNotAllowed', 'Only GET is allowed');
 		const path = decodeURIComponent(url.pathname.slice('/files/'.length));
 		const expires = Number(url.searchParams.get('expires'));
 		const signature = url.searchParams.get('signature') ?? '';
 		const expected = Buffer.from(this.sign(path, expires));
 		const given = Buffer.from(signature);
-		if (!Number.isInteger(expires) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-			return s3Error(res, 403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
+		if (
+			!Number.isInteger(expires) ||
+			given.length !== expected.length ||
+			!timingSafeEqual(given, expected)
+		) {
+			return s3Error(
+				res,
+				403,
+				'SignatureDoesNotMatch',
+				'The request signature we calculated does not match the signature you provided.',
+			);
 		}
-		if (Date.now() / 1000 > expires) return s3Error(res, 403, 'AccessDenied', 'Request has expired');
+		if (Date.now() / 1000 > expires)
+			return s3Error(res, 403, 'AccessDenied', 'Request has expired');
 		const file = this.options.dataset.fileContent(path);
 		if (!file) return s3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.');
 		send(res, 200, req.method === 'HEAD' ? '' : file.content, { 'content-type': file.contentType });
@@ -211,7 +289,11 @@ function introspectionField(document: DocumentNode): string | undefined {
 	for (const definition of document.definitions) {
 		if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
 		for (const selection of definition.selectionSet.selections) {
-			if (selection.kind === Kind.FIELD && (selection.name.value === '__schema' || selection.name.value === '__type')) return selection.name.value;
+			if (
+				selection.kind === Kind.FIELD &&
+				(selection.name.value === '__schema' || selection.name.value === '__type')
+			)
+				return selection.name.value;
 		}
 	}
 	return undefined;
@@ -223,10 +305,14 @@ function hasuraErrors(errors: HasuraErrorBody[]): { errors: HasuraErrorBody[] } 
 
 function toHasuraError(error: GraphQLError): HasuraErrorBody {
 	const original = error.originalError;
-	if (original instanceof HasuraError) return { message: original.message, extensions: { path: original.path, code: original.code } };
+	if (original instanceof HasuraError)
+		return { message: original.message, extensions: { path: original.path, code: original.code } };
 	const path = error.path ? `$.selectionSet.${error.path.join('.')}` : '$';
 	// Variable coercion failures and scalar parse errors are validation failures in Hasura.
-	return { message: error.message, extensions: { path, code: original ? 'unexpected' : 'validation-failed' } };
+	return {
+		message: error.message,
+		extensions: { path, code: original ? 'unexpected' : 'validation-failed' },
+	};
 }
 
 function s3Error(res: ServerResponse, status: number, code: string, message: string): void {

@@ -22,9 +22,15 @@ export interface ControlOptions {
 
 export const CONTROL_PREFIX = '/__sandbox/';
 
-export async function handleControl(req: IncomingMessage, res: ServerResponse, url: URL, options: ControlOptions): Promise<void> {
+export async function handleControl(
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+	options: ControlOptions,
+): Promise<void> {
 	const route = url.pathname.slice(CONTROL_PREFIX.length);
-	if (req.method === 'GET' && route === 'counters') return sendJson(res, 200, options.counters.get());
+	if (req.method === 'GET' && route === 'counters')
+		return sendJson(res, 200, options.counters.get());
 	if (req.method !== 'POST') return sendJson(res, 405, { error: 'method_not_allowed' });
 	const raw = (await readBody(req)).toString('utf8');
 	let body: unknown = {};
@@ -39,7 +45,8 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
 			options.counters.reset();
 			return sendJson(res, 200, { ok: true });
 		}
-		if (route === 'faults') return sendJson(res, 200, { ok: true, faults: applyFaultPlans(options.faults, body) });
+		if (route === 'faults')
+			return sendJson(res, 200, { ok: true, faults: applyFaultPlans(options.faults, body) });
 		const extra = options.extra?.[route];
 		if (extra) return sendJson(res, 200, extra(route, body));
 	} catch (error) {
@@ -49,12 +56,15 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
 }
 
 function applyFaultPlans(faults: FaultControl, body: unknown): Record<string, FaultPlan> {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('Expected an object of target -> plan');
+	if (!body || typeof body !== 'object' || Array.isArray(body))
+		throw new Error('Expected an object of target -> plan');
 	const applied: Record<string, FaultPlan> = {};
 	for (const [target, plan] of Object.entries(body as Record<string, unknown>)) {
 		if (!isFaultTarget(target)) throw new Error(`Unknown fault target "${target}"`);
-		if (plan === null || (typeof plan === 'object' && Object.keys(plan as object).length === 0)) faults.clear(target);
-		else if (typeof plan === 'object' && !Array.isArray(plan)) faults.set(target, plan as FaultPlan);
+		if (plan === null || (typeof plan === 'object' && Object.keys(plan as object).length === 0))
+			faults.clear(target);
+		else if (typeof plan === 'object' && !Array.isArray(plan))
+			faults.set(target, plan as FaultPlan);
 		else throw new Error(`Plan for "${target}" must be an object or null`);
 		applied[target] = faults.get(target);
 	}

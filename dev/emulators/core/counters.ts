@@ -55,7 +55,11 @@ export class Counters {
 }
 
 /** Records the final status of a response (or `dropped` when the socket closed first). */
-export function countResponses(res: ServerResponse, counters: Counters, service: ServiceName): void {
+export function countResponses(
+	res: ServerResponse,
+	counters: Counters,
+	service: ServiceName,
+): void {
 	res.on('finish', () => counters.response(service, res.statusCode));
 	res.on('close', () => {
 		if (!res.writableFinished) counters.response(service, 'dropped');

@@ -35,7 +35,13 @@ export interface FaultPlan {
 
 /** Faults that replace the whole HTTP answer, in the order they are checked. */
 export type ResponseFault = 'dropConnection' | 'status5xx' | 'status429' | 'html' | 'nonJson';
-const RESPONSE_FAULTS: readonly ResponseFault[] = ['dropConnection', 'status5xx', 'status429', 'html', 'nonJson'];
+const RESPONSE_FAULTS: readonly ResponseFault[] = [
+	'dropConnection',
+	'status5xx',
+	'status429',
+	'html',
+	'nonJson',
+];
 
 export interface FaultDecision {
 	kind: ResponseFault;
@@ -62,7 +68,13 @@ export class FaultControl {
 
 	set(target: FaultTarget, plan: FaultPlan): void {
 		assertTarget(target);
-		this.states.set(target, { plan: { ...plan }, requestCount: 0, previousWasFaulted: false, sparqlRequestCount: 0, previousSparqlFaulted: false });
+		this.states.set(target, {
+			plan: { ...plan },
+			requestCount: 0,
+			previousWasFaulted: false,
+			sparqlRequestCount: 0,
+			previousSparqlFaulted: false,
+		});
 	}
 
 	/** Clears one target, or all of them. */
@@ -98,7 +110,8 @@ export class FaultControl {
 		const every = everyOf(state?.plan.sparqlDown);
 		if (!state || every === undefined) return false;
 		state.sparqlRequestCount++;
-		const down = !(every > 1 && state.previousSparqlFaulted) && state.sparqlRequestCount % every === 0;
+		const down =
+			!(every > 1 && state.previousSparqlFaulted) && state.sparqlRequestCount % every === 0;
 		state.previousSparqlFaulted = down;
 		return down;
 	}
@@ -116,7 +129,9 @@ export class FaultControl {
 
 function assertTarget(target: string): asserts target is FaultTarget {
 	if (!FAULT_TARGETS.includes(target as FaultTarget)) {
-		throw new Error(`Unknown fault target "${target}" (expected one of ${FAULT_TARGETS.join(', ')})`);
+		throw new Error(
+			`Unknown fault target "${target}" (expected one of ${FAULT_TARGETS.join(', ')})`,
+		);
 	}
 }
 

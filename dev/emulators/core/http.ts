@@ -34,11 +34,24 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 	});
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-	send(res, status, JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8', ...headers });
+export function sendJson(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
+	send(res, status, JSON.stringify(body), {
+		'content-type': 'application/json; charset=utf-8',
+		...headers,
+	});
 }
 
-export function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
+export function send(
+	res: ServerResponse,
+	status: number,
+	body: string | Buffer,
+	headers: Record<string, string>,
+): void {
 	if (res.headersSent || res.destroyed) return;
 	const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 	res.writeHead(status, { ...headers, 'content-length': String(payload.length) });
@@ -78,9 +91,14 @@ export function writeFault(res: ServerResponse, decision: FaultDecision): void {
 			res.socket?.destroy();
 			return;
 		case 'status429':
-			sendJson(res, 429, { error: 'too_many_requests', message: 'Rate limit exceeded' }, {
-				'retry-after': String(plan.status429?.retryAfter ?? 1),
-			});
+			sendJson(
+				res,
+				429,
+				{ error: 'too_many_requests', message: 'Rate limit exceeded' },
+				{
+					'retry-after': String(plan.status429?.retryAfter ?? 1),
+				},
+			);
 			return;
 		case 'status5xx': {
 			const code = plan.status5xx?.code ?? 503;
@@ -110,7 +128,10 @@ export interface InjectedFaultsOptions {
  * What every emulated endpoint does first: counts the request, waits the injected delay and answers an injected
  * fault. True when a fault answered, so the endpoint stops there.
  */
-export async function answeredByInjectedFault(res: ServerResponse, options: InjectedFaultsOptions): Promise<boolean> {
+export async function answeredByInjectedFault(
+	res: ServerResponse,
+	options: InjectedFaultsOptions,
+): Promise<boolean> {
 	const { service, endpoint, target, faults, counters } = options;
 	counters.request(service, endpoint);
 	const slowMs = faults.get(target).slowMs;

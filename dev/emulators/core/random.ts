@@ -81,7 +81,8 @@ export class Random {
 	/** Builds a flat string in one go (char-by-char concatenation would create memory-hungry rope strings). */
 	chars(alphabet: string, length: number): string {
 		const codes = new Array<number>(length);
-		for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(Math.floor(this.next() * alphabet.length));
+		for (let i = 0; i < length; i++)
+			codes[i] = alphabet.charCodeAt(Math.floor(this.next() * alphabet.length));
 		return String.fromCharCode(...codes);
 	}
 
@@ -90,7 +91,11 @@ export class Random {
 		let text = '';
 		for (let produced = 0; produced < length; produced += 8) {
 			const word = Math.floor(this.next() * 4294967296);
-			text += BYTE_HEX[word >>> 24] + BYTE_HEX[(word >>> 16) & 255] + BYTE_HEX[(word >>> 8) & 255] + BYTE_HEX[word & 255];
+			text +=
+				BYTE_HEX[word >>> 24] +
+				BYTE_HEX[(word >>> 16) & 255] +
+				BYTE_HEX[(word >>> 8) & 255] +
+				BYTE_HEX[word & 255];
 		}
 		return text.length === length ? text : text.slice(0, length);
 	}

@@ -9,14 +9,56 @@ export function organizationId(seed: number, index: number): string {
 }
 
 export function aiContentPartnerIds(seed: number): string[] {
-	return Array.from({ length: CONTENT_PARTNER_COUNT_FOR_AI }, (_, index) => organizationId(seed, index));
+	return Array.from({ length: CONTENT_PARTNER_COUNT_FOR_AI }, (_, index) =>
+		organizationId(seed, index),
+	);
 }
 
 export const GIVEN_NAMES = [
-	'An', 'Bart', 'Chloé', 'Dirk', 'Els', 'Fien', 'Geert', 'Hanne', 'Ingrid', 'Jan', 'Katrien', 'Lode',
-	'Marie', 'Nico', 'Olivia', 'Pieter', 'Quinten', 'Rita', 'Sofie', 'Tom', 'Ursula', 'Vincent', 'Wout', 'Zoë',
+	'An',
+	'Bart',
+	'Chloé',
+	'Dirk',
+	'Els',
+	'Fien',
+	'Geert',
+	'Hanne',
+	'Ingrid',
+	'Jan',
+	'Katrien',
+	'Lode',
+	'Marie',
+	'Nico',
+	'Olivia',
+	'Pieter',
+	'Quinten',
+	'Rita',
+	'Sofie',
+	'Tom',
+	'Ursula',
+	'Vincent',
+	'Wout',
+	'Zoë',
 ];
 export const FAMILY_NAMES = [
-	'Peeters', 'Janssens', 'Maes', 'Jacobs', 'Mertens', 'Willems', 'Claes', 'Goossens', 'Wouters', 'De Smet',
-	'Dubois', 'Lambert', 'Dupont', 'Van den Broeck', 'Vermeulen', 'Desmet', 'Hermans', 'Lemmens', 'Dewitte', 'Coppens',
+	'Peeters',
+	'Janssens',
+	'Maes',
+	'Jacobs',
+	'Mertens',
+	'Willems',
+	'Claes',
+	'Goossens',
+	'Wouters',
+	'De Smet',
+	'Dubois',
+	'Lambert',
+	'Dupont',
+	'Van den Broeck',
+	'Vermeulen',
+	'Desmet',
+	'Hermans',
+	'Lemmens',
+	'Dewitte',
+	'Coppens',
 ];

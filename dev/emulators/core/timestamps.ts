@@ -7,7 +7,9 @@
 export function formatTimestamptz(micros: number): string {
 	const wholeMs = Math.floor(micros / 1000);
 	const iso = new Date(Math.floor(wholeMs / 1000) * 1000).toISOString().slice(0, 19);
-	const fraction = String(micros - Math.floor(wholeMs / 1000) * 1_000_000).padStart(6, '0').replace(/0+$/, '');
+	const fraction = String(micros - Math.floor(wholeMs / 1000) * 1_000_000)
+		.padStart(6, '0')
+		.replace(/0+$/, '');
 	return `${iso}${fraction ? `.${fraction}` : ''}+00:00`;
 }
 
@@ -19,10 +21,18 @@ export function parseTimestamptz(text: string): number | undefined {
 	const match = TIMESTAMP_PATTERN.exec(text.trim());
 	if (!match) return undefined;
 	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match;
-	const ms = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
+	const ms = Date.UTC(
+		Number(year),
+		Number(month) - 1,
+		Number(day),
+		Number(hour),
+		Number(minute),
+		Number(second),
+	);
 	if (Number.isNaN(ms)) return undefined;
 	const check = new Date(ms);
-	if (check.getUTCDate() !== Number(day) || check.getUTCMonth() !== Number(month) - 1) return undefined;
+	if (check.getUTCDate() !== Number(day) || check.getUTCMonth() !== Number(month) - 1)
+		return undefined;
 	const micros = Number(fraction.padEnd(6, '0').slice(0, 6) || '0');
 	return (ms - zoneOffsetMinutes(zone) * 60_000) * 1000 + micros;
 }

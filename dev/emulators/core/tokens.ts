@@ -54,7 +54,8 @@ export class TokenStore {
 
 	private purgeExpired(): void {
 		const now = Date.now();
-		for (const [token, issued] of this.tokens) if (now >= issued.expiresAt) this.tokens.delete(token);
+		for (const [token, issued] of this.tokens)
+			if (now >= issued.expiresAt) this.tokens.delete(token);
 	}
 }
 
@@ -79,7 +80,11 @@ function tokenError(res: ServerResponse, status: number, error: string, descript
 	sendJson(res, status, { error, error_description: description });
 }
 
-async function readTokenParameters(req: IncomingMessage, url: URL, method: 'POST' | 'GET'): Promise<URLSearchParams> {
+async function readTokenParameters(
+	req: IncomingMessage,
+	url: URL,
+	method: 'POST' | 'GET',
+): Promise<URLSearchParams> {
 	if (method === 'GET') return url.searchParams;
 	const body = (await readBody(req)).toString('utf8');
 	const params = new URLSearchParams(body);
@@ -95,7 +100,14 @@ export async function handleTokenRequest(
 	options: TokenEndpointOptions,
 ): Promise<void> {
 	const { service, counters, faults } = options;
-	const injected = { service, endpoint: 'token', target: options.faultTarget, faults, counters, delay: options.delay };
+	const injected = {
+		service,
+		endpoint: 'token',
+		target: options.faultTarget,
+		faults,
+		counters,
+		delay: options.delay,
+	};
 	if (await answeredByInjectedFault(res, injected)) return;
 	if (req.method !== options.method) {
 		await readBody(req).catch(() => undefined);
@@ -103,7 +115,11 @@ export async function handleTokenRequest(
 	}
 	const params = await readTokenParameters(req, url, options.method);
 	const credentials = parseBasicAuth(req.headers.authorization);
-	if (!credentials || credentials.user !== options.user || credentials.password !== options.password) {
+	if (
+		!credentials ||
+		credentials.user !== options.user ||
+		credentials.password !== options.password
+	) {
 		return tokenError(res, 401, 'invalid_client', 'Invalid client credentials');
 	}
 	const grantType = params.get('grant_type');
@@ -111,11 +127,15 @@ export async function handleTokenRequest(
 	if (grantType !== 'client_credentials') {
 		return tokenError(res, 400, 'unsupported_grant_type', 'Only client_credentials is supported');
 	}
-	const requested = params.has('expires_in') ? Number(params.get('expires_in')) : DEFAULT_EXPIRES_IN;
+	const requested = params.has('expires_in')
+		? Number(params.get('expires_in'))
+		: DEFAULT_EXPIRES_IN;
 	if (!Number.isInteger(requested) || requested <= 0) {
 		return tokenError(res, 400, 'invalid_request', 'expires_in must be a positive integer');
 	}
-	const lifetime = options.maxLifetimeSeconds ? Math.min(requested, options.maxLifetimeSeconds) : requested;
+	const lifetime = options.maxLifetimeSeconds
+		? Math.min(requested, options.maxLifetimeSeconds)
+		: requested;
 	const accessToken = options.store.issue(lifetime);
 	counters.tokenIssued(service);
 	sendJson(res, 200, { access_token: accessToken, expires_in: lifetime, token_type: 'bearer' });

@@ -6,10 +6,26 @@
 import { FAMILY_NAMES, GIVEN_NAMES, organizationId } from '../core/shared';
 import { Random } from '../core/random';
 
-export const ORG_TYPES = ['ContentPartner', 'ServiceProvider', 'ServiceConsumer', 'EducationalPartner', 'DigitizationPartner', 'ProjectPartner', 'Other'] as const;
+export const ORG_TYPES = [
+	'ContentPartner',
+	'ServiceProvider',
+	'ServiceConsumer',
+	'EducationalPartner',
+	'DigitizationPartner',
+	'ProjectPartner',
+	'Other',
+] as const;
 export type OrgType = (typeof ORG_TYPES)[number];
 
-export const SECTORS = ['Onderwijs', 'Cultuur', 'Overheid', 'Regionale_Omroep', 'Landelijke_Private_Omroep', 'Leverancier', 'Publieke_Omroep'] as const;
+export const SECTORS = [
+	'Onderwijs',
+	'Cultuur',
+	'Overheid',
+	'Regionale_Omroep',
+	'Landelijke_Private_Omroep',
+	'Leverancier',
+	'Publieke_Omroep',
+] as const;
 export type Sector = (typeof SECTORS)[number];
 
 /** `type` filters include subtypes: these types have subtypes in the emulated ontology. */
@@ -116,16 +132,68 @@ export interface OrgEntity {
 }
 
 const PLACES: Array<[string, string, string]> = [
-	['Antwerpen', '2000', 'Antwerpen'], ['Gent', '9000', 'Oost-Vlaanderen'], ['Brugge', '8000', 'West-Vlaanderen'],
-	['Leuven', '3000', 'Vlaams-Brabant'], ['Hasselt', '3500', 'Limburg'], ['Mechelen', '2800', 'Antwerpen'],
-	['Kortrijk', '8500', 'West-Vlaanderen'], ['Aalst', '9300', 'Oost-Vlaanderen'], ['Brussel', '1000', 'Brussel'],
-	['Oostende', '8400', 'West-Vlaanderen'], ['Genk', '3600', 'Limburg'], ['Turnhout', '2300', 'Antwerpen'],
+	['Antwerpen', '2000', 'Antwerpen'],
+	['Gent', '9000', 'Oost-Vlaanderen'],
+	['Brugge', '8000', 'West-Vlaanderen'],
+	['Leuven', '3000', 'Vlaams-Brabant'],
+	['Hasselt', '3500', 'Limburg'],
+	['Mechelen', '2800', 'Antwerpen'],
+	['Kortrijk', '8500', 'West-Vlaanderen'],
+	['Aalst', '9300', 'Oost-Vlaanderen'],
+	['Brussel', '1000', 'Brussel'],
+	['Oostende', '8400', 'West-Vlaanderen'],
+	['Genk', '3600', 'Limburg'],
+	['Turnhout', '2300', 'Antwerpen'],
 ];
-const ORG_KINDS = ['Stadsarchief', 'Museum', 'Bibliotheek', 'Erfgoedcel', 'Omroep', 'Cultuurcentrum', 'Documentatiecentrum', 'Productiehuis', 'Digitaliseringsbedrijf', 'Vzw'];
-const SCHOOL_KINDS = ['Basisschool', 'Atheneum', 'Sint-Jozefscollege', 'Technisch Instituut', 'Kunsthumaniora', 'Lyceum'];
-const STREETS = ['Kerkstraat', 'Stationsstraat', 'Dorpsstraat', 'Molenstraat', 'Schoolstraat', 'Nieuwstraat', 'Kouter', 'Grote Markt'];
-const CLASSIFICATIONS = ['Archief', 'Museum', 'Bibliotheek', 'Omroep', 'Erfgoedcel', 'Overheidsinstelling', 'School', 'Dienstverlener', 'Productiehuis'];
-const ROLES = ['Directeur', 'Archivaris', 'Collectiebeheerder', 'Communicatiemedewerker', 'Technisch contact', 'Contactpersoon'];
+const ORG_KINDS = [
+	'Stadsarchief',
+	'Museum',
+	'Bibliotheek',
+	'Erfgoedcel',
+	'Omroep',
+	'Cultuurcentrum',
+	'Documentatiecentrum',
+	'Productiehuis',
+	'Digitaliseringsbedrijf',
+	'Vzw',
+];
+const SCHOOL_KINDS = [
+	'Basisschool',
+	'Atheneum',
+	'Sint-Jozefscollege',
+	'Technisch Instituut',
+	'Kunsthumaniora',
+	'Lyceum',
+];
+const STREETS = [
+	'Kerkstraat',
+	'Stationsstraat',
+	'Dorpsstraat',
+	'Molenstraat',
+	'Schoolstraat',
+	'Nieuwstraat',
+	'Kouter',
+	'Grote Markt',
+];
+const CLASSIFICATIONS = [
+	'Archief',
+	'Museum',
+	'Bibliotheek',
+	'Omroep',
+	'Erfgoedcel',
+	'Overheidsinstelling',
+	'School',
+	'Dienstverlener',
+	'Productiehuis',
+];
+const ROLES = [
+	'Directeur',
+	'Archivaris',
+	'Collectiebeheerder',
+	'Communicatiemedewerker',
+	'Technisch contact',
+	'Contactpersoon',
+];
 const CONTACT_TYPES = ['primary', 'financial', 'technical', 'delivery'];
 /** Held by account managers only (kept out of ROLES so the staff's random roles stay as they were). */
 const ACCOUNT_MANAGER_ROLE = 'Accountmanager';
@@ -141,7 +209,13 @@ function slugify(text: string): string {
 }
 
 function concept(kind: string, label: string, altLabel: string | null = null): Concept {
-	return { iri: `${IRI_BASE}/concept/${kind}/${slugify(label)}`, label, alt_label: altLabel, broader: [], narrower: [] };
+	return {
+		iri: `${IRI_BASE}/concept/${kind}/${slugify(label)}`,
+		label,
+		alt_label: altLabel,
+		broader: [],
+		narrower: [],
+	};
 }
 
 function conceptTree(kind: string, rootLabel: string, labels: string[]): Concept[] {
@@ -182,7 +256,11 @@ export class OrgDataset {
 		this.seed = options.seed;
 		this.classifications = conceptTree('organisatietype', 'Organisatietype', CLASSIFICATIONS);
 		this.roles = conceptTree('rol', 'Rol', ROLES);
-		this.accountManagerRole = concept('rol', ACCOUNT_MANAGER_ROLE, ACCOUNT_MANAGER_ROLE.toLowerCase());
+		this.accountManagerRole = concept(
+			'rol',
+			ACCOUNT_MANAGER_ROLE,
+			ACCOUNT_MANAGER_ROLE.toLowerCase(),
+		);
 		const roleRoot = this.roles[0].broader[0];
 		this.accountManagerRole.broader.push(roleRoot);
 		roleRoot.narrower.push(this.accountManagerRole);
@@ -193,7 +271,10 @@ export class OrgDataset {
 			this.accountManagerRole.narrower.push(narrower);
 		}
 		const count = organizationCount(options.rows);
-		for (let i = 0; i < 12; i++) this.accountManagers.push(this.person(Random.for(this.seed, 'account-manager', i), i, 'meemoo.test'));
+		for (let i = 0; i < 12; i++)
+			this.accountManagers.push(
+				this.person(Random.for(this.seed, 'account-manager', i), i, 'meemoo.test'),
+			);
 		const usedIds = new Set<string>();
 		for (let index = 0; index < count; index++) {
 			const id = organizationId(this.seed, index);
@@ -216,7 +297,9 @@ export class OrgDataset {
 			iri: `${IRI_BASE}/address/${iriKey}`,
 			contact_type: contactType,
 			email: rng.chance(0.5) ? `info@${slugify(locality)}.example` : null,
-			telephone: rng.chance(0.6) ? `+32 ${rng.int(2, 9)} ${rng.int(100, 999)} ${rng.int(10, 99)} ${rng.int(10, 99)}` : null,
+			telephone: rng.chance(0.6)
+				? `+32 ${rng.int(2, 9)} ${rng.int(100, 999)} ${rng.int(10, 99)} ${rng.int(10, 99)}`
+				: null,
 			country: 'BE',
 			locality,
 			region,
@@ -226,32 +309,62 @@ export class OrgDataset {
 		};
 	}
 
-	private commonFields(rng: Random, typename: OrgTypename, iri: string, id: string, label: string, sector: Sector | null, orgTypes: OrgType[]): OrgEntity {
+	private commonFields(
+		rng: Random,
+		typename: OrgTypename,
+		iri: string,
+		id: string,
+		label: string,
+		sector: Sector | null,
+		orgTypes: OrgType[],
+	): OrgEntity {
 		const slug = slugify(label);
-		const sites = Array.from({ length: rng.int(1, 2) }, (_, k): Site => ({
-			iri: `${iri}/site/${k + 1}`,
-			address: this.address(rng, `${id.toLowerCase()}-${k + 1}`, k === 0 ? 'primary' : 'delivery'),
-		}));
-		const contactPoints = CONTACT_TYPES.slice(0, rng.int(1, 3)).map((contactType, k): ContactPoint => ({
-			__typename: 'ContactPoint',
-			iri: `${iri}/contact/${k + 1}`,
-			contact_type: contactType,
-			email: `${contactType}@${slug}.example`,
-			telephone: rng.chance(0.7) ? `+32 ${rng.int(2, 9)} ${rng.int(100, 999)} ${rng.int(10, 99)} ${rng.int(10, 99)}` : null,
-		}));
+		const sites = Array.from(
+			{ length: rng.int(1, 2) },
+			(_, k): Site => ({
+				iri: `${iri}/site/${k + 1}`,
+				address: this.address(
+					rng,
+					`${id.toLowerCase()}-${k + 1}`,
+					k === 0 ? 'primary' : 'delivery',
+				),
+			}),
+		);
+		const contactPoints = CONTACT_TYPES.slice(0, rng.int(1, 3)).map(
+			(contactType, k): ContactPoint => ({
+				__typename: 'ContactPoint',
+				iri: `${iri}/contact/${k + 1}`,
+				contact_type: contactType,
+				email: `${contactType}@${slug}.example`,
+				telephone: rng.chance(0.7)
+					? `+32 ${rng.int(2, 9)} ${rng.int(100, 999)} ${rng.int(10, 99)} ${rng.int(10, 99)}`
+					: null,
+			}),
+		);
 		const isCp = orgTypes.includes('ContentPartner');
 		return {
 			__typename: typename,
 			iri,
 			id,
 			label,
-			alt_label: rng.chance(0.3) ? label.split(' ').map((word) => word[0]).join('').toUpperCase() : null,
+			alt_label: rng.chance(0.3)
+				? label
+						.split(' ')
+						.map((word) => word[0])
+						.join('')
+						.toUpperCase()
+				: null,
 			mam_label: isCp ? label.replace(/[^A-Za-z0-9]+/g, '') : null,
 			slug,
 			homepage: rng.chance(0.8) ? `https://www.${slug}.example` : null,
 			description: rng.chance(0.6) ? `${label} bewaart en ontsluit audiovisueel erfgoed.` : null,
 			logo: rng.chance(0.7)
-				? { iri: `${iri}/logo`, url: `https://assets.archive.test/logos/${slug}.png`, width: rng.pick([200, 400, 512]), height: rng.pick([100, 200, 256]) }
+				? {
+						iri: `${iri}/logo`,
+						url: `https://assets.archive.test/logos/${slug}.png`,
+						width: rng.pick([200, 400, 512]),
+						height: rng.pick([100, 200, 256]),
+					}
 				: null,
 			overlay: isCp ? rng.chance(0.5) : null,
 			bzt: isCp ? rng.chance(0.5) : null,
@@ -279,21 +392,51 @@ export class OrgDataset {
 		let sector: Sector;
 		let orgTypes: OrgType[];
 		if (isCp) {
-			sector = rng.pick(['Cultuur', 'Cultuur', 'Publieke_Omroep', 'Regionale_Omroep', 'Landelijke_Private_Omroep', 'Overheid'] as const);
+			sector = rng.pick([
+				'Cultuur',
+				'Cultuur',
+				'Publieke_Omroep',
+				'Regionale_Omroep',
+				'Landelijke_Private_Omroep',
+				'Overheid',
+			] as const);
 			orgTypes = ['ContentPartner'];
 		} else {
 			sector = rng.pick(SECTORS);
 			const candidates: OrgType[] =
-				sector === 'Onderwijs' ? ['EducationalPartner', 'ServiceConsumer'] : sector === 'Leverancier' ? ['ServiceProvider', 'DigitizationPartner'] : ['ServiceConsumer', 'ProjectPartner', 'Other', 'ServiceProvider'];
+				sector === 'Onderwijs'
+					? ['EducationalPartner', 'ServiceConsumer']
+					: sector === 'Leverancier'
+						? ['ServiceProvider', 'DigitizationPartner']
+						: ['ServiceConsumer', 'ProjectPartner', 'Other', 'ServiceProvider'];
 			orgTypes = [rng.pick(candidates)];
 		}
-		const org = this.commonFields(rng, isCp ? 'ContentPartner' : 'Organization', `${IRI_BASE}/organization/${id}`, id, label, sector, orgTypes);
+		const org = this.commonFields(
+			rng,
+			isCp ? 'ContentPartner' : 'Organization',
+			`${IRI_BASE}/organization/${id}`,
+			id,
+			label,
+			sector,
+			orgTypes,
+		);
 		this.varyContactPoints(org, Random.for(this.seed, 'contact-variety', index));
-		org.category = orgTypes[0] === 'ContentPartner' ? 'Content Partner' : orgTypes[0].replace(/([a-z])([A-Z])/g, '$1 $2');
+		org.category =
+			orgTypes[0] === 'ContentPartner'
+				? 'Content Partner'
+				: orgTypes[0].replace(/([a-z])([A-Z])/g, '$1 $2');
 		if (rng.chance(0.2)) {
 			for (let k = 1; k <= rng.int(1, 3); k++) {
 				const unitId = `${id}-U${k}`;
-				const unit = this.commonFields(rng, 'OrganizationalUnit', `${IRI_BASE}/organization/${unitId}`, unitId, `${label} - afdeling ${k}`, sector, orgTypes);
+				const unit = this.commonFields(
+					rng,
+					'OrganizationalUnit',
+					`${IRI_BASE}/organization/${unitId}`,
+					unitId,
+					`${label} - afdeling ${k}`,
+					sector,
+					orgTypes,
+				);
 				unit.unit_of = org;
 				org.units.push(unit);
 				this.units.push(unit);
@@ -313,7 +456,9 @@ export class OrgDataset {
 				iri: `${org.iri}/contact/${points.length + 1}`,
 				contact_type: 'technical',
 				email: `helpdesk@${org.slug}.example`,
-				telephone: rng.chance(0.5) ? `+32 ${rng.int(2, 9)} ${rng.int(100, 999)} ${rng.int(10, 99)} ${rng.int(10, 99)}` : null,
+				telephone: rng.chance(0.5)
+					? `+32 ${rng.int(2, 9)} ${rng.int(100, 999)} ${rng.int(10, 99)} ${rng.int(10, 99)}`
+					: null,
 			});
 		}
 	}
@@ -322,7 +467,15 @@ export class OrgDataset {
 		const rng = Random.for(this.seed, 'school', index);
 		const id = String(10_000 + ((index * 7919 + 13) % 90_000)).padStart(6, '0');
 		const [place] = rng.pick(PLACES);
-		const school = this.commonFields(rng, 'School', `${IRI_BASE}/school/${id}`, id, `${rng.pick(SCHOOL_KINDS)} ${place}`, null, ['EducationalPartner']);
+		const school = this.commonFields(
+			rng,
+			'School',
+			`${IRI_BASE}/school/${id}`,
+			id,
+			`${rng.pick(SCHOOL_KINDS)} ${place}`,
+			null,
+			['EducationalPartner'],
+		);
 		school.classification = this.classifications.find((item) => item.label === 'School') ?? null;
 		return school;
 	}
@@ -334,7 +487,9 @@ export class OrgDataset {
 			iri: `${IRI_BASE}/person/${rng.uuid()}`,
 			given_name: given,
 			family_name: family,
-			telephone: rng.chance(0.5) ? `+32 ${rng.int(470, 499)} ${rng.int(10, 99)} ${rng.int(10, 99)} ${rng.int(10, 99)}` : null,
+			telephone: rng.chance(0.5)
+				? `+32 ${rng.int(470, 499)} ${rng.int(10, 99)} ${rng.int(10, 99)} ${rng.int(10, 99)}`
+				: null,
 			email: `${slugify(given)}.${slugify(family)}${index}@${domain}`,
 			holds: [],
 			account_manager_of: [],
@@ -351,7 +506,11 @@ export class OrgDataset {
 			const person = this.person(rng, index, 'example.org');
 			for (let k = rng.int(1, 2); k > 0; k--) {
 				const org = withPosts[rng.int(0, withPosts.length - 1)];
-				const post: Post = { iri: `${IRI_BASE}/post/${rng.uuid()}`, role: rng.pick(this.roles), post_in: [org] };
+				const post: Post = {
+					iri: `${IRI_BASE}/post/${rng.uuid()}`,
+					role: rng.pick(this.roles),
+					post_in: [org],
+				};
 				person.holds.push(post);
 				org.posts.push(post);
 			}
@@ -362,11 +521,17 @@ export class OrgDataset {
 
 	/** Account managers work for the operator: the first service provider that is not a content partner. */
 	private giveAccountManagersPosts(): void {
-		const operator = this.organizations.find((org) => org.__typename === 'Organization' && org.orgTypes.includes('ServiceProvider'));
+		const operator = this.organizations.find(
+			(org) => org.__typename === 'Organization' && org.orgTypes.includes('ServiceProvider'),
+		);
 		if (!operator) return;
 		this.accountManagers.forEach((manager, index) => {
 			const rng = Random.for(this.seed, 'account-manager-post', index);
-			const post: Post = { iri: `${IRI_BASE}/post/${rng.uuid()}`, role: this.accountManagerRole, post_in: [operator] };
+			const post: Post = {
+				iri: `${IRI_BASE}/post/${rng.uuid()}`,
+				role: this.accountManagerRole,
+				post_in: [operator],
+			};
 			manager.holds.push(post);
 			operator.posts.push(post);
 		});
@@ -379,7 +544,11 @@ export class OrgDataset {
 			const rng = Random.for(this.seed, 'unit-post', index);
 			if (!rng.chance(0.5)) return;
 			const person = rng.pick(staff);
-			const post: Post = { iri: `${IRI_BASE}/post/${rng.uuid()}`, role: rng.pick(this.roles), post_in: [unit] };
+			const post: Post = {
+				iri: `${IRI_BASE}/post/${rng.uuid()}`,
+				role: rng.pick(this.roles),
+				post_in: [unit],
+			};
 			person.holds.push(post);
 			unit.posts.push(post);
 		});

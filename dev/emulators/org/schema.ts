@@ -2,7 +2,14 @@
 import { type GraphQLSchema, buildSchema } from 'graphql';
 
 import { Random } from '../core/random';
-import { ORG_SUBTYPES, ORG_TYPES, type OrgDataset, type OrgType, SECTORS, type Sector } from './dataset';
+import {
+	ORG_SUBTYPES,
+	ORG_TYPES,
+	type OrgDataset,
+	type OrgType,
+	SECTORS,
+	type Sector,
+} from './dataset';
 
 const ORGANIZATION_FIELDS = `
 	iri: ID!
@@ -117,10 +124,20 @@ export class OrgResolvers {
 				this.run(context, this.data.contentPartners, args, this.byId(args.id), RESULT_CAP),
 			schools: (args: PageArgs & { id?: string | null }, context: OrgContext) =>
 				this.run(context, this.data.schools, args, this.byId(args.id), RESULT_CAP),
-			organizations: (args: PageArgs & { id?: string | null; label?: string | null; type?: OrgType | null; sector?: Sector | null }, context: OrgContext) =>
+			organizations: (
+				args: PageArgs & {
+					id?: string | null;
+					label?: string | null;
+					type?: OrgType | null;
+					sector?: Sector | null;
+				},
+				context: OrgContext,
+			) =>
 				this.run(context, this.data.organizations, args, this.organizationFilter(args), RESULT_CAP),
-			persons: (args: PageArgs & { given_name?: string | null; family_name?: string | null }, context: OrgContext) =>
-				this.run(context, this.data.persons, args, this.personFilter(args), undefined),
+			persons: (
+				args: PageArgs & { given_name?: string | null; family_name?: string | null },
+				context: OrgContext,
+			) => this.run(context, this.data.persons, args, this.personFilter(args), undefined),
 		};
 	}
 
@@ -128,7 +145,12 @@ export class OrgResolvers {
 		return id === undefined || id === null ? undefined : (item) => item.id === id;
 	}
 
-	private organizationFilter(args: { id?: string | null; label?: string | null; type?: OrgType | null; sector?: Sector | null }) {
+	private organizationFilter(args: {
+		id?: string | null;
+		label?: string | null;
+		type?: OrgType | null;
+		sector?: Sector | null;
+	}) {
 		const tests: Array<(org: OrgDataset['organizations'][number]) => boolean> = [];
 		if (args.id != null) tests.push((org) => org.id === args.id);
 		if (args.label != null) {
@@ -140,7 +162,9 @@ export class OrgResolvers {
 			tests.push((org) => org.orgTypes.some((type) => accepted.has(type)));
 		}
 		if (args.sector != null) tests.push((org) => org.sectorValue === args.sector);
-		return tests.length ? (org: OrgDataset['organizations'][number]) => tests.every((test) => test(org)) : undefined;
+		return tests.length
+			? (org: OrgDataset['organizations'][number]) => tests.every((test) => test(org))
+			: undefined;
 	}
 
 	private personFilter(args: { given_name?: string | null; family_name?: string | null }) {
@@ -148,10 +172,17 @@ export class OrgResolvers {
 		const family = args.family_name?.toLowerCase();
 		if (given === undefined && family === undefined) return undefined;
 		return (person: OrgDataset['persons'][number]) =>
-			(given === undefined || person.given_name.toLowerCase() === given) && (family === undefined || person.family_name.toLowerCase() === family);
+			(given === undefined || person.given_name.toLowerCase() === given) &&
+			(family === undefined || person.family_name.toLowerCase() === family);
 	}
 
-	private run<T extends Identified>(context: OrgContext, all: T[], args: PageArgs, filter: ((item: T) => boolean) | undefined, cap: number | undefined): Array<T | null> {
+	private run<T extends Identified>(
+		context: OrgContext,
+		all: T[],
+		args: PageArgs,
+		filter: ((item: T) => boolean) | undefined,
+		cap: number | undefined,
+	): Array<T | null> {
 		if (context.sparqlDown) throw new SparqlUnavailableError();
 		const hasOffset = args.offset !== undefined && args.offset !== null;
 		let items = hasOffset ? this.sortedByIri(all) : all;
@@ -159,7 +190,8 @@ export class OrgResolvers {
 		if (filter) items = items.filter(filter);
 		// An unknown iri as the only criterion answers a list with one null (the SPARQL row without bindings).
 		if (args.iri != null && items.length === 0 && !filter) return [null];
-		const requested = args.limit === undefined || args.limit === null ? cap : Math.max(0, args.limit);
+		const requested =
+			args.limit === undefined || args.limit === null ? cap : Math.max(0, args.limit);
 		const size = cap === undefined ? requested : Math.min(requested ?? cap, cap);
 		if (hasOffset) {
 			const start = Math.max(0, args.offset as number);

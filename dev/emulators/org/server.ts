@@ -1,12 +1,26 @@
 /** HTTP server of the Organization API emulator (Apollo Server 4 behaviour) with its GET token endpoint. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
-import { type DocumentNode, type GraphQLError, type GraphQLSchema, execute, parse, validate } from 'graphql';
+import {
+	type DocumentNode,
+	type GraphQLError,
+	type GraphQLSchema,
+	execute,
+	parse,
+	validate,
+} from 'graphql';
 
 import { CONTROL_PREFIX, handleControl } from '../core/control';
 import { type Counters, countResponses } from '../core/counters';
 import type { FaultControl } from '../core/faults';
-import { ServerLifecycle, answeredByInjectedFault, baseUrl, extractAccessToken, readBody, sendJson } from '../core/http';
+import {
+	ServerLifecycle,
+	answeredByInjectedFault,
+	baseUrl,
+	extractAccessToken,
+	readBody,
+	sendJson,
+} from '../core/http';
 import { TokenStore, handleTokenRequest } from '../core/tokens';
 import type { OrgDataset } from './dataset';
 import { OrgResolvers, SparqlUnavailableError, buildOrgSchema, type OrgContext } from './schema';
@@ -39,10 +53,14 @@ interface ApolloError {
 }
 
 /** Content types a browser may send without a CORS preflight; Apollo's CSRF prevention refuses them. */
-const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+const SIMPLE_CONTENT_TYPES = [
+	'application/x-www-form-urlencoded',
+	'multipart/form-data',
+	'text/plain',
+];
 const CSRF_MESSAGE =
 	"This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Please either specify a 'content-type' header " +
-	"(with a type that is not one of application/x-www-form-urlencoded, multipart/form-data, text/plain) or provide a non-empty value " +
+	'(with a type that is not one of application/x-www-form-urlencoded, multipart/form-data, text/plain) or provide a non-empty value ' +
 	'for one of the following headers: x-apollo-operation-name, apollo-require-preflight\n';
 
 export class OrgServer {
@@ -71,10 +89,12 @@ export class OrgServer {
 		const { counters, faults } = this.options;
 		const url = new URL(req.url ?? '/', 'http://emulator');
 		try {
-			if (url.pathname.startsWith(CONTROL_PREFIX)) return await handleControl(req, res, url, { faults, counters });
+			if (url.pathname.startsWith(CONTROL_PREFIX))
+				return await handleControl(req, res, url, { faults, counters });
 			countResponses(res, counters, 'org');
 			if (url.pathname === '/auth/token') return await this.token(req, res, url);
-			if (url.pathname === ORG_API_PATH || url.pathname === `${ORG_API_PATH}/`) return await this.graphql(req, res, url);
+			if (url.pathname === ORG_API_PATH || url.pathname === `${ORG_API_PATH}/`)
+				return await this.graphql(req, res, url);
 			counters.request('org', 'other');
 			sendJson(res, 404, { error: 'not_found' });
 		} catch (error) {
@@ -101,13 +121,31 @@ export class OrgServer {
 	private async graphql(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 		const { faults, counters } = this.options;
 		const delay = (ms: number) => this.lifecycle.delay(ms);
-		if (await answeredByInjectedFault(res, { service: 'org', endpoint: 'graphql', target: 'org', faults, counters, delay })) return;
+		if (
+			await answeredByInjectedFault(res, {
+				service: 'org',
+				endpoint: 'graphql',
+				target: 'org',
+				faults,
+				counters,
+				delay,
+			})
+		)
+			return;
 		const body = await readBody(req);
 		const tokenState = this.tokens.check(extractAccessToken(req, url));
 		if (tokenState !== 'valid') {
-			return sendJson(res, 401, { message: tokenState === 'expired' ? 'jwt expired' : 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
+			return sendJson(
+				res,
+				401,
+				{ message: tokenState === 'expired' ? 'jwt expired' : 'Unauthorized' },
+				{ 'www-authenticate': 'Bearer' },
+			);
 		}
-		if (this.blockedAsCsrf(req)) return sendApollo(res, 400, { errors: [{ message: CSRF_MESSAGE, extensions: { code: 'BAD_REQUEST' } }] });
+		if (this.blockedAsCsrf(req))
+			return sendApollo(res, 400, {
+				errors: [{ message: CSRF_MESSAGE, extensions: { code: 'BAD_REQUEST' } }],
+			});
 		const request = this.readRequest(req, url, body);
 		if ('status' in request) return sendApollo(res, request.status, { errors: [request.error] });
 		const sparqlDown = faults.decideSparqlDown('org');
@@ -120,11 +158,20 @@ export class OrgServer {
 		const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 		const preflighted = contentType !== '' && !SIMPLE_CONTENT_TYPES.includes(contentType);
 		const header = (name: string) => String(req.headers[name] ?? '').length > 0;
-		return !preflighted && !header('apollo-require-preflight') && !header('x-apollo-operation-name');
+		return (
+			!preflighted && !header('apollo-require-preflight') && !header('x-apollo-operation-name')
+		);
 	}
 
-	private readRequest(req: IncomingMessage, url: URL, body: Buffer): GraphqlRequest | { status: number; error: ApolloError } {
-		const badRequest = (message: string) => ({ status: 400, error: { message, extensions: { code: 'BAD_REQUEST' } } });
+	private readRequest(
+		req: IncomingMessage,
+		url: URL,
+		body: Buffer,
+	): GraphqlRequest | { status: number; error: ApolloError } {
+		const badRequest = (message: string) => ({
+			status: 400,
+			error: { message, extensions: { code: 'BAD_REQUEST' } },
+		});
 		if (req.method === 'GET') {
 			const variables = url.searchParams.get('variables');
 			try {
@@ -137,10 +184,18 @@ export class OrgServer {
 				return badRequest('`variables` in a GET request must be a JSON-encoded object');
 			}
 		}
-		if (req.method !== 'POST') return { status: 405, error: { message: 'Apollo Server supports only GET/POST requests.', extensions: { code: 'BAD_REQUEST' } } };
+		if (req.method !== 'POST')
+			return {
+				status: 405,
+				error: {
+					message: 'Apollo Server supports only GET/POST requests.',
+					extensions: { code: 'BAD_REQUEST' },
+				},
+			};
 		try {
 			const parsed = JSON.parse(body.toString('utf8')) as unknown;
-			if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return badRequest('POST body must be a JSON object');
+			if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+				return badRequest('POST body must be a JSON object');
 			return parsed as GraphqlRequest;
 		} catch {
 			return badRequest('POST body is not valid JSON');
@@ -150,7 +205,13 @@ export class OrgServer {
 	private run(request: GraphqlRequest, sparqlDown: boolean): { status: number; payload: unknown } {
 		const fail = (status: number, errors: ApolloError[]) => ({ status, payload: { errors } });
 		if (typeof request.query !== 'string' || request.query === '') {
-			return fail(400, [{ message: 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.', extensions: { code: 'BAD_REQUEST' } }]);
+			return fail(400, [
+				{
+					message:
+						'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.',
+					extensions: { code: 'BAD_REQUEST' },
+				},
+			]);
 		}
 		let document: DocumentNode;
 		try {
@@ -159,24 +220,37 @@ export class OrgServer {
 			return fail(400, [apolloError(error as GraphQLError, 'GRAPHQL_PARSE_FAILED')]);
 		}
 		const validationErrors = validate(this.schema, document);
-		if (validationErrors.length) return fail(400, validationErrors.map((error) => apolloError(error, 'GRAPHQL_VALIDATION_FAILED')));
+		if (validationErrors.length)
+			return fail(
+				400,
+				validationErrors.map((error) => apolloError(error, 'GRAPHQL_VALIDATION_FAILED')),
+			);
 		const context: OrgContext = { sparqlDown };
 		const result = execute({
 			schema: this.schema,
 			document,
 			rootValue: this.rootValue,
 			contextValue: context,
-			variableValues: (request.variables as Record<string, unknown> | null | undefined) ?? undefined,
+			variableValues:
+				(request.variables as Record<string, unknown> | null | undefined) ?? undefined,
 			operationName: typeof request.operationName === 'string' ? request.operationName : undefined,
 		});
 		if (result instanceof Promise) throw new Error('resolvers are synchronous');
 		if (!('data' in result) || result.data === undefined) {
 			// No data at all: variable coercion or operation resolution failed before execution.
-			const code = result.errors?.some((error) => /operation/i.test(error.message)) ? 'OPERATION_RESOLUTION_FAILURE' : 'BAD_USER_INPUT';
-			return fail(400, (result.errors ?? []).map((error) => apolloError(error, code)));
+			const code = result.errors?.some((error) => /operation/i.test(error.message))
+				? 'OPERATION_RESOLUTION_FAILURE'
+				: 'BAD_USER_INPUT';
+			return fail(
+				400,
+				(result.errors ?? []).map((error) => apolloError(error, code)),
+			);
 		}
 		const errors = result.errors?.map((error) => apolloError(error, 'INTERNAL_SERVER_ERROR'));
-		return { status: 200, payload: errors?.length ? { errors, data: result.data } : { data: result.data } };
+		return {
+			status: 200,
+			payload: errors?.length ? { errors, data: result.data } : { data: result.data },
+		};
 	}
 }
 
@@ -184,7 +258,8 @@ function apolloError(error: GraphQLError, code: string): ApolloError {
 	const out: ApolloError = { message: error.message, extensions: { code } };
 	if (error.locations) out.locations = error.locations;
 	if (error.path) out.path = error.path;
-	if (error.originalError instanceof SparqlUnavailableError) out.extensions.code = 'INTERNAL_SERVER_ERROR';
+	if (error.originalError instanceof SparqlUnavailableError)
+		out.extensions.code = 'INTERNAL_SERVER_ERROR';
 	return out;
 }
 

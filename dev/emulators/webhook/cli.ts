@@ -1,23 +1,42 @@
 /** `cli.ts send ...`: fires signed SIP status events at a receiver and prints one JSON line per attempt. */
-import { buildFailureEvent, buildSuccessEvent, deliverWithRetries, send, type SendOptions, type SendResult } from './sender';
+import {
+	buildFailureEvent,
+	buildSuccessEvent,
+	deliverWithRetries,
+	send,
+	type SendOptions,
+	type SendResult,
+} from './sender';
 
 const STALE_SECONDS = 600;
 
 function describe(result: SendResult, extra: Record<string, unknown> = {}): string {
 	// Never print secrets or signatures; id, status and timing are enough to follow what happened.
-	return JSON.stringify({ id: result.id, timestamp: result.timestamp, status: result.status, latencyMs: Math.round(result.latencyMs * 10) / 10, error: result.error, ...extra });
+	return JSON.stringify({
+		id: result.id,
+		timestamp: result.timestamp,
+		status: result.status,
+		latencyMs: Math.round(result.latencyMs * 10) / 10,
+		error: result.error,
+		...extra,
+	});
 }
 
 export async function runSendCommand(flags: Map<string, string[]>): Promise<number> {
 	const url = flags.get('url')?.at(-1);
 	const secrets = flags.get('secret') ?? [];
 	if (!url || !secrets.length) {
-		console.error('usage: cli.ts send --url URL --secret whsec_... [--secret ...] [--outcome success|failure] [--pid P] [--correlation-id C] [--reason R]');
-		console.error('        [--type T] [--tamper] [--replay] [--stale] [--future] [--decoys N] [--count N] [--retries] [--compress F]');
+		console.error(
+			'usage: cli.ts send --url URL --secret whsec_... [--secret ...] [--outcome success|failure] [--pid P] [--correlation-id C] [--reason R]',
+		);
+		console.error(
+			'        [--type T] [--tamper] [--replay] [--stale] [--future] [--decoys N] [--count N] [--retries] [--compress F]',
+		);
 		return 2;
 	}
 	const outcome = flags.get('outcome')?.at(-1) ?? 'success';
-	if (outcome !== 'success' && outcome !== 'failure') throw new Error('--outcome must be success or failure');
+	if (outcome !== 'success' && outcome !== 'failure')
+		throw new Error('--outcome must be success or failure');
 	const count = Number(flags.get('count')?.at(-1) ?? '1');
 	const options: SendOptions = {
 		secrets,
@@ -28,14 +47,21 @@ export async function runSendCommand(flags: Map<string, string[]>): Promise<numb
 	};
 	let failures = 0;
 	for (let i = 0; i < count; i++) {
-		const common = { type: flags.get('type')?.at(-1), correlationId: flags.get('correlation-id')?.at(-1) };
+		const common = {
+			type: flags.get('type')?.at(-1),
+			correlationId: flags.get('correlation-id')?.at(-1),
+		};
 		const event =
 			outcome === 'success'
 				? buildSuccessEvent({ ...common, pid: flags.get('pid')?.at(-1) })
 				: buildFailureEvent({ ...common, reason: flags.get('reason')?.at(-1) });
 		if (flags.has('retries')) {
 			const compress = Number(flags.get('compress')?.at(-1) ?? '1000');
-			const delivery = await deliverWithRetries(url, event, { ...options, compress, onAttempt: (result, attempt) => console.log(describe(result, { attempt })) });
+			const delivery = await deliverWithRetries(url, event, {
+				...options,
+				compress,
+				onAttempt: (result, attempt) => console.log(describe(result, { attempt })),
+			});
 			if (!delivery.delivered) failures++;
 			continue;
 		}
@@ -44,7 +70,11 @@ export async function runSendCommand(flags: Map<string, string[]>): Promise<numb
 		if (first.status < 200 || first.status >= 300) failures++;
 		if (flags.has('replay')) {
 			// A replay resends the identical request: same id, timestamp and signature.
-			const again = await send(url, event, { ...options, id: first.id, timestamp: first.timestamp });
+			const again = await send(url, event, {
+				...options,
+				id: first.id,
+				timestamp: first.timestamp,
+			});
 			console.log(describe(again, { replay: true }));
 		}
 	}

@@ -11,7 +11,9 @@ export function pythonJsonDumps(value: unknown): string {
 	if (typeof value === 'string') return pythonString(value);
 	if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
 	if (typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+		const entries = Object.entries(value as Record<string, unknown>).filter(
+			([, item]) => item !== undefined,
+		);
 		return `{${entries.map(([key, item]) => `${pythonString(key)}: ${pythonJsonDumps(item)}`).join(', ')}}`;
 	}
 	throw new TypeError(`Object of type ${typeof value} is not JSON serializable`);
@@ -24,7 +26,15 @@ function pythonNumber(value: number): string {
 	return String(value).replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
-const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+const SHORT_ESCAPES: Record<string, string> = {
+	'"': '\\"',
+	'\\': '\\\\',
+	'\n': '\\n',
+	'\r': '\\r',
+	'\t': '\\t',
+	'\b': '\\b',
+	'\f': '\\f',
+};
 
 function pythonString(text: string): string {
 	let out = '"';

@@ -14,7 +14,9 @@ export { pythonJsonDumps } from './pythonJson';
 
 export const DEFAULT_EVENT_TYPE = 'meemoo.sip.archived';
 /** Delays before attempts 2..9 after a non-2xx answer: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-export const RETRY_SCHEDULE_SECONDS: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
+export const RETRY_SCHEDULE_SECONDS: readonly number[] = [
+	0, 5, 300, 1800, 7200, 18000, 36000, 36000,
+];
 /** The real sender abandons an attempt after 15 s. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 
@@ -74,27 +76,45 @@ function eventTimestamp(value: Date | string | undefined, random: RandomSource):
 	return date.toISOString().replace(/\.(\d{3})Z$/, `.$1${micros}Z`);
 }
 
-export function buildSuccessEvent(options: EventOptions & { pid?: string } = {}, random: RandomSource = defaultRandom): StatusEvent {
+export function buildSuccessEvent(
+	options: EventOptions & { pid?: string } = {},
+	random: RandomSource = defaultRandom,
+): StatusEvent {
 	return {
 		type: options.type ?? DEFAULT_EVENT_TYPE,
 		timestamp: eventTimestamp(options.timestamp, random),
-		data: { correlation_id: options.correlationId ?? newCorrelationId(random), outcome: 'success', pid: options.pid ?? newPid(random) },
+		data: {
+			correlation_id: options.correlationId ?? newCorrelationId(random),
+			outcome: 'success',
+			pid: options.pid ?? newPid(random),
+		},
 	};
 }
 
 /** Failure events carry `message`: `sipin.sip-2.validate -- <reason>` unless a full message is given. */
-export function buildFailureEvent(options: EventOptions & { reason?: string; message?: string } = {}, random: RandomSource = defaultRandom): StatusEvent {
-	const message = options.message ?? `sipin.sip-2.validate -- ${options.reason ?? 'SIP is not a valid zip file'}`;
+export function buildFailureEvent(
+	options: EventOptions & { reason?: string; message?: string } = {},
+	random: RandomSource = defaultRandom,
+): StatusEvent {
+	const message =
+		options.message ?? `sipin.sip-2.validate -- ${options.reason ?? 'SIP is not a valid zip file'}`;
 	return {
 		type: options.type ?? DEFAULT_EVENT_TYPE,
 		timestamp: eventTimestamp(options.timestamp, random),
-		data: { correlation_id: options.correlationId ?? newCorrelationId(random), outcome: 'failure', message },
+		data: {
+			correlation_id: options.correlationId ?? newCorrelationId(random),
+			outcome: 'failure',
+			message,
+		},
 	};
 }
 
 /** Secret bytes as the Standard Webhooks libraries read them: strip `whsec_`, base64-decode the rest. */
 export function secretBytes(secret: string): Buffer {
-	return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+	return Buffer.from(
+		secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret,
+		'base64',
+	);
 }
 
 /** `v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<body>")>`. */
@@ -106,7 +126,12 @@ export function sign(secret: string, id: string, timestamp: number, body: string
 }
 
 /** One signature per active secret (secret rotation), space separated. */
-export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string | Buffer): string {
+export function signatureHeader(
+	secrets: readonly string[],
+	id: string,
+	timestamp: number,
+	body: string | Buffer,
+): string {
 	return secrets.map((secret) => sign(secret, id, timestamp, body)).join(' ');
 }
 
@@ -155,13 +180,23 @@ function tamperBody(body: string): string {
 	return body.slice(0, index) + replacement + body.slice(index + 1);
 }
 
-export async function send(url: string, event: StatusEvent | string, options: SendOptions): Promise<SendResult> {
+export async function send(
+	url: string,
+	event: StatusEvent | string,
+	options: SendOptions,
+): Promise<SendResult> {
 	const body = serializeEvent(event);
 	const id = options.id ?? newMessageId();
 	const nowSeconds = Math.floor((options.now ?? Date.now()) / 1000);
-	const timestamp = options.timestamp ?? nowSeconds - (options.staleSeconds ?? 0) + (options.futureSeconds ?? 0);
-	const decoys = Array.from({ length: options.decoySignatures ?? 0 }, () => `v1,${randomBytes(32).toString('base64')}`);
-	const signature = [...decoys, signatureHeader(options.secrets, id, timestamp, body)].filter(Boolean).join(' ');
+	const timestamp =
+		options.timestamp ?? nowSeconds - (options.staleSeconds ?? 0) + (options.futureSeconds ?? 0);
+	const decoys = Array.from(
+		{ length: options.decoySignatures ?? 0 },
+		() => `v1,${randomBytes(32).toString('base64')}`,
+	);
+	const signature = [...decoys, signatureHeader(options.secrets, id, timestamp, body)]
+		.filter(Boolean)
+		.join(' ');
 	const sentBody = options.tamper ? tamperBody(body) : body;
 	const headers = {
 		'content-type': 'application/json',
@@ -176,25 +211,44 @@ export async function send(url: string, event: StatusEvent | string, options: Se
 	return { ...outcome, latencyMs, id, timestamp, body: sentBody, signature };
 }
 
-function postRaw(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number; responseBody: string; error?: string }> {
+function postRaw(
+	url: string,
+	headers: Record<string, string>,
+	body: string,
+	timeoutMs: number,
+): Promise<{ status: number; responseBody: string; error?: string }> {
 	return new Promise((resolve) => {
 		const target = new URL(url);
 		const requester = target.protocol === 'https:' ? httpsRequest : httpRequest;
 		const payload = Buffer.from(body, 'utf8');
 		// agent:false = a fresh connection per attempt, nothing left open afterwards.
-		const req = requester(target, { method: 'POST', headers: { ...headers, 'content-length': String(payload.length) }, agent: false }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => {
-				clearTimeout(timer);
-				resolve({ status: res.statusCode ?? 0, responseBody: Buffer.concat(chunks).toString('utf8') });
-			});
-			res.on('error', (error) => {
-				clearTimeout(timer);
-				resolve({ status: 0, responseBody: '', error: error.message });
-			});
-		});
-		const timer = setTimeout(() => req.destroy(new Error(`attempt timed out after ${timeoutMs} ms`)), timeoutMs);
+		const req = requester(
+			target,
+			{
+				method: 'POST',
+				headers: { ...headers, 'content-length': String(payload.length) },
+				agent: false,
+			},
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => chunks.push(chunk));
+				res.on('end', () => {
+					clearTimeout(timer);
+					resolve({
+						status: res.statusCode ?? 0,
+						responseBody: Buffer.concat(chunks).toString('utf8'),
+					});
+				});
+				res.on('error', (error) => {
+					clearTimeout(timer);
+					resolve({ status: 0, responseBody: '', error: error.message });
+				});
+			},
+		);
+		const timer = setTimeout(
+			() => req.destroy(new Error(`attempt timed out after ${timeoutMs} ms`)),
+			timeoutMs,
+		);
 		req.on('error', (error) => {
 			clearTimeout(timer);
 			resolve({ status: 0, responseBody: '', error: error.message });
@@ -217,14 +271,25 @@ export interface DeliveryResult {
 }
 
 /** Delivers like the real sender: any 2xx ends it; a retry keeps the webhook-id with a fresh timestamp and signature. */
-export async function deliverWithRetries(url: string, event: StatusEvent | string, options: RetryOptions): Promise<DeliveryResult> {
+export async function deliverWithRetries(
+	url: string,
+	event: StatusEvent | string,
+	options: RetryOptions,
+): Promise<DeliveryResult> {
 	const id = options.id ?? newMessageId();
-	const maxAttempts = Math.min(options.maxAttempts ?? RETRY_SCHEDULE_SECONDS.length + 1, RETRY_SCHEDULE_SECONDS.length + 1);
+	const maxAttempts = Math.min(
+		options.maxAttempts ?? RETRY_SCHEDULE_SECONDS.length + 1,
+		RETRY_SCHEDULE_SECONDS.length + 1,
+	);
 	const compress = options.compress ?? 1;
 	const attempts: SendResult[] = [];
 	for (let attempt = 1; attempt <= maxAttempts; attempt++) {
 		if (attempt > 1) await sleep((RETRY_SCHEDULE_SECONDS[attempt - 2] * 1000) / compress);
-		const result = await send(url, event, { ...options, id, timestamp: options.timestamp === undefined ? undefined : options.timestamp + (attempt - 1) });
+		const result = await send(url, event, {
+			...options,
+			id,
+			timestamp: options.timestamp === undefined ? undefined : options.timestamp + (attempt - 1),
+		});
 		attempts.push(result);
 		options.onAttempt?.(result, attempt);
 		if (result.status >= 200 && result.status < 300) return { delivered: true, attempts };

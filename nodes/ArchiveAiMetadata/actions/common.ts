@@ -21,15 +21,26 @@ export const RESOURCES_WITH_FILES = resourcesWhere((view) => view.files.length >
 export { optionsCollection, showFor };
 
 /** "All fields" or a choice listed from the live schema. */
-export function fieldSelectionProperties(resources: string[], operations: string[]): INodeProperties[] {
+export function fieldSelectionProperties(
+	resources: string[],
+	operations: string[],
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Fields to Return',
 			name: 'fieldSelection',
 			type: 'options',
 			options: [
-				{ name: 'All Fields', value: 'all', description: 'Every column of the view (or the simplified set when Simplify is on)' },
-				{ name: 'Selected Fields', value: 'selected', description: 'Only the columns chosen below' },
+				{
+					name: 'All Fields',
+					value: 'all',
+					description: 'Every column of the view (or the simplified set when Simplify is on)',
+				},
+				{
+					name: 'Selected Fields',
+					value: 'selected',
+					description: 'Only the columns chosen below',
+				},
 			],
 			default: 'all',
 			displayOptions: showFor(resources, operations),
@@ -42,7 +53,9 @@ export function fieldSelectionProperties(resources: string[], operations: string
 			default: [],
 			description:
 				'Columns to return, read from the live API schema. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			displayOptions: { show: { resource: resources, operation: operations, fieldSelection: ['selected'] } },
+			displayOptions: {
+				show: { resource: resources, operation: operations, fieldSelection: ['selected'] },
+			},
 		},
 	];
 }
@@ -71,7 +84,8 @@ export const retriesOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
 	default: DEFAULT_MAX_RETRIES,
-	description: 'Retries of a request answered with 429 or 5xx or cut off, with backoff that honours Retry-After',
+	description:
+		'Retries of a request answered with 429 or 5xx or cut off, with backoff that honours Retry-After',
 };
 
 export const simplifyOption: INodeProperties = {
@@ -100,4 +114,3 @@ export const pagedReadOptions: INodeProperties[] = [
 	pageSizeOption,
 	simplifyOption,
 ];
-

@@ -1,5 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData, INodeProperties, IExecuteFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeProperties,
+	IExecuteFunctions,
+} from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema, buildViewQuery } from '../api/documents';
@@ -11,12 +16,17 @@ import { viewKeyOf } from '../api/views';
 import type { AiViewKey } from '../api/views';
 import { ALL_VIEW_RESOURCES, optionsCollection, retriesOption, showFor } from './common';
 
-export const description: INodeProperties[] = [optionsCollection(showFor(ALL_VIEW_RESOURCES, ['count']), [retriesOption])];
+export const description: INodeProperties[] = [
+	optionsCollection(showFor(ALL_VIEW_RESOURCES, ['count']), [retriesOption]),
+];
 
 type AggregateData = Record<string, { aggregate?: { count?: number } }>;
 
 /** Count: `<view>_aggregate(where) { aggregate { count } }`, where the account may aggregate. */
-export async function executeCount(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+export async function executeCount(
+	session: AiSession,
+	viewKey: AiViewKey,
+): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
 		const options = readOptions(ctx, itemIndex);
@@ -40,10 +50,17 @@ export async function executeCount(session: AiSession, viewKey: AiViewKey): Prom
 			fields: ['aggregate.count'],
 		});
 		if (connection.schema) {
-			assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, { where }, {
-				selection: 'Filters',
-				variables: { where: ADVANCED_FILTER_NAME },
-			});
+			assertValidAgainstSchema(
+				ctx,
+				itemIndex,
+				connection.schema,
+				document,
+				{ where },
+				{
+					selection: 'Filters',
+					variables: { where: ADVANCED_FILTER_NAME },
+				},
+			);
 		}
 		const data = await connection.client
 			.request<AggregateData>({ document, variables: { where } }, itemIndex)
@@ -55,6 +72,9 @@ export async function executeCount(session: AiSession, viewKey: AiViewKey): Prom
 	});
 }
 
-export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
+): Promise<INodeExecutionData[]> {
 	return await executeCount(new AiSession(this), viewKeyOf(this, resource));
 }

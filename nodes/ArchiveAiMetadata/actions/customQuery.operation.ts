@@ -1,6 +1,11 @@
 import { Kind, OperationTypeNode, parse, visit } from 'graphql';
 import type { DocumentNode, FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema } from '../api/documents';
@@ -20,7 +25,8 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'query ($limit: Int!) { face_tasks(limit: $limit) { task_id pid status } }',
-		description: 'A GraphQL query (no mutations or subscriptions); it is checked against the live schema before it is sent',
+		description:
+			'A GraphQL query (no mutations or subscriptions); it is checked against the live schema before it is sent',
 		displayOptions: show,
 	},
 	{
@@ -28,7 +34,7 @@ export const description: INodeProperties[] = [
 		name: 'variables',
 		type: 'json',
 		default: '{}',
-		description: 'Values of the query\'s variables, as a JSON object',
+		description: "Values of the query's variables, as a JSON object",
 		displayOptions: show,
 	},
 	optionsCollection(show, [
@@ -45,7 +51,8 @@ export const description: INodeProperties[] = [
 			name: 'splitIntoItems',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to output one item per element of the first root field\'s list instead of one item holding all data',
+			description:
+				"Whether to output one item per element of the first root field's list instead of one item holding all data",
 		},
 	]),
 ];
@@ -55,7 +62,12 @@ function parseQuery(ctx: IExecuteFunctions, itemIndex: number, text: string): Do
 	try {
 		return parse(text);
 	} catch (error) {
-		throw parameterError(ctx, itemIndex, 'Query', `is not valid GraphQL: ${(error as Error).message}`);
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Query',
+			`is not valid GraphQL: ${(error as Error).message}`,
+		);
 	}
 }
 
@@ -66,7 +78,8 @@ function chooseOperation(
 	operationName: string,
 ): OperationDefinitionNode {
 	const operations = document.definitions.filter(
-		(definition): definition is OperationDefinitionNode => definition.kind === 'OperationDefinition',
+		(definition): definition is OperationDefinitionNode =>
+			definition.kind === 'OperationDefinition',
 	);
 	const operation = operationName
 		? operations.find((candidate) => candidate.name?.value === operationName)
@@ -75,11 +88,26 @@ function chooseOperation(
 			: undefined;
 	if (!operation) {
 		throw operationName
-			? parameterError(ctx, itemIndex, 'Operation Name', `the query has no operation named "${operationName}"`)
-			: parameterError(ctx, itemIndex, 'Query', 'holds several operations; set Operation Name to choose one');
+			? parameterError(
+					ctx,
+					itemIndex,
+					'Operation Name',
+					`the query has no operation named "${operationName}"`,
+				)
+			: parameterError(
+					ctx,
+					itemIndex,
+					'Query',
+					'holds several operations; set Operation Name to choose one',
+				);
 	}
 	if (operation.operation !== OperationTypeNode.QUERY) {
-		throw parameterError(ctx, itemIndex, 'Query', `only queries are allowed, not a ${operation.operation}`);
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Query',
+			`only queries are allowed, not a ${operation.operation}`,
+		);
 	}
 	return operation;
 }
@@ -88,10 +116,14 @@ function chooseOperation(
  * The document that is sent: the chosen operation and the fragments it uses (also through other fragments), so the
  * server never sees, parses or logs the document's other operations.
  */
-export function documentForOperation(document: DocumentNode, operation: OperationDefinitionNode): DocumentNode {
+export function documentForOperation(
+	document: DocumentNode,
+	operation: OperationDefinitionNode,
+): DocumentNode {
 	const fragments = new Map<string, FragmentDefinitionNode>();
 	for (const definition of document.definitions) {
-		if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+		if (definition.kind === Kind.FRAGMENT_DEFINITION)
+			fragments.set(definition.name.value, definition);
 	}
 	const used = new Set<string>();
 	const pending: Array<OperationDefinitionNode | FragmentDefinitionNode> = [operation];
@@ -106,7 +138,10 @@ export function documentForOperation(document: DocumentNode, operation: Operatio
 			},
 		});
 	}
-	return { kind: Kind.DOCUMENT, definitions: [operation, ...[...used].map((name) => fragments.get(name)!)] };
+	return {
+		kind: Kind.DOCUMENT,
+		definitions: [operation, ...[...used].map((name) => fragments.get(name)!)],
+	};
 }
 
 function firstRootKey(operation: OperationDefinitionNode): string | undefined {
@@ -120,22 +155,38 @@ export async function executeCustomQuery(session: AiSession): Promise<INodeExecu
 	const ctx = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
 		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const maxRetries = requireInteger(ctx, itemIndex, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, { min: 0, max: MAX_RETRIES });
+		const maxRetries = requireInteger(
+			ctx,
+			itemIndex,
+			'Max Retries',
+			options.maxRetries ?? DEFAULT_MAX_RETRIES,
+			{ min: 0, max: MAX_RETRIES },
+		);
 		const operationName = String(options.operationName ?? '').trim();
 		const parsed = parseQuery(ctx, itemIndex, String(ctx.getNodeParameter('query', itemIndex, '')));
 		const operation = chooseOperation(ctx, itemIndex, parsed, operationName);
 		const document = documentForOperation(parsed, operation);
-		const variables = parseJsonObject(ctx, itemIndex, 'Variables', ctx.getNodeParameter('variables', itemIndex, '{}'));
+		const variables = parseJsonObject(
+			ctx,
+			itemIndex,
+			'Variables',
+			ctx.getNodeParameter('variables', itemIndex, '{}'),
+		);
 
 		const connection = await session.connect(maxRetries);
-		const variableNames = (operation.variableDefinitions ?? []).map((definition) => definition.variable.name.value);
+		const variableNames = (operation.variableDefinitions ?? []).map(
+			(definition) => definition.variable.name.value,
+		);
 		assertValidAgainstSchema(
 			ctx,
 			itemIndex,
 			connection.schema,
 			document,
 			variables,
-			{ selection: 'Query', variables: Object.fromEntries(variableNames.map((name) => [name, 'Variables'])) },
+			{
+				selection: 'Query',
+				variables: Object.fromEntries(variableNames.map((name) => [name, 'Variables'])),
+			},
 			operation.name?.value,
 		);
 		const data = await connection.client.request<IDataObject>(
@@ -145,8 +196,13 @@ export async function executeCustomQuery(session: AiSession): Promise<INodeExecu
 		if (options.splitIntoItems !== true) return [data];
 		const key = firstRootKey(operation);
 		const value = key === undefined ? undefined : data[key];
-		if (Array.isArray(value)) return value.map((entry) => (typeof entry === 'object' && entry !== null ? (entry as IDataObject) : { value: entry }));
-		return value === undefined || value === null ? [] : [typeof value === 'object' ? (value as IDataObject) : { value }];
+		if (Array.isArray(value))
+			return value.map((entry) =>
+				typeof entry === 'object' && entry !== null ? (entry as IDataObject) : { value: entry },
+			);
+		return value === undefined || value === null
+			? []
+			: [typeof value === 'object' ? (value as IDataObject) : { value }];
 	});
 }
 

@@ -1,12 +1,24 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IBinaryKeyData, IDataObject, INodeExecutionData, INodeProperties, IExecuteFunctions } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	INodeExecutionData,
+	INodeProperties,
+	IExecuteFunctions,
+} from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema } from '../api/documents';
 import { DEFAULT_MAX_FILE_SIZE_MIB, MIB, downloadPresignedFile } from '../api/download';
 import { parameterError, requireInteger, splitList } from '../../shared/n8n/params';
-import { PRESIGN_ARGUMENT, PRESIGN_FIELD, looksLikeObjectPath, presignedFieldFor, resolvePresign } from '../api/presign';
+import {
+	PRESIGN_ARGUMENT,
+	PRESIGN_FIELD,
+	looksLikeObjectPath,
+	presignedFieldFor,
+	resolvePresign,
+} from '../api/presign';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../api/session';
 import { AiSession } from '../api/session';
 import type { AiMetadataConnection } from '../api/client';
@@ -62,7 +74,12 @@ const MAX_FILE_SIZE_LIMIT_MIB = 2048;
 function readMaxFileSize(session: AiSession, itemIndex: number, value: unknown): number {
 	const mib = Number(value ?? DEFAULT_MAX_FILE_SIZE_MIB);
 	if (!Number.isFinite(mib) || mib <= 0 || mib > MAX_FILE_SIZE_LIMIT_MIB) {
-		throw parameterError(session.ctx, itemIndex, 'Max File Size (MiB)', `must be a number above 0 and at most ${MAX_FILE_SIZE_LIMIT_MIB}, got ${JSON.stringify(value)}`);
+		throw parameterError(
+			session.ctx,
+			itemIndex,
+			'Max File Size (MiB)',
+			`must be a number above 0 and at most ${MAX_FILE_SIZE_LIMIT_MIB}, got ${JSON.stringify(value)}`,
+		);
 	}
 	return Math.floor(mib * MIB);
 }
@@ -73,14 +90,23 @@ interface FetchedFile {
 	source: 'inline' | 'presigned';
 }
 
-function chooseFiles(session: AiSession, itemIndex: number, view: ResolvedView | undefined): DownloadableFile[] {
+function chooseFiles(
+	session: AiSession,
+	itemIndex: number,
+	view: ResolvedView | undefined,
+): DownloadableFile[] {
 	const wanted = splitList(session.ctx.getNodeParameter('files', itemIndex, []));
 	if (!view) return [];
 	if (wanted.length === 0) return view.files;
 	return wanted.map((column) => {
 		const file = view.files.find((candidate) => candidate.column === column);
 		if (!file) {
-			throw parameterError(session.ctx, itemIndex, 'Files', `unknown file "${column}"; available: ${view.files.map((f) => f.column).join(', ')}`);
+			throw parameterError(
+				session.ctx,
+				itemIndex,
+				'Files',
+				`unknown file "${column}"; available: ${view.files.map((f) => f.column).join(', ')}`,
+			);
 		}
 		return file;
 	});
@@ -101,7 +127,11 @@ async function presignPaths(
 	for (const column of paths.keys()) {
 		const output = presign ? presignedFieldFor(presign, column) : undefined;
 		if (!output) {
-			throw new NodeOperationError(ctx.getNode(), `The API offers no download link (${PRESIGN_FIELD}) for ${column}`, { itemIndex });
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The API offers no download link (${PRESIGN_FIELD}) for ${column}`,
+				{ itemIndex },
+			);
 		}
 		outputs.set(column, output);
 	}
@@ -112,17 +142,23 @@ async function presignPaths(
 		fields: [...new Set(outputs.values())],
 	});
 	const variables = { [PRESIGN_ARGUMENT]: Object.fromEntries(paths) };
-	assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, variables, { selection: 'Files', variables: {} });
-	const data = await connection.client.request<Record<string, Array<Record<string, string | null>> | null>>(
-		{ document, variables },
-		itemIndex,
-	);
+	assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, variables, {
+		selection: 'Files',
+		variables: {},
+	});
+	const data = await connection.client.request<
+		Record<string, Array<Record<string, string | null>> | null>
+	>({ document, variables }, itemIndex);
 	// The API answers with a list; its first element holds the URLs.
 	const first = data[PRESIGN_FIELD]?.[0] ?? {};
 	for (const [column, output] of outputs) {
 		const url = first[output];
 		if (typeof url !== 'string' || url === '') {
-			throw new NodeOperationError(ctx.getNode(), `The API returned no download link for ${column}`, { itemIndex });
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The API returned no download link for ${column}`,
+				{ itemIndex },
+			);
 		}
 		urls.set(column, url);
 	}
@@ -143,7 +179,8 @@ async function fetchFiles(
 		const value = record[file.column];
 		if (value === null || value === undefined || value === '') continue;
 		const text = typeof value === 'string' ? value : JSON.stringify(value);
-		if (typeof value === 'string' && looksLikeObjectPath(value)) paths.set(file.column, value.trim());
+		if (typeof value === 'string' && looksLikeObjectPath(value))
+			paths.set(file.column, value.trim());
 		else inline.push({ file, body: Buffer.from(text, 'utf8'), source: 'inline' });
 	}
 	const urls = await presignPaths(session, connection, itemIndex, paths);
@@ -161,20 +198,31 @@ async function fetchFiles(
 		downloaded.push({ file, body, source: 'presigned' });
 	}
 	// Keep the order the files were asked for.
-	return files.flatMap((file) => [...inline, ...downloaded].filter((fetched) => fetched.file === file));
+	return files.flatMap((file) =>
+		[...inline, ...downloaded].filter((fetched) => fetched.file === file),
+	);
 }
 
 /**
  * Download Files: a speech or NER task's transcripts and raw outputs as binary data. Columns holding an object
  * path are fetched through presignS3 links; columns holding the content itself are used as they are.
  */
-export async function executeDownloadFiles(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+export async function executeDownloadFiles(
+	session: AiSession,
+	viewKey: AiViewKey,
+): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
 		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const settings: DownloadSettings = {
 			prefix: String(options.binaryPropertyPrefix ?? '').trim(),
-			maxRetries: requireInteger(ctx, itemIndex, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, { min: 0, max: MAX_RETRIES }),
+			maxRetries: requireInteger(
+				ctx,
+				itemIndex,
+				'Max Retries',
+				options.maxRetries ?? DEFAULT_MAX_RETRIES,
+				{ min: 0, max: MAX_RETRIES },
+			),
 			maxBytes: readMaxFileSize(session, itemIndex, options.maxFileSizeMiB),
 		};
 		readRecordId(ctx, itemIndex, viewKey);
@@ -198,17 +246,29 @@ export async function executeDownloadFiles(session: AiSession, viewKey: AiViewKe
 			const property = `${settings.prefix}${file.column}`;
 			const fileName = `${taskId}_${file.column}.${file.extension}`;
 			binary[property] = await ctx.helpers.prepareBinaryData(body, fileName, file.mimeType);
-			described.push({ column: file.column, binaryProperty: property, fileName, mimeType: file.mimeType, bytes: body.length, source });
+			described.push({
+				column: file.column,
+				binaryProperty: property,
+				fileName,
+				mimeType: file.mimeType,
+				bytes: body.length,
+				source,
+			});
 		}
 		const json: IDataObject = {
 			...Object.fromEntries(baseColumns.map((column) => [column, record[column]])),
 			files: described,
-			missing: files.filter((file) => !fetched.some((entry) => entry.file === file)).map((file) => file.column),
+			missing: files
+				.filter((file) => !fetched.some((entry) => entry.file === file))
+				.map((file) => file.column),
 		};
 		return [{ json, binary }];
 	});
 }
 
-export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
+): Promise<INodeExecutionData[]> {
 	return await executeDownloadFiles(new AiSession(this), viewKeyOf(this, resource));
 }

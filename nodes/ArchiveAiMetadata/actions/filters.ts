@@ -120,9 +120,14 @@ const label: INodeProperties = {
 	description: 'Only persons whose label contains this text (case-insensitive)',
 };
 
-const byName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+const byName = (a: INodeProperties, b: INodeProperties) =>
+	a.displayName.localeCompare(b.displayName);
 
-function filtersCollection(resources: string[], operations: string[], options: INodeProperties[]): INodeProperties {
+function filtersCollection(
+	resources: string[],
+	operations: string[],
+	options: INodeProperties[],
+): INodeProperties {
 	return {
 		displayName: 'Filters',
 		name: 'filters',
@@ -163,8 +168,22 @@ const FILTERS_BY_KIND: Record<ViewKind, INodeProperties[]> = {
 		...timeRange('processed_time'),
 		advancedFilter,
 	],
-	nerTask: [status, contentPartner, pid, idList('fragmentId'), idList('taskIds'), ...timeRange('processed_time'), advancedFilter],
-	match: [contentPartner, ...matchFilters, idList('refsetPersonWikiId'), ...timeRange('matched_time'), advancedFilter],
+	nerTask: [
+		status,
+		contentPartner,
+		pid,
+		idList('fragmentId'),
+		idList('taskIds'),
+		...timeRange('processed_time'),
+		advancedFilter,
+	],
+	match: [
+		contentPartner,
+		...matchFilters,
+		idList('refsetPersonWikiId'),
+		...timeRange('matched_time'),
+		advancedFilter,
+	],
 	refsetPerson: [status, label, ...timeRange('modified_at'), advancedFilter],
 };
 
@@ -172,7 +191,11 @@ const KINDS = Object.keys(FILTERS_BY_KIND) as ViewKind[];
 
 /** Get Many and Count: every filter of the view. */
 export const filterProperties: INodeProperties[] = KINDS.map((kind) =>
-	filtersCollection(resourcesWhere((view) => view.kind === kind), ['getAll', 'count'], FILTERS_BY_KIND[kind]),
+	filtersCollection(
+		resourcesWhere((view) => view.kind === kind),
+		['getAll', 'count'],
+		FILTERS_BY_KIND[kind],
+	),
 );
 
 /** Get by PID: the same filters minus PID (the input items' PIDs are the batch), ANDed with each batch query. */

@@ -1,5 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { isUuid, parameterError, requireText } from '../../shared/n8n/params';
@@ -45,7 +50,11 @@ export const description: INodeProperties[] = [
 		displayOptions: showFor(PERSON_RESOURCES, ['get']),
 	},
 	...fieldSelectionProperties(GET_RESOURCES, ['get']),
-	optionsCollection(showFor(GET_RESOURCES, ['get']), [keepRawJsonOption, retriesOption, simplifyOption]),
+	optionsCollection(showFor(GET_RESOURCES, ['get']), [
+		keepRawJsonOption,
+		retriesOption,
+		simplifyOption,
+	]),
 ];
 
 export function idParameterName(viewKey: AiViewKey): { name: string; displayName: string } {
@@ -55,12 +64,27 @@ export function idParameterName(viewKey: AiViewKey): { name: string; displayName
 }
 
 /** Reads the record identifier; a column of type uuid only accepts a UUID (checked before the request). */
-export function readRecordId(ctx: IExecuteFunctions, itemIndex: number, viewKey: AiViewKey, view?: ResolvedView): string {
+export function readRecordId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	viewKey: AiViewKey,
+	view?: ResolvedView,
+): string {
 	const parameter = idParameterName(viewKey);
-	const id = requireText(ctx, itemIndex, parameter.displayName, ctx.getNodeParameter(parameter.name, itemIndex, ''));
+	const id = requireText(
+		ctx,
+		itemIndex,
+		parameter.displayName,
+		ctx.getNodeParameter(parameter.name, itemIndex, ''),
+	);
 	const idColumn = view?.idColumn;
 	if (view && idColumn && view.columnTypes[idColumn] === 'uuid' && !isUuid(id)) {
-		throw parameterError(ctx, itemIndex, parameter.displayName, `must be a UUID, got ${JSON.stringify(id)}`);
+		throw parameterError(
+			ctx,
+			itemIndex,
+			parameter.displayName,
+			`must be a UUID, got ${JSON.stringify(id)}`,
+		);
 	}
 	return id;
 }
@@ -76,7 +100,11 @@ export async function fetchRecordById(
 	const ctx = session.ctx;
 	const idColumn = view.idColumn;
 	if (!idColumn) {
-		throw new NodeOperationError(ctx.getNode(), `${view.rootField} has no identifier column to look records up by`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${view.rootField} has no identifier column to look records up by`,
+			{ itemIndex },
+		);
 	}
 	const connection = await session.connectToViews(maxRetries);
 	const [record] = await readRows(
@@ -84,20 +112,35 @@ export async function fetchRecordById(
 		connection.client,
 		connection.schema,
 		itemIndex,
-		{ view, where: { [idColumn]: { _eq: id } }, orderBy: [], fields, pageSize: 1, concurrency: 1, maxRows: 1 },
+		{
+			view,
+			where: { [idColumn]: { _eq: id } },
+			orderBy: [],
+			fields,
+			pageSize: 1,
+			concurrency: 1,
+			maxRows: 1,
+		},
 		{ selection: 'Fields', variables: { where: idParameterName(view.definition.key).displayName } },
 	);
 	if (!record) {
-		throw new NodeOperationError(ctx.getNode(), `No ${view.definition.displayName.toLowerCase()} with ${idColumn} "${id}" was found`, {
-			itemIndex,
-			description: 'Check the identifier, or the account\'s access to this record.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`No ${view.definition.displayName.toLowerCase()} with ${idColumn} "${id}" was found`,
+			{
+				itemIndex,
+				description: "Check the identifier, or the account's access to this record.",
+			},
+		);
 	}
 	return record;
 }
 
 /** Get: one record by its identifier (task_id, or id for reference-set persons). */
-export async function executeGet(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+export async function executeGet(
+	session: AiSession,
+	viewKey: AiViewKey,
+): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
 		const options = readOptions(ctx, itemIndex);
@@ -112,6 +155,9 @@ export async function executeGet(session: AiSession, viewKey: AiViewKey): Promis
 	});
 }
 
-export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
+): Promise<INodeExecutionData[]> {
 	return await executeGet(new AiSession(this), viewKeyOf(this, resource));
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { requireInteger } from '../../shared/n8n/params';
@@ -18,7 +23,13 @@ import { AiSession } from '../api/session';
 import { shapeRecord } from '../api/views';
 import { viewKeyOf } from '../api/views';
 import type { AiViewKey } from '../api/views';
-import { ALL_VIEW_RESOURCES, fieldSelectionProperties, optionsCollection, pagedReadOptions, showFor } from './common';
+import {
+	ALL_VIEW_RESOURCES,
+	fieldSelectionProperties,
+	optionsCollection,
+	pagedReadOptions,
+	showFor,
+} from './common';
 import { filterProperties } from './filters';
 
 const show = showFor(ALL_VIEW_RESOURCES, ['getAll']);
@@ -39,7 +50,9 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 1 },
 		default: 50,
 		description: 'Max number of results to return',
-		displayOptions: { show: { resource: ALL_VIEW_RESOURCES, operation: ['getAll'], returnAll: [false] } },
+		displayOptions: {
+			show: { resource: ALL_VIEW_RESOURCES, operation: ['getAll'], returnAll: [false] },
+		},
 	},
 	...filterProperties,
 	{
@@ -49,7 +62,8 @@ export const description: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Sort Rule',
 		default: {},
-		description: 'Order of the rows; the view\'s unique key is always added last so paging is stable',
+		description:
+			"Order of the rows; the view's unique key is always added last so paging is stable",
 		displayOptions: show,
 		options: [
 			{
@@ -81,12 +95,17 @@ export const description: INodeProperties[] = [
 ];
 
 /** Get Many: filtered, sorted rows of a view; Return All pages through everything with bounded concurrency. */
-export async function executeGetMany(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+export async function executeGetMany(
+	session: AiSession,
+	viewKey: AiViewKey,
+): Promise<INodeExecutionData[]> {
 	const ctx: IExecuteFunctions = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
 		const options = readOptions(ctx, itemIndex);
 		const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const maxRows = returnAll ? undefined : requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50));
+		const maxRows = returnAll
+			? undefined
+			: requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50));
 		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		precheckFilters(ctx, itemIndex, filters);
 		const sort = parseSort(ctx, itemIndex);
@@ -108,12 +127,23 @@ export async function executeGetMany(session: AiSession, viewKey: AiViewKey): Pr
 				concurrency: options.concurrency,
 				maxRows,
 			},
-			{ selection: 'Fields', variables: { where: ADVANCED_FILTER_NAME, order_by: 'Sort', limit: 'Limit', offset: 'Limit' } },
+			{
+				selection: 'Fields',
+				variables: {
+					where: ADVANCED_FILTER_NAME,
+					order_by: 'Sort',
+					limit: 'Limit',
+					offset: 'Limit',
+				},
+			},
 		);
 		return rows.map((row) => shapeRecord(view, row, options));
 	});
 }
 
-export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
+): Promise<INodeExecutionData[]> {
 	return await executeGetMany(new AiSession(this), viewKeyOf(this, resource));
 }

@@ -1,19 +1,37 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../../shared/n8n/executePerItem';
 import { chunk, mapWithConcurrency } from '../api/concurrency';
 import { listValue, shapeRecord, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import { requireInteger, requireText } from '../../shared/n8n/params';
-import { ADVANCED_FILTER_NAME, buildWhere, combineConditions, fieldsFor, parseFieldSelection, precheckFilters } from '../api/query';
+import {
+	ADVANCED_FILTER_NAME,
+	buildWhere,
+	combineConditions,
+	fieldsFor,
+	parseFieldSelection,
+	precheckFilters,
+} from '../api/query';
 import type { FieldSelection } from '../api/query';
 import { readRows } from '../api/reader';
 import type { ReadRequest } from '../api/reader';
 import { readOptions } from '../api/session';
 import { AiSession } from '../api/session';
 import type { ReadOptions, ViewConnection } from '../api/session';
-import { RESOURCES_WITH_PID, fieldSelectionProperties, optionsCollection, pagedReadOptions, showFor } from './common';
+import {
+	RESOURCES_WITH_PID,
+	fieldSelectionProperties,
+	optionsCollection,
+	pagedReadOptions,
+	showFor,
+} from './common';
 import { pidLookupFilterProperties } from './filters';
 
 // 500 PIDs keep a request small (a few KB of variables) and 1,000 input items at 2 batches: 7 requests with paging.
@@ -32,7 +50,8 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. kdleipkyuj',
-		description: 'PID of the fragment, usually taken from the input item with an expression. All input items are answered together with a few batched queries; Filters and Options are read from the first item and apply to all. Match rows carry the PID they were found for in "pid".',
+		description:
+			'PID of the fragment, usually taken from the input item with an expression. All input items are answered together with a few batched queries; Filters and Options are read from the first item and apply to all. Match rows carry the PID they were found for in "pid".',
 		displayOptions: show,
 	},
 	...pidLookupFilterProperties,
@@ -51,7 +70,8 @@ export const description: INodeProperties[] = [
 			name: 'includeNotFound',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to output {pid, found: false} for an input item whose PID has no rows (otherwise it has no output)',
+			description:
+				'Whether to output {pid, found: false} for an input item whose PID has no rows (otherwise it has no output)',
 		},
 		...pagedReadOptions,
 	]),
@@ -72,7 +92,9 @@ function readSettings(ctx: IExecuteFunctions): PidLookupSettings {
 	precheckFilters(ctx, 0, filters);
 	return {
 		...readOptions(ctx, 0),
-		batchSize: requireInteger(ctx, 0, 'Batch Size', options.batchSize ?? DEFAULT_PID_BATCH_SIZE, { max: MAX_PID_BATCH_SIZE }),
+		batchSize: requireInteger(ctx, 0, 'Batch Size', options.batchSize ?? DEFAULT_PID_BATCH_SIZE, {
+			max: MAX_PID_BATCH_SIZE,
+		}),
 		includeNotFound: options.includeNotFound === true,
 		filters,
 		selection: parseFieldSelection(ctx, 0),
@@ -88,7 +110,10 @@ interface ItemPid {
 function readItemPids(ctx: IExecuteFunctions): ItemPid[] {
 	return ctx.getInputData().map((_item, itemIndex) => {
 		try {
-			return { itemIndex, pid: requireText(ctx, itemIndex, 'PID', ctx.getNodeParameter('pid', itemIndex, '')) };
+			return {
+				itemIndex,
+				pid: requireText(ctx, itemIndex, 'PID', ctx.getNodeParameter('pid', itemIndex, '')),
+			};
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (!ctx.continueOnFail()) throw nodeError;
@@ -101,11 +126,16 @@ function readItemPids(ctx: IExecuteFunctions): ItemPid[] {
  * Get by PID: every input item's PID is collected (deduplicated), asked for with `pid _in [...]` in batches,
  * each batch paged to the end, and the rows fanned out to the items by PID, each paired to its item.
  */
-export async function executeGetByPid(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
+export async function executeGetByPid(
+	session: AiSession,
+	viewKey: AiViewKey,
+): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	const settings = readSettings(ctx);
 	const itemPids = readItemPids(ctx);
-	const pids = [...new Set(itemPids.flatMap((entry) => (entry.pid === undefined ? [] : [entry.pid])))];
+	const pids = [
+		...new Set(itemPids.flatMap((entry) => (entry.pid === undefined ? [] : [entry.pid]))),
+	];
 
 	try {
 		const { view, rowsByPid } = await lookUpPids(session, viewKey, pids, settings);
@@ -146,10 +176,16 @@ function fanOut(
 		}
 		const rows = rowsByPid.get(entry.pid) ?? [];
 		if (rows.length === 0 && settings.includeNotFound) {
-			output.push({ json: { pid: entry.pid, found: false }, pairedItem: { item: entry.itemIndex } });
+			output.push({
+				json: { pid: entry.pid, found: false },
+				pairedItem: { item: entry.itemIndex },
+			});
 		}
 		for (const row of rows) {
-			output.push({ json: shapeRecord(view, row, settings), pairedItem: { item: entry.itemIndex } });
+			output.push({
+				json: shapeRecord(view, row, settings),
+				pairedItem: { item: entry.itemIndex },
+			});
 		}
 	}
 	return output;
@@ -191,7 +227,10 @@ async function rowsThroughClusters(
 	const ctx = session.ctx;
 	const taskViewKey = view.definition.clusterTaskView;
 	if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
-		throw new NodeOperationError(ctx.getNode(), `${view.rootField} has no pid column and no cluster to find its PIDs through`);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${view.rootField} has no pid column and no cluster to find its PIDs through`,
+		);
 	}
 	const taskView = await session.resolve(connection, taskViewKey, 0);
 	const pidsByCluster = new Map<string, Set<string>>();
@@ -222,7 +261,13 @@ async function rowsThroughClusters(
 		filter: buildWhere(ctx, 0, view, settings.filters),
 	});
 	// A match has no pid column: each row says which PID it was found for.
-	return groupByPid(matches, 'cluster_uuid', fields, (cluster) => pidsByCluster.get(cluster) ?? [], 'pid');
+	return groupByPid(
+		matches,
+		'cluster_uuid',
+		fields,
+		(cluster) => pidsByCluster.get(cluster) ?? [],
+		'pid',
+	);
 }
 
 interface WhereInQuery extends Pick<ReadRequest, 'view' | 'orderBy' | 'fields'> {
@@ -240,24 +285,27 @@ async function readRowsWhereIn(
 	settings: PidLookupSettings,
 	query: WhereInQuery,
 ): Promise<IDataObject[]> {
-	const batches = await mapWithConcurrency(chunk(query.values, query.batchSize), settings.concurrency, async (batch) =>
-		await readRows(
-			session.ctx,
-			connection.client,
-			connection.schema,
-			0,
-			{
-				view: query.view,
-				where: combineConditions([{ [query.column]: { _in: batch } }, query.filter ?? {}]),
-				orderBy: query.orderBy,
-				fields: query.fields,
-				pageSize: settings.pageSize,
-				// Pages inside a batch run one after the other: a batch usually fits in one page, and a page
-				// sent ahead would mostly come back empty.
-				concurrency: 1,
-			},
-			{ selection: 'Fields', variables: { where: query.filter ? ADVANCED_FILTER_NAME : 'PID' } },
-		),
+	const batches = await mapWithConcurrency(
+		chunk(query.values, query.batchSize),
+		settings.concurrency,
+		async (batch) =>
+			await readRows(
+				session.ctx,
+				connection.client,
+				connection.schema,
+				0,
+				{
+					view: query.view,
+					where: combineConditions([{ [query.column]: { _in: batch } }, query.filter ?? {}]),
+					orderBy: query.orderBy,
+					fields: query.fields,
+					pageSize: settings.pageSize,
+					// Pages inside a batch run one after the other: a batch usually fits in one page, and a page
+					// sent ahead would mostly come back empty.
+					concurrency: 1,
+				},
+				{ selection: 'Fields', variables: { where: query.filter ? ADVANCED_FILTER_NAME : 'PID' } },
+			),
 	);
 	return batches.flat();
 }
@@ -291,6 +339,9 @@ function groupByPid(
 	return rowsByPid;
 }
 
-export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
+): Promise<INodeExecutionData[]> {
 	return await executeGetByPid(new AiSession(this), viewKeyOf(this, resource));
 }

@@ -51,7 +51,11 @@ function operationOption(viewKey: AiViewKey, operation: ViewOperation): INodePro
 }
 
 /** The `operation` parameter of one view resource. */
-export function viewOperationProperty(viewKey: AiViewKey, operations: ViewOperation[], defaultOperation: ViewOperation): INodeProperties {
+export function viewOperationProperty(
+	viewKey: AiViewKey,
+	operations: ViewOperation[],
+	defaultOperation: ViewOperation,
+): INodeProperties {
 	return {
 		displayName: 'Operation',
 		name: 'operation',

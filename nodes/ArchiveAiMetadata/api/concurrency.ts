@@ -17,13 +17,17 @@ export async function mapWithConcurrency<T, R>(
 			});
 		}
 	};
-	const workers = Array.from({ length: Math.max(1, Math.min(limit, inputs.length)) }, async () => await worker());
+	const workers = Array.from(
+		{ length: Math.max(1, Math.min(limit, inputs.length)) },
+		async () => await worker(),
+	);
 	await Promise.all(workers);
 	return results;
 }
 
 export function chunk<T>(values: T[], size: number): T[][] {
 	const chunks: T[][] = [];
-	for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size));
+	for (let start = 0; start < values.length; start += size)
+		chunks.push(values.slice(start, start + size));
 	return chunks;
 }

@@ -45,9 +45,13 @@ function fallbackArgumentType(view: ResolvedView, argument: string): string {
 	throw new Error(`Unknown argument ${argument}`);
 }
 
-function operationOf(document: DocumentNode, operationName?: string): OperationDefinitionNode | undefined {
+function operationOf(
+	document: DocumentNode,
+	operationName?: string,
+): OperationDefinitionNode | undefined {
 	const operations = document.definitions.filter(
-		(definition): definition is OperationDefinitionNode => definition.kind === 'OperationDefinition',
+		(definition): definition is OperationDefinitionNode =>
+			definition.kind === 'OperationDefinition',
 	);
 	if (operationName) return operations.find((operation) => operation.name?.value === operationName);
 	return operations.length === 1 ? operations[0] : undefined;
@@ -72,14 +76,26 @@ export function assertValidAgainstSchema(
 ): void {
 	const documentErrors = validate(schema, document);
 	if (documentErrors.length > 0) {
-		throw parameterError(ctx, itemIndex, names.selection, `is not valid for this API: ${messagesOf(documentErrors)}`);
+		throw parameterError(
+			ctx,
+			itemIndex,
+			names.selection,
+			`is not valid for this API: ${messagesOf(documentErrors)}`,
+		);
 	}
 	const operation = operationOf(document, operationName);
 	if (!operation) return;
-	const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 10 });
+	const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, {
+		maxErrors: 10,
+	});
 	if (!('errors' in coerced) || !coerced.errors?.length) return;
 	const first = coerced.errors[0];
 	const variable = /Variable "\$(\w+)"/.exec(first.message)?.[1];
 	const parameter = (variable && names.variables[variable]) ?? names.selection;
-	throw parameterError(ctx, itemIndex, parameter, `is not valid for this API: ${messagesOf(coerced.errors)}`);
+	throw parameterError(
+		ctx,
+		itemIndex,
+		parameter,
+		`is not valid for this API: ${messagesOf(coerced.errors)}`,
+	);
 }

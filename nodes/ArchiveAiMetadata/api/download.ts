@@ -2,12 +2,24 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { describeNetworkCode } from '../../shared/http/networkErrors';
-import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from '../../shared/http/retry';
+import {
+	DEFAULT_RETRY,
+	parseRetryAfter,
+	retryLaterHint,
+	withRetries,
+} from '../../shared/http/retry';
 import type { GaveUp } from '../../shared/http/retry';
 
 /** A 4xx means the link is wrong, expired or refused: asking again gives the same answer (S3 throttles with 503). */
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
-const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ECONNREFUSED', 'EAI_AGAIN']);
+const RETRYABLE_NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'ECONNREFUSED',
+	'EAI_AGAIN',
+]);
 
 export interface DownloadedFile {
 	body: Buffer;
@@ -53,9 +65,13 @@ interface Refusal {
  * to `maxBytes`. Retries (5xx, dropped connections; never 4xx) use the same backoff as the GraphQL requests and
  * stop when the execution is cancelled.
  */
-export async function downloadPresignedFile(ctx: IExecuteFunctions, target: DownloadTarget): Promise<DownloadedFile> {
+export async function downloadPresignedFile(
+	ctx: IExecuteFunctions,
+	target: DownloadTarget,
+): Promise<DownloadedFile> {
 	const checked = checkLink(target.url);
-	if ('refusal' in checked) throw refusalError(ctx, target.label, target.itemIndex, checked.refusal);
+	if ('refusal' in checked)
+		throw refusalError(ctx, target.label, target.itemIndex, checked.refusal);
 	const signal = ctx.getExecutionCancelSignal?.();
 	const outcome = await withRetries<DownloadedFile, DownloadFailure>(
 		async () => await attemptDownload(ctx, target, signal),
@@ -78,18 +94,33 @@ function checkLink(link: string): { url: string } | Refusal {
 	} catch {
 		return { refusal: 'the API returned a download link that is not a URL' };
 	}
-	if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))) return { url: url.href };
-	const what = url.protocol === 'http:' ? `a plain http link to ${url.host}` : `a ${url.protocol} link`;
-	return { refusal: `the API returned ${what}; only https links are downloaded (http only to this machine)` };
+	if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname)))
+		return { url: url.href };
+	const what =
+		url.protocol === 'http:' ? `a plain http link to ${url.host}` : `a ${url.protocol} link`;
+	return {
+		refusal: `the API returned ${what}; only https links are downloaded (http only to this machine)`,
+	};
 }
 
-function refusalError(ctx: IExecuteFunctions, label: string, itemIndex: number, reason: string): NodeOperationError {
+function refusalError(
+	ctx: IExecuteFunctions,
+	label: string,
+	itemIndex: number,
+	reason: string,
+): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), `Downloading ${label}: ${reason}`, { itemIndex });
 }
 
-type AttemptResult = { value: DownloadedFile } | { failure: DownloadFailure; retryable: boolean; retryAfterMs?: number };
+type AttemptResult =
+	| { value: DownloadedFile }
+	| { failure: DownloadFailure; retryable: boolean; retryAfterMs?: number };
 
-async function attemptDownload(ctx: IExecuteFunctions, target: DownloadTarget, signal: AbortSignal | undefined): Promise<AttemptResult> {
+async function attemptDownload(
+	ctx: IExecuteFunctions,
+	target: DownloadTarget,
+	signal: AbortSignal | undefined,
+): Promise<AttemptResult> {
 	let url = target.url;
 	try {
 		for (let hop = 0; ; hop++) {
@@ -104,20 +135,36 @@ async function attemptDownload(ctx: IExecuteFunctions, target: DownloadTarget, s
 			}
 			if (status < 200 || status >= 300) {
 				discard(response);
-				return { failure: { status }, retryable: RETRYABLE_STATUS.has(status), retryAfterMs: parseRetryAfter(response.headers?.['retry-after']) };
+				return {
+					failure: { status },
+					retryable: RETRYABLE_STATUS.has(status),
+					retryAfterMs: parseRetryAfter(response.headers?.['retry-after']),
+				};
 			}
 			const read = await readWithinLimit(target.maxBytes, response);
 			if ('refusal' in read) return { failure: read, retryable: false };
 			const contentType = response.headers?.['content-type'];
-			return { value: { body: read.body, contentType: typeof contentType === 'string' ? contentType : undefined } };
+			return {
+				value: {
+					body: read.body,
+					contentType: typeof contentType === 'string' ? contentType : undefined,
+				},
+			};
 		}
 	} catch (error) {
 		const networkCode = networkCodeOf(error);
-		return { failure: { networkCode }, retryable: networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(networkCode) };
+		return {
+			failure: { networkCode },
+			retryable: networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(networkCode),
+		};
 	}
 }
 
-async function requestStream(ctx: IExecuteFunctions, url: string, signal: AbortSignal | undefined): Promise<IN8nHttpFullResponse> {
+async function requestStream(
+	ctx: IExecuteFunctions,
+	url: string,
+	signal: AbortSignal | undefined,
+): Promise<IN8nHttpFullResponse> {
 	return (await ctx.helpers.httpRequest({
 		method: 'GET',
 		url,
@@ -132,7 +179,8 @@ async function requestStream(ctx: IExecuteFunctions, url: string, signal: AbortS
 }
 
 function sameOriginRedirect(from: string, location: unknown): { url: string } | Refusal {
-	if (typeof location !== 'string' || location === '') return { refusal: 'the download link redirected without a Location' };
+	if (typeof location !== 'string' || location === '')
+		return { refusal: 'the download link redirected without a Location' };
 	let next: URL;
 	try {
 		next = new URL(location, from);
@@ -140,7 +188,9 @@ function sameOriginRedirect(from: string, location: unknown): { url: string } | 
 		return { refusal: 'the download link redirected to an address that is not a URL' };
 	}
 	if (next.origin !== new URL(from).origin) {
-		return { refusal: `the download link redirected to another host (${next.host}); redirects to other hosts are not followed` };
+		return {
+			refusal: `the download link redirected to another host (${next.host}); redirects to other hosts are not followed`,
+		};
 	}
 	return checkLink(next.href);
 }
@@ -150,8 +200,13 @@ function discard(response: IN8nHttpFullResponse): void {
 }
 
 /** Reads the body, stopping (and closing the connection) as soon as it is larger than allowed. */
-async function readWithinLimit(maxBytes: number, response: IN8nHttpFullResponse): Promise<{ body: Buffer } | Refusal> {
-	const tooLarge = { refusal: `the file is larger than the Max File Size of ${formatMiB(maxBytes)}; raise Max File Size to download it` };
+async function readWithinLimit(
+	maxBytes: number,
+	response: IN8nHttpFullResponse,
+): Promise<{ body: Buffer } | Refusal> {
+	const tooLarge = {
+		refusal: `the file is larger than the Max File Size of ${formatMiB(maxBytes)}; raise Max File Size to download it`,
+	};
 	const declared = Number(response.headers?.['content-length']);
 	const stream = response.body as BodyStream;
 	if (Number.isFinite(declared) && declared > maxBytes) {
@@ -175,7 +230,11 @@ function formatMiB(bytes: number): string {
 }
 
 function networkCodeOf(error: unknown): string | undefined {
-	const { code, cause, message } = error as { code?: unknown; cause?: { code?: unknown }; message?: string };
+	const { code, cause, message } = error as {
+		code?: unknown;
+		cause?: { code?: unknown };
+		message?: string;
+	};
 	if (typeof code === 'string') return code;
 	if (typeof cause?.code === 'string') return cause.code;
 	return /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(message ?? '')?.[1];
@@ -191,13 +250,18 @@ function downloadError(
 	if (failure.refusal !== undefined) return refusalError(ctx, label, itemIndex, failure.refusal);
 	const afterRetries =
 		(retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '') +
-		(outcome.reason === 'retryAfterTooLong' ? `; ${retryLaterHint(outcome.retryAfterMs ?? 0)}` : '') +
+		(outcome.reason === 'retryAfterTooLong'
+			? `; ${retryLaterHint(outcome.retryAfterMs ?? 0)}`
+			: '') +
 		(outcome.reason === 'aborted' ? ' (the execution was cancelled)' : '');
 	if (failure.status === undefined) {
 		return new NodeApiError(
 			ctx.getNode(),
 			{ message: 'Download failed' },
-			{ message: `Downloading ${label} failed (${describeNetworkCode(failure.networkCode)})${afterRetries}`, itemIndex },
+			{
+				message: `Downloading ${label} failed (${describeNetworkCode(failure.networkCode)})${afterRetries}`,
+				itemIndex,
+			},
 		);
 	}
 	const status = failure.status;

@@ -15,7 +15,10 @@ import type { AiViewKey, ResolvedView } from './views';
  */
 
 /** The live schema, or undefined when the API refuses introspection; other failures (HTTP, network) throw. */
-export async function loadSchemaUnlessRefused(ctx: RequestContext, client: GraphqlClient): Promise<GraphQLSchema | undefined> {
+export async function loadSchemaUnlessRefused(
+	ctx: RequestContext,
+	client: GraphqlClient,
+): Promise<GraphQLSchema | undefined> {
 	try {
 		return await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
 	} catch (error) {
@@ -45,7 +48,11 @@ export function withSeedNamesHint<T>(error: T, view: ResolvedView): T {
  * Without a schema, the root field of a view: the seed's name, or the first published alias the server knows
  * (one tiny query per name, only for views with aliases such as image_tasks / face_image_tasks).
  */
-export async function probeRootField(ctx: RequestContext, client: GraphqlClient, key: AiViewKey): Promise<string> {
+export async function probeRootField(
+	ctx: RequestContext,
+	client: GraphqlClient,
+	key: AiViewKey,
+): Promise<string> {
 	const definition = AI_VIEWS[key];
 	if (definition.aliases.length === 0) return definition.seedName;
 	for (const name of [definition.seedName, ...definition.aliases]) {

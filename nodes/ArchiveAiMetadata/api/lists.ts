@@ -98,7 +98,8 @@ class LiteralReader {
 
 	private bare(): unknown {
 		const start = this.position;
-		while (this.position < this.text.length && !',}{"\\'.includes(this.text[this.position])) this.position++;
+		while (this.position < this.text.length && !',}{"\\'.includes(this.text[this.position]))
+			this.position++;
 		const token = this.text.slice(start, this.position).trim();
 		if (token === '') return undefined;
 		if (token.toUpperCase() === 'NULL') return null;

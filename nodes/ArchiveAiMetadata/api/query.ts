@@ -1,6 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { isUuid, parameterError, parseJsonObject, readDateTime, splitList } from '../../shared/n8n/params';
+import {
+	isUuid,
+	parameterError,
+	parseJsonObject,
+	readDateTime,
+	splitList,
+} from '../../shared/n8n/params';
 import type { ParameterContext } from '../../shared/n8n/params';
 import type { ResolvedView } from './views';
 
@@ -45,21 +51,41 @@ export const ID_LIST_FILTER_COLUMNS = {
 	fragmentId: { displayName: 'Fragment ID', column: 'fragment_id' },
 	mainLocalId: { displayName: 'Main Local ID', column: 'main_local_id' },
 	mediaObjectId: { displayName: 'Media Object ID', column: 'media_object_id' },
-	refsetPersonWikiId: { displayName: 'Reference-Set Person Wiki ID', column: 'refset_person_wiki_id' },
+	refsetPersonWikiId: {
+		displayName: 'Reference-Set Person Wiki ID',
+		column: 'refset_person_wiki_id',
+	},
 	taskIds: { displayName: 'Task IDs', column: 'task_id' },
 } as const;
 
-const ID_LIST_FILTERS: FriendlyFilter[] = Object.entries(ID_LIST_FILTER_COLUMNS).map(([parameter, { displayName, column }]) => ({
-	parameter,
-	displayName,
-	column: fixed(column),
-	toCondition: (_ctx, _i, value) => inList(value),
-}));
+const ID_LIST_FILTERS: FriendlyFilter[] = Object.entries(ID_LIST_FILTER_COLUMNS).map(
+	([parameter, { displayName, column }]) => ({
+		parameter,
+		displayName,
+		column: fixed(column),
+		toCondition: (_ctx, _i, value) => inList(value),
+	}),
+);
 
 const FRIENDLY_FILTERS: FriendlyFilter[] = [
-	{ parameter: 'status', displayName: 'Status', column: fixed('status'), toCondition: (_ctx, _i, value) => inList(value) },
-	{ parameter: 'contentPartner', displayName: 'Content Partner', column: fixed('cp'), toCondition: (_ctx, _i, value) => inList(value) },
-	{ parameter: 'pid', displayName: 'PID', column: fixed('pid'), toCondition: (_ctx, _i, value) => inList(value) },
+	{
+		parameter: 'status',
+		displayName: 'Status',
+		column: fixed('status'),
+		toCondition: (_ctx, _i, value) => inList(value),
+	},
+	{
+		parameter: 'contentPartner',
+		displayName: 'Content Partner',
+		column: fixed('cp'),
+		toCondition: (_ctx, _i, value) => inList(value),
+	},
+	{
+		parameter: 'pid',
+		displayName: 'PID',
+		column: fixed('pid'),
+		toCondition: (_ctx, _i, value) => inList(value),
+	},
 	{
 		parameter: 'timeFrom',
 		displayName: 'Time From',
@@ -85,16 +111,47 @@ const FRIENDLY_FILTERS: FriendlyFilter[] = [
 		toCondition: (ctx, itemIndex, value) => {
 			if (value === undefined || value === null || value === '') return undefined;
 			const score = Number(value);
-			if (!Number.isFinite(score)) throw parameterError(ctx, itemIndex, 'Min Match Score', `must be a number, got ${JSON.stringify(value)}`);
+			if (!Number.isFinite(score))
+				throw parameterError(
+					ctx,
+					itemIndex,
+					'Min Match Score',
+					`must be a number, got ${JSON.stringify(value)}`,
+				);
 			return { _gte: score };
 		},
 	},
-	{ parameter: 'personName', displayName: 'Person Name Contains', column: fixed('refset_person_name'), toCondition: (_ctx, _i, value) => containsText(value) },
-	{ parameter: 'clusterUuid', displayName: 'Cluster UUID', column: fixed('cluster_uuid'), toCondition: (_ctx, _i, value) => inList(value) },
-	{ parameter: 'refsetPersonId', displayName: 'Reference-Set Person ID', column: fixed('refset_person_id'), toCondition: (_ctx, _i, value) => inList(value) },
+	{
+		parameter: 'personName',
+		displayName: 'Person Name Contains',
+		column: fixed('refset_person_name'),
+		toCondition: (_ctx, _i, value) => containsText(value),
+	},
+	{
+		parameter: 'clusterUuid',
+		displayName: 'Cluster UUID',
+		column: fixed('cluster_uuid'),
+		toCondition: (_ctx, _i, value) => inList(value),
+	},
+	{
+		parameter: 'refsetPersonId',
+		displayName: 'Reference-Set Person ID',
+		column: fixed('refset_person_id'),
+		toCondition: (_ctx, _i, value) => inList(value),
+	},
 	...ID_LIST_FILTERS,
-	{ parameter: 'label', displayName: 'Label Contains', column: fixed('label'), toCondition: (_ctx, _i, value) => containsText(value) },
-	{ parameter: 'title', displayName: 'Title Contains', column: fixed('title'), toCondition: (_ctx, _i, value) => containsText(value) },
+	{
+		parameter: 'label',
+		displayName: 'Label Contains',
+		column: fixed('label'),
+		toCondition: (_ctx, _i, value) => containsText(value),
+	},
+	{
+		parameter: 'title',
+		displayName: 'Title Contains',
+		column: fixed('title'),
+		toCondition: (_ctx, _i, value) => containsText(value),
+	},
 ];
 
 export const ADVANCED_FILTER_PARAMETER = 'where';
@@ -109,7 +166,12 @@ export function combineConditions(conditions: Condition[]): Condition {
 }
 
 /** `where` from the `filters` collection: friendly filters and the advanced Hasura filter, all combined with AND. */
-export function buildWhere(ctx: ParameterContext, itemIndex: number, view: ResolvedView, filters: IDataObject): Condition {
+export function buildWhere(
+	ctx: ParameterContext,
+	itemIndex: number,
+	view: ResolvedView,
+	filters: IDataObject,
+): Condition {
 	const conditions: Condition[] = [];
 	for (const filter of FRIENDLY_FILTERS) {
 		if (!(filter.parameter in filters)) continue;
@@ -118,31 +180,62 @@ export function buildWhere(ctx: ParameterContext, itemIndex: number, view: Resol
 		const column = filter.column(view);
 		// Without a live schema (no introspection) the server judges the names.
 		if (view.live && !view.columns.includes(column)) {
-			throw parameterError(ctx, itemIndex, filter.displayName, `cannot be used here: ${view.rootField} has no column "${column}"`);
+			throw parameterError(
+				ctx,
+				itemIndex,
+				filter.displayName,
+				`cannot be used here: ${view.rootField} has no column "${column}"`,
+			);
 		}
 		assertUuids(ctx, itemIndex, view, filter.displayName, column, condition);
 		conditions.push({ [column]: condition });
 	}
-	conditions.push(parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters[ADVANCED_FILTER_PARAMETER]));
+	conditions.push(
+		parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters[ADVANCED_FILTER_PARAMETER]),
+	);
 	return combineConditions(conditions);
 }
 
 /** A list filter on a uuid column (task_id) only takes UUIDs: said before the request, naming the filter. */
-function assertUuids(ctx: ParameterContext, itemIndex: number, view: ResolvedView, parameter: string, column: string, condition: Condition): void {
+function assertUuids(
+	ctx: ParameterContext,
+	itemIndex: number,
+	view: ResolvedView,
+	parameter: string,
+	column: string,
+	condition: Condition,
+): void {
 	if (view.columnTypes[column] !== 'uuid' || !Array.isArray(condition._in)) return;
 	const invalid = (condition._in as string[]).filter((value) => !isUuid(value));
-	if (invalid.length > 0) throw parameterError(ctx, itemIndex, parameter, `must be UUIDs, got ${invalid.map((value) => JSON.stringify(value)).join(', ')}`);
+	if (invalid.length > 0)
+		throw parameterError(
+			ctx,
+			itemIndex,
+			parameter,
+			`must be UUIDs, got ${invalid.map((value) => JSON.stringify(value)).join(', ')}`,
+		);
 }
 
 /** Local checks of the filters that need no schema (JSON syntax, numbers, dates), run before any request. */
-export function precheckFilters(ctx: IExecuteFunctions, itemIndex: number, filters: IDataObject): void {
+export function precheckFilters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	filters: IDataObject,
+): void {
 	for (const filter of FRIENDLY_FILTERS) {
 		if (filter.parameter in filters) filter.toCondition(ctx, itemIndex, filters[filter.parameter]);
 	}
 	parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters[ADVANCED_FILTER_PARAMETER]);
 }
 
-export const SORT_DIRECTIONS = ['asc', 'desc', 'asc_nulls_first', 'asc_nulls_last', 'desc_nulls_first', 'desc_nulls_last'];
+export const SORT_DIRECTIONS = [
+	'asc',
+	'desc',
+	'asc_nulls_first',
+	'asc_nulls_last',
+	'desc_nulls_first',
+	'desc_nulls_last',
+];
 
 export interface SortRule {
 	column: string;
@@ -151,13 +244,21 @@ export interface SortRule {
 
 /** The `sort` fixed collection, checked for what needs no schema (every rule has a column and a known direction). */
 export function parseSort(ctx: IExecuteFunctions, itemIndex: number): SortRule[] {
-	const sort = ctx.getNodeParameter('sort', itemIndex, {}) as { rules?: Array<{ column?: string; direction?: string }> };
+	const sort = ctx.getNodeParameter('sort', itemIndex, {}) as {
+		rules?: Array<{ column?: string; direction?: string }>;
+	};
 	return (sort.rules ?? []).map((rule) => {
 		const column = String(rule.column ?? '').trim();
 		const direction = String(rule.direction ?? 'asc');
-		if (column === '') throw parameterError(ctx, itemIndex, 'Sort', 'every sort rule needs a column');
+		if (column === '')
+			throw parameterError(ctx, itemIndex, 'Sort', 'every sort rule needs a column');
 		if (!SORT_DIRECTIONS.includes(direction)) {
-			throw parameterError(ctx, itemIndex, 'Sort', `unknown direction "${direction}"; use one of ${SORT_DIRECTIONS.join(', ')}`);
+			throw parameterError(
+				ctx,
+				itemIndex,
+				'Sort',
+				`unknown direction "${direction}"; use one of ${SORT_DIRECTIONS.join(', ')}`,
+			);
 		}
 		return { column, direction };
 	});
@@ -172,7 +273,12 @@ export function orderByFor(
 ): Array<Record<string, string>> {
 	return rules.map(({ column, direction }) => {
 		if (view.live && !view.columns.includes(column)) {
-			throw parameterError(ctx, itemIndex, 'Sort', `unknown column "${column}" for ${view.rootField}; known: ${view.columns.join(', ')}`);
+			throw parameterError(
+				ctx,
+				itemIndex,
+				'Sort',
+				`unknown column "${column}" for ${view.rootField}; known: ${view.columns.join(', ')}`,
+			);
 		}
 		return { [column]: direction };
 	});
@@ -182,9 +288,16 @@ export function orderByFor(
 export type FieldSelection = { mode: 'all' } | { mode: 'selected'; fields: string[] };
 
 export function parseFieldSelection(ctx: IExecuteFunctions, itemIndex: number): FieldSelection {
-	if ((ctx.getNodeParameter('fieldSelection', itemIndex, 'all') as string) !== 'selected') return { mode: 'all' };
+	if ((ctx.getNodeParameter('fieldSelection', itemIndex, 'all') as string) !== 'selected')
+		return { mode: 'all' };
 	const fields = splitList(ctx.getNodeParameter('fields', itemIndex, []));
-	if (fields.length === 0) throw parameterError(ctx, itemIndex, 'Fields', 'choose at least one field, or select all fields');
+	if (fields.length === 0)
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Fields',
+			'choose at least one field, or select all fields',
+		);
 	return { mode: 'selected', fields: [...new Set(fields)] };
 }
 

@@ -41,14 +41,16 @@ export async function readRows(
 		fields: request.fields,
 	});
 	const orderBy = stableOrderBy(view, request.orderBy);
-	const pageSize = request.maxRows === undefined ? request.pageSize : Math.min(request.pageSize, request.maxRows);
+	const pageSize =
+		request.maxRows === undefined ? request.pageSize : Math.min(request.pageSize, request.maxRows);
 	const variablesFor = (offset: number, limit: number): IDataObject => ({
 		where: request.where,
 		order_by: orderBy,
 		limit,
 		offset,
 	});
-	if (schema) assertValidAgainstSchema(ctx, itemIndex, schema, document, variablesFor(0, pageSize), names);
+	if (schema)
+		assertValidAgainstSchema(ctx, itemIndex, schema, document, variablesFor(0, pageSize), names);
 	try {
 		return await readPages();
 	} catch (error) {
@@ -57,16 +59,16 @@ export async function readRows(
 
 	async function readPages(): Promise<IDataObject[]> {
 		return await fetchAllByOffset(
-		async (offset, limit, signal) => {
-			// The signal cancels pages sent ahead that turn out not to be needed (the data ended earlier).
-			const data = await client.request<Record<string, IDataObject[]>>(
-				{ document, variables: variablesFor(offset, limit) },
-				itemIndex,
-				signal,
-			);
-			return data[view.rootField] ?? [];
-		},
-		{ pageSize, concurrency: request.concurrency, maxRows: request.maxRows },
+			async (offset, limit, signal) => {
+				// The signal cancels pages sent ahead that turn out not to be needed (the data ended earlier).
+				const data = await client.request<Record<string, IDataObject[]>>(
+					{ document, variables: variablesFor(offset, limit) },
+					itemIndex,
+					signal,
+				);
+				return data[view.rootField] ?? [];
+			},
+			{ pageSize, concurrency: request.concurrency, maxRows: request.maxRows },
 		);
 	}
 }

@@ -34,13 +34,25 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOpti
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return {
 		pageSize: requireInteger(ctx, itemIndex, 'Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE),
-		concurrency: requireInteger(ctx, itemIndex, 'Max Concurrent Requests', options.maxConcurrency ?? DEFAULT_ACTION_CONCURRENCY, {
-			max: MAX_CONCURRENT_REQUESTS,
-		}),
-		maxRetries: requireInteger(ctx, itemIndex, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, {
-			min: 0,
-			max: MAX_RETRIES,
-		}),
+		concurrency: requireInteger(
+			ctx,
+			itemIndex,
+			'Max Concurrent Requests',
+			options.maxConcurrency ?? DEFAULT_ACTION_CONCURRENCY,
+			{
+				max: MAX_CONCURRENT_REQUESTS,
+			},
+		),
+		maxRetries: requireInteger(
+			ctx,
+			itemIndex,
+			'Max Retries',
+			options.maxRetries ?? DEFAULT_MAX_RETRIES,
+			{
+				min: 0,
+				max: MAX_RETRIES,
+			},
+		),
 		simplify: options.simplify === true,
 		keepRawJson: options.keepRawJson === true,
 	};
@@ -98,8 +110,14 @@ export class AiSession {
 	}
 
 	/** The view's live names, or without a schema the seed's (under the name the server knows). */
-	async resolve(connection: ViewConnection, key: AiViewKey, itemIndex: number): Promise<ResolvedView> {
-		return connection.schema ? this.view(connection, key, itemIndex) : await this.seedNamedView(connection, key);
+	async resolve(
+		connection: ViewConnection,
+		key: AiViewKey,
+		itemIndex: number,
+	): Promise<ResolvedView> {
+		return connection.schema
+			? this.view(connection, key, itemIndex)
+			: await this.seedNamedView(connection, key);
 	}
 
 	/** The view's live names (the seed's without a schema); a view the account cannot see is an item error. */

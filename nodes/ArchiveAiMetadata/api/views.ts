@@ -102,7 +102,14 @@ const MATCH_COLUMNS = [
 ];
 
 const TASK_SIMPLIFIED = ['task_id', 'pid', 'cp', 'status', 'processed_time', 'title'];
-const MATCH_SIMPLIFIED = ['cluster_uuid', 'cp', 'refset_person_name', 'refset_person_wiki_id', 'match_score', 'matched_time'];
+const MATCH_SIMPLIFIED = [
+	'cluster_uuid',
+	'cp',
+	'refset_person_name',
+	'refset_person_wiki_id',
+	'match_score',
+	'matched_time',
+];
 
 /**
  * No match column is unique, and nothing says even a combination is: two matches of one cluster and person at
@@ -122,7 +129,12 @@ const MATCH_UNIQUE_KEY = [
 
 const JSON_MIME = 'application/json';
 
-function detectionTaskView(key: AiViewKey, resource: string, displayName: string, aliases: string[]): AiViewDefinition {
+function detectionTaskView(
+	key: AiViewKey,
+	resource: string,
+	displayName: string,
+	aliases: string[],
+): AiViewDefinition {
 	return {
 		key,
 		resource,
@@ -135,7 +147,11 @@ function detectionTaskView(key: AiViewKey, resource: string, displayName: string
 		timeColumn: 'processed_time',
 		seedColumns: DETECTION_TASK_COLUMNS,
 		rawJsonColumns: [],
-		listColumns: { cluster_uuids: 'text', n_faces_per_frame: 'number', n_persons_per_frame: 'number' },
+		listColumns: {
+			cluster_uuids: 'text',
+			n_faces_per_frame: 'number',
+			n_persons_per_frame: 'number',
+		},
 		simplifiedColumns: [...TASK_SIMPLIFIED, 'n_faces', 'n_persons', 'error'],
 		files: [],
 		pidLookup: true,
@@ -172,7 +188,13 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 	face_tasks: detectionTaskView('face_tasks', 'faceTask', 'Face Task', []),
 	image_tasks: detectionTaskView('image_tasks', 'imageTask', 'Image Task', ['face_image_tasks']),
 	face_matches: matchView('face_matches', 'faceMatch', 'Face Match', [], 'face_tasks'),
-	image_matches: matchView('image_matches', 'imageMatch', 'Image Match', ['face_image_matches'], 'image_tasks'),
+	image_matches: matchView(
+		'image_matches',
+		'imageMatch',
+		'Image Match',
+		['face_image_matches'],
+		'image_tasks',
+	),
 	refset_persons: {
 		key: 'refset_persons',
 		resource: 'refsetPerson',
@@ -183,7 +205,15 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 		idColumn: 'id',
 		uniqueKey: ['id'],
 		timeColumn: 'modified_at',
-		seedColumns: ['created_at', 'description', 'id', 'label', 'modified_at', 'public_links', 'status'],
+		seedColumns: [
+			'created_at',
+			'description',
+			'id',
+			'label',
+			'modified_at',
+			'public_links',
+			'status',
+		],
 		rawJsonColumns: [],
 		listColumns: { public_links: 'text' },
 		simplifiedColumns: ['id', 'label', 'description', 'status', 'modified_at'],
@@ -223,10 +253,30 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 		listColumns: {},
 		simplifiedColumns: [...TASK_SIMPLIFIED, 'fragment_id', 'error', 'transcript_txt'],
 		files: [
-			{ column: 'transcript_srt', displayName: 'Transcript (SRT)', extension: 'srt', mimeType: 'application/x-subrip' },
-			{ column: 'transcript_vtt', displayName: 'Transcript (WebVTT)', extension: 'vtt', mimeType: 'text/vtt' },
-			{ column: 'transcript_txt', displayName: 'Transcript (Plain Text)', extension: 'txt', mimeType: 'text/plain' },
-			{ column: 'transcript_json', displayName: 'Transcript (Raw JSON)', extension: 'json', mimeType: JSON_MIME },
+			{
+				column: 'transcript_srt',
+				displayName: 'Transcript (SRT)',
+				extension: 'srt',
+				mimeType: 'application/x-subrip',
+			},
+			{
+				column: 'transcript_vtt',
+				displayName: 'Transcript (WebVTT)',
+				extension: 'vtt',
+				mimeType: 'text/vtt',
+			},
+			{
+				column: 'transcript_txt',
+				displayName: 'Transcript (Plain Text)',
+				extension: 'txt',
+				mimeType: 'text/plain',
+			},
+			{
+				column: 'transcript_json',
+				displayName: 'Transcript (Raw JSON)',
+				extension: 'json',
+				mimeType: JSON_MIME,
+			},
 			{
 				column: 'audio_classification_json',
 				displayName: 'Audio Classification (Raw JSON)',
@@ -246,13 +296,33 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 		idColumn: 'task_id',
 		uniqueKey: ['task_id'],
 		timeColumn: 'processed_time',
-		seedColumns: ['cp', 'error', SEED_VENDOR_COLUMN, 'fragment_id', 'pid', 'processed_json', 'processed_time', 'status', 'task_id'],
+		seedColumns: [
+			'cp',
+			'error',
+			SEED_VENDOR_COLUMN,
+			'fragment_id',
+			'pid',
+			'processed_json',
+			'processed_time',
+			'status',
+			'task_id',
+		],
 		rawJsonColumns: ['processed_json', SEED_VENDOR_COLUMN],
 		listColumns: {},
 		simplifiedColumns: ['task_id', 'pid', 'cp', 'fragment_id', 'status', 'processed_time', 'error'],
 		files: [
-			{ column: 'processed_json', displayName: 'Processed Output (Raw JSON)', extension: 'json', mimeType: JSON_MIME },
-			{ column: SEED_VENDOR_COLUMN, displayName: 'Extraction Engine Output (Raw JSON)', extension: 'json', mimeType: JSON_MIME },
+			{
+				column: 'processed_json',
+				displayName: 'Processed Output (Raw JSON)',
+				extension: 'json',
+				mimeType: JSON_MIME,
+			},
+			{
+				column: SEED_VENDOR_COLUMN,
+				displayName: 'Extraction Engine Output (Raw JSON)',
+				extension: 'json',
+				mimeType: JSON_MIME,
+			},
 		],
 		pidLookup: true,
 	},
@@ -268,9 +338,13 @@ export function viewByResource(resource: string): AiViewDefinition | undefined {
 export function viewKeyOf(ctx: { getNode(): INode }, resource: string): AiViewKey {
 	const view = viewByResource(resource);
 	if (!view) {
-		throw new NodeOperationError(ctx.getNode(), `Parameter "Resource": unknown resource ${JSON.stringify(resource)}`, {
-			itemIndex: 0,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Parameter "Resource": unknown resource ${JSON.stringify(resource)}`,
+			{
+				itemIndex: 0,
+			},
+		);
 	}
 	return view.key;
 }
@@ -321,11 +395,18 @@ function queryFields(schema: GraphQLSchema): Record<string, GraphQLField<unknown
 }
 
 /** Live root field name of a view: the seed name, else a known alias, else undefined. */
-export function findRootField(schema: GraphQLSchema, definition: AiViewDefinition): string | undefined {
+export function findRootField(
+	schema: GraphQLSchema,
+	definition: AiViewDefinition,
+): string | undefined {
 	const fields = queryFields(schema);
 	return [definition.seedName, ...definition.aliases].find((candidate) => {
 		const field = fields[candidate];
-		return field !== undefined && isObjectType(getNamedType(field.type)) && isListType(unwrapNonNull(field.type));
+		return (
+			field !== undefined &&
+			isObjectType(getNamedType(field.type)) &&
+			isListType(unwrapNonNull(field.type))
+		);
 	});
 }
 
@@ -353,8 +434,14 @@ function scalarColumns(rowType: GraphQLObjectType): Record<string, string> {
 }
 
 /** Maps a seed column name to its live name (only the NER vendor column differs). */
-function liveColumnName(definition: AiViewDefinition, column: string, vendorColumn: string | undefined): string {
-	return definition.kind === 'nerTask' && column === SEED_VENDOR_COLUMN && vendorColumn ? vendorColumn : column;
+function liveColumnName(
+	definition: AiViewDefinition,
+	column: string,
+	vendorColumn: string | undefined,
+): string {
+	return definition.kind === 'nerTask' && column === SEED_VENDOR_COLUMN && vendorColumn
+		? vendorColumn
+		: column;
 }
 
 function withLiveNames(
@@ -426,12 +513,19 @@ export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView
 		columns,
 		columnTypes,
 		vendorColumn,
-		idColumn: definition.idColumn && columns.includes(definition.idColumn) ? definition.idColumn : undefined,
+		idColumn:
+			definition.idColumn && columns.includes(definition.idColumn)
+				? definition.idColumn
+				: undefined,
 		timeColumn: definition.timeColumn,
-		argumentTypes: Object.fromEntries(field.args.map((argument) => [argument.name, argument.type.toString()])),
+		argumentTypes: Object.fromEntries(
+			field.args.map((argument) => [argument.name, argument.type.toString()]),
+		),
 		live: true,
 		...named,
-		uniqueKey: orderable ? named.uniqueKey.filter((column) => orderable.has(column)) : named.uniqueKey,
+		uniqueKey: orderable
+			? named.uniqueKey.filter((column) => orderable.has(column))
+			: named.uniqueKey,
 	};
 }
 
@@ -449,9 +543,14 @@ export function resolveViewOrSeed(schema: GraphQLSchema | undefined, key: AiView
 }
 
 /** The stable sort: the user's columns first, then the view's unique key for whatever they did not name. */
-export function stableOrderBy(view: ResolvedView, userOrder: Array<Record<string, string>> = []): Array<Record<string, string>> {
+export function stableOrderBy(
+	view: ResolvedView,
+	userOrder: Array<Record<string, string>> = [],
+): Array<Record<string, string>> {
 	const named = new Set(userOrder.flatMap((entry) => Object.keys(entry)));
-	const tiebreakers = view.uniqueKey.filter((column) => !named.has(column)).map((column) => ({ [column]: 'asc' }));
+	const tiebreakers = view.uniqueKey
+		.filter((column) => !named.has(column))
+		.map((column) => ({ [column]: 'asc' }));
 	return [...userOrder, ...tiebreakers];
 }
 
@@ -483,10 +582,15 @@ export function listValue(view: ResolvedView, column: string, value: unknown): u
  * A row as the node outputs it: list columns as arrays (whichever form the API used), raw JSON columns parsed
  * unless asked to keep them raw. Throws UnexpectedListError for a list column holding something else.
  */
-export function shapeRecord(view: ResolvedView, row: IDataObject, options: ShapeOptions = {}): IDataObject {
+export function shapeRecord(
+	view: ResolvedView,
+	row: IDataObject,
+	options: ShapeOptions = {},
+): IDataObject {
 	const shaped: IDataObject = { ...row };
 	for (const column of Object.keys(view.definition.listColumns)) {
-		if (column in shaped) shaped[column] = listValue(view, column, shaped[column]) as IDataObject[string];
+		if (column in shaped)
+			shaped[column] = listValue(view, column, shaped[column]) as IDataObject[string];
 	}
 	if (options.keepRawJson) return shaped;
 	for (const column of view.rawJsonColumns) {

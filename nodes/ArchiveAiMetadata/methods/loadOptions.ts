@@ -31,8 +31,14 @@ export async function getFields(this: ILoadOptionsFunctions): Promise<INodePrope
 	}));
 }
 
-export async function getDownloadableFiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getDownloadableFiles(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const view = await currentView(this);
 	if (!view) return [];
-	return view.files.map((file) => ({ name: file.displayName, value: file.column, description: `Column ${file.column}` }));
+	return view.files.map((file) => ({
+		name: file.displayName,
+		value: file.column,
+		description: `Column ${file.column}`,
+	}));
 }

@@ -10,17 +10,27 @@ const MAX_LISTED_VALUES = 500;
 
 function currentView(ctx: ILoadOptionsFunctions): TriggerView {
 	const view = ctx.getCurrentNodeParameter('view');
-	return (TRIGGER_VIEWS as readonly unknown[]).includes(view) ? (view as TriggerView) : 'face_tasks';
+	return (TRIGGER_VIEWS as readonly unknown[]).includes(view)
+		? (view as TriggerView)
+		: 'face_tasks';
 }
 
 /**
  * Distinct values of one column of the chosen view (Hasura `distinct_on`), or undefined when they cannot be
  * read (no schema, no such column, no access): the caller then offers the seed's values.
  */
-async function distinctValues(ctx: ILoadOptionsFunctions, column: string): Promise<string[] | undefined> {
+async function distinctValues(
+	ctx: ILoadOptionsFunctions,
+	column: string,
+): Promise<string[] | undefined> {
 	try {
 		const source = await openViewSource(ctx, { view: currentView(ctx), maxRetries: 1 });
-		if (!source.schema || !source.view.columns.includes(column) || !source.view.argumentTypes.distinct_on) return undefined;
+		if (
+			!source.schema ||
+			!source.view.columns.includes(column) ||
+			!source.view.argumentTypes.distinct_on
+		)
+			return undefined;
 		const document = buildViewQuery(source.view, {
 			rootField: source.view.rootField,
 			operationName: 'AiMetadataTriggerDistinct',
@@ -29,7 +39,11 @@ async function distinctValues(ctx: ILoadOptionsFunctions, column: string): Promi
 		});
 		const data = await source.client.request<Record<string, IDataObject[]>>({
 			document,
-			variables: { distinct_on: [column], order_by: [{ [column]: 'asc' }], limit: MAX_LISTED_VALUES },
+			variables: {
+				distinct_on: [column],
+				order_by: [{ [column]: 'asc' }],
+				limit: MAX_LISTED_VALUES,
+			},
 		});
 		return (data[source.view.rootField] ?? [])
 			.map((row) => row[column])
@@ -49,6 +63,8 @@ export async function getStatuses(this: ILoadOptionsFunctions): Promise<INodePro
 	return toOptions([...new Set([...SEED_STATUSES, ...(live ?? [])])]);
 }
 
-export async function getContentPartners(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getContentPartners(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return toOptions((await distinctValues(this, 'cp')) ?? []);
 }

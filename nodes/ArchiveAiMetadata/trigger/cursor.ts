@@ -33,15 +33,24 @@ const STATIC_DATA_KEY = 'cursor';
 
 export function readCursor(staticData: IDataObject): Cursor | undefined {
 	const stored = staticData[STATIC_DATA_KEY] as Partial<Cursor> | undefined;
-	if (!stored || typeof stored.view !== 'string' || typeof stored.time !== 'string') return undefined;
+	if (!stored || typeof stored.view !== 'string' || typeof stored.time !== 'string')
+		return undefined;
 	const key = Array.isArray(stored.key) ? stored.key : null;
-	return { view: stored.view, time: stored.time, key, startFrom: stored.startFrom, memory: readMemory(stored.memory) };
+	return {
+		view: stored.view,
+		time: stored.time,
+		key,
+		startFrom: stored.startFrom,
+		memory: readMemory(stored.memory),
+	};
 }
 
 function readMemory(stored: unknown): EmittedMemory | undefined {
 	const memory = stored as Partial<EmittedMemory> | undefined;
 	if (!memory || !Array.isArray(memory.entries)) return undefined;
-	const entries = memory.entries.filter((entry): entry is string => typeof entry === 'string' && entry.includes('.'));
+	const entries = memory.entries.filter(
+		(entry): entry is string => typeof entry === 'string' && entry.includes('.'),
+	);
 	return { floor: typeof memory.floor === 'string' ? memory.floor : null, entries };
 }
 
@@ -54,7 +63,12 @@ export function saveCursor(staticData: IDataObject, cursor: Cursor): void {
 }
 
 /** The cursor just after `row`, or undefined when the row has no time (such rows are never selected). */
-export function cursorAfter(row: IDataObject, columns: CursorColumns, view: string, startFrom?: string): Cursor | undefined {
+export function cursorAfter(
+	row: IDataObject,
+	columns: CursorColumns,
+	view: string,
+	startFrom?: string,
+): Cursor | undefined {
 	const time = row[columns.time];
 	if (typeof time !== 'string' || time === '') return undefined;
 	return { view, time, key: columns.key.map((column) => keyValue(row[column])), startFrom };
@@ -70,7 +84,10 @@ function keyValue(value: unknown): string | number | null {
  * `_or: [{time > t}, {time = t, key1 > k1}, {time = t, key1 = k1, key2 > k2}, ...]`. A cursor without key
  * means "at or after t".
  */
-export function afterCursorFilter(cursor: Pick<Cursor, 'time' | 'key'>, columns: CursorColumns): IDataObject {
+export function afterCursorFilter(
+	cursor: Pick<Cursor, 'time' | 'key'>,
+	columns: CursorColumns,
+): IDataObject {
 	if (cursor.key === null || cursor.key.length === 0 || cursor.key.length > columns.key.length) {
 		return { [columns.time]: { _gte: cursor.time } };
 	}

@@ -15,7 +15,9 @@ export type TriggerView = (typeof TRIGGER_VIEWS)[number];
 
 export const TASK_VIEWS: TriggerView[] = ['face_tasks', 'image_tasks', 'speech_tasks', 'ner_tasks'];
 /** Views with a content partner column (all but the reference set). */
-export const VIEWS_WITH_CP: TriggerView[] = TRIGGER_VIEWS.filter((view) => view !== 'refset_persons');
+export const VIEWS_WITH_CP: TriggerView[] = TRIGGER_VIEWS.filter(
+	(view) => view !== 'refset_persons',
+);
 
 export const DEFAULT_LATE_ROWS_WINDOW_MINUTES = 5;
 export const MAX_LATE_ROWS_WINDOW_MINUTES = 1440;
@@ -38,7 +40,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Face Matches',
 				value: 'face_matches',
-				description: 'Matches between persons detected in video and the reference set, when made (by matched_time)',
+				description:
+					'Matches between persons detected in video and the reference set, when made (by matched_time)',
 			},
 			{
 				name: 'Face Tasks',
@@ -48,7 +51,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Image Matches',
 				value: 'image_matches',
-				description: 'Matches between persons detected in photos and the reference set, when made (by matched_time)',
+				description:
+					'Matches between persons detected in photos and the reference set, when made (by matched_time)',
 			},
 			{
 				name: 'Image Tasks',
@@ -103,7 +107,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Simplified',
 				value: 'simplified',
-				description: 'The identifying columns and the main results, without raw JSON outputs and list columns (per-frame counts, time intervals, links)',
+				description:
+					'The identifying columns and the main results, without raw JSON outputs and list columns (per-frame counts, time intervals, links)',
 			},
 			{
 				name: 'All',
@@ -126,11 +131,16 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'emitAs',
 				type: 'options',
 				options: [
-					{ name: 'One Item per Record', value: 'eachRecord', description: 'Each record becomes its own item' },
+					{
+						name: 'One Item per Record',
+						value: 'eachRecord',
+						description: 'Each record becomes its own item',
+					},
 					{
 						name: 'One Item Holding All Records',
 						value: 'oneItem',
-						description: 'A single item with the records of the poll in "records" (e.g. one export file per poll)',
+						description:
+							'A single item with the records of the poll in "records" (e.g. one export file per poll)',
 					},
 				],
 				default: 'eachRecord',
@@ -141,7 +151,8 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'keepRawJson',
 				type: 'boolean',
 				default: false,
-				description: 'Whether raw output columns (e.g. transcript_json) stay the JSON text the API sends instead of being parsed',
+				description:
+					'Whether raw output columns (e.g. transcript_json) stay the JSON text the API sends instead of being parsed',
 			},
 			{
 				displayName: 'Late Rows Window (Minutes)',
@@ -175,7 +186,8 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
 				default: DEFAULT_MAX_RETRIES,
-				description: 'Retries of a request that failed with HTTP 429, a 5xx status or a dropped connection',
+				description:
+					'Retries of a request that failed with HTTP 429, a 5xx status or a dropped connection',
 			},
 			{
 				displayName: 'Page Size',

@@ -23,14 +23,19 @@ export interface EmittedMemory {
 	entries: string[];
 }
 
-const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const TIMESTAMP =
+	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /** Microseconds since the epoch of a timestamp as Hasura prints it (`…T10:15:42.123456+00:00`), or undefined. */
 export function timestampMicros(text: string): number | undefined {
 	const match = TIMESTAMP.exec(text.trim());
 	if (!match) return undefined;
 	const [, date, time, fraction = '', zone = 'Z'] = match;
-	const offset = /^[+-]\d{2}$/.test(zone) ? `${zone}:00` : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+	const offset = /^[+-]\d{2}$/.test(zone)
+		? `${zone}:00`
+		: zone.length === 5
+			? `${zone.slice(0, 3)}:${zone.slice(3)}`
+			: zone;
 	const ms = Date.parse(`${date}T${time}${offset.toUpperCase()}`);
 	return Number.isNaN(ms) ? undefined : ms * 1000 + Number(fraction.padEnd(6, '0').slice(0, 6));
 }
@@ -49,7 +54,10 @@ export function windowStart(watermarkMicros: number, windowMinutes: number): num
 
 /** A row's identity: its time and key columns, so a row whose time moved (re-processed) is a new one. */
 export function rowHash(row: IDataObject, columns: CursorColumns): string {
-	const identity = JSON.stringify([row[columns.time] ?? null, ...columns.key.map((column) => row[column] ?? null)]);
+	const identity = JSON.stringify([
+		row[columns.time] ?? null,
+		...columns.key.map((column) => row[column] ?? null),
+	]);
 	return createHash('sha256').update(identity).digest('base64url').slice(0, 11);
 }
 
@@ -75,7 +83,10 @@ export function remember(
 	lowerBoundMicros: number,
 	newestMicros: number,
 ): EmittedMemory {
-	const entries = [...memory.entries, ...emitted.map(({ micros, hash }) => `${micros.toString(36)}.${hash}`)]
+	const entries = [
+		...memory.entries,
+		...emitted.map(({ micros, hash }) => `${micros.toString(36)}.${hash}`),
+	]
 		.filter((entry) => entryTime(entry) >= lowerBoundMicros)
 		.sort((a, b) => entryTime(a) - entryTime(b));
 	let floorMicros = memory.floor === null ? undefined : timestampMicros(memory.floor);

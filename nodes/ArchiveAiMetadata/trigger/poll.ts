@@ -4,9 +4,25 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { shapeRecord } from '../api/views';
 import { cursorAfter, readCursor, saveCursor } from './cursor';
 import type { Cursor, CursorColumns } from './cursor';
-import { MAX_REMEMBERED_ROWS, microsToIso, remember, rememberedHashes, rowHash, timestampMicros, windowStart } from './lateRows';
+import {
+	MAX_REMEMBERED_ROWS,
+	microsToIso,
+	remember,
+	rememberedHashes,
+	rowHash,
+	timestampMicros,
+	windowStart,
+} from './lateRows';
 import type { EmittedMemory } from './lateRows';
-import { cursorColumnsOf, fetchNewest, fetchOrdered, openViewSource, positionFilter, selectedColumns, userFilters } from './query';
+import {
+	cursorColumnsOf,
+	fetchNewest,
+	fetchOrdered,
+	openViewSource,
+	positionFilter,
+	selectedColumns,
+	userFilters,
+} from './query';
 import type { ViewSource } from './query';
 import { readSettings } from './settings';
 import type { TriggerSettings } from './settings';
@@ -49,7 +65,12 @@ export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutio
 		.slice(0, settings.maxRecordsPerPoll);
 	if (fresh.length === 0) return null;
 	// Shaped first: a row that cannot be emitted must not be remembered as emitted.
-	const items = emit(ctx, source, settings, fresh.map(({ row }) => row));
+	const items = emit(
+		ctx,
+		source,
+		settings,
+		fresh.map(({ row }) => row),
+	);
 	saveCursor(staticData, nextCursor(ctx, cursor, fresh, columns, settings));
 	return [items];
 }
@@ -66,12 +87,17 @@ function nextCursor(
 	columns: CursorColumns,
 	settings: TriggerSettings,
 ): Cursor {
-	let newest = { micros: requireMicros(ctx, cursor.time, columns.time), time: cursor.time, key: cursor.key };
+	let newest = {
+		micros: requireMicros(ctx, cursor.time, columns.time),
+		time: cursor.time,
+		key: cursor.key,
+	};
 	const emitted = fresh.map(({ row, hash }) => {
 		const time = String(row[columns.time]);
 		const micros = requireMicros(ctx, time, columns.time);
 		// Rows come oldest first: the last one at the newest time is the newest row.
-		if (micros >= newest.micros) newest = { micros, time, key: cursorAfter(row, columns, settings.view)?.key ?? null };
+		if (micros >= newest.micros)
+			newest = { micros, time, key: cursorAfter(row, columns, settings.view)?.key ?? null };
 		return { micros, hash };
 	});
 	const memory = cursor.memory ?? { floor: cursor.time, entries: [] };
@@ -80,13 +106,22 @@ function nextCursor(
 		time: newest.time,
 		key: newest.key,
 		startFrom: cursor.startFrom,
-		memory: remember(memory, emitted, windowStart(newest.micros, settings.lateRowsWindowMinutes), newest.micros),
+		memory: remember(
+			memory,
+			emitted,
+			windowStart(newest.micros, settings.lateRowsWindowMinutes),
+			newest.micros,
+		),
 	};
 }
 
 function requireMicros(ctx: IPollFunctions, time: string, column: string): number {
 	const micros = timestampMicros(time);
-	if (micros === undefined) throw new NodeOperationError(ctx.getNode(), `The API sent a ${column} that is not a timestamp: ${JSON.stringify(time)}`);
+	if (micros === undefined)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The API sent a ${column} that is not a timestamp: ${JSON.stringify(time)}`,
+		);
 	return micros;
 }
 
@@ -102,10 +137,20 @@ function usableCursor(cursor: Cursor | undefined, settings: TriggerSettings): Cu
  * own clock, so a skewed n8n clock cannot skip or repeat records), or from this moment when the view is empty.
  * The floor keeps what existed before (or before "Start From") out of the late rows window.
  */
-async function startingCursor(ctx: IPollFunctions, source: ViewSource, settings: TriggerSettings): Promise<Cursor> {
+async function startingCursor(
+	ctx: IPollFunctions,
+	source: ViewSource,
+	settings: TriggerSettings,
+): Promise<Cursor> {
 	if (settings.startFrom) {
 		const floor = microsToIso(requireMicros(ctx, settings.startFrom, 'Start From') - 1);
-		return { view: settings.view, time: settings.startFrom, key: null, startFrom: settings.startFrom, memory: { floor, entries: [] } };
+		return {
+			view: settings.view,
+			time: settings.startFrom,
+			key: null,
+			startFrom: settings.startFrom,
+			memory: { floor, entries: [] },
+		};
 	}
 	const columns = cursorColumnsOf(source.view);
 	const [newest] = await fetchNewest(ctx, source, [], [columns.time, ...columns.key], 1);
@@ -122,15 +167,32 @@ async function startingCursor(ctx: IPollFunctions, source: ViewSource, settings:
  * newest one is told apart from those. At most MAX_REMEMBERED_ROWS are read; when there are more, the floor
  * goes above the oldest time read.
  */
-async function existingRowsInWindow(ctx: IPollFunctions, source: ViewSource, cursor: Cursor, settings: TriggerSettings): Promise<EmittedMemory> {
+async function existingRowsInWindow(
+	ctx: IPollFunctions,
+	source: ViewSource,
+	cursor: Cursor,
+	settings: TriggerSettings,
+): Promise<EmittedMemory> {
 	const columns = cursorColumnsOf(source.view);
 	const newestMicros = requireMicros(ctx, cursor.time, columns.time);
 	const lowerBound = windowStart(newestMicros, settings.lateRowsWindowMinutes);
 	const inWindow = { [columns.time]: { _gte: microsToIso(lowerBound) } };
-	const rows = await fetchNewest(ctx, source, [inWindow], [columns.time, ...columns.key], MAX_REMEMBERED_ROWS);
-	const entries = rows.map((row) => ({ micros: requireMicros(ctx, String(row[columns.time]), columns.time), hash: rowHash(row, columns) }));
+	const rows = await fetchNewest(
+		ctx,
+		source,
+		[inWindow],
+		[columns.time, ...columns.key],
+		MAX_REMEMBERED_ROWS,
+	);
+	const entries = rows.map((row) => ({
+		micros: requireMicros(ctx, String(row[columns.time]), columns.time),
+		hash: rowHash(row, columns),
+	}));
 	// All rows of the window were read, or only the newest: then what is older than the oldest time read is out.
-	const floorMicros = rows.length < MAX_REMEMBERED_ROWS ? lowerBound - 1 : Math.min(entries[entries.length - 1].micros, newestMicros - 1);
+	const floorMicros =
+		rows.length < MAX_REMEMBERED_ROWS
+			? lowerBound - 1
+			: Math.min(entries[entries.length - 1].micros, newestMicros - 1);
 	return remember(
 		{ floor: microsToIso(floorMicros), entries: [] },
 		entries.filter((entry) => entry.micros > floorMicros),
@@ -148,16 +210,24 @@ async function latestForManualRun(
 	const rows = await fetchNewest(ctx, source, userFilters(source.view, settings), fields, 1);
 	if (rows.length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'No records match the current filters', {
-			description: 'Check "Status Names or IDs" and "Content Partner Names or IDs", or pick another view.',
+			description:
+				'Check "Status Names or IDs" and "Content Partner Names or IDs", or pick another view.',
 		});
 	}
 	return [emit(ctx, source, settings, rows)];
 }
 
-function emit(ctx: IPollFunctions, source: ViewSource, settings: TriggerSettings, rows: IDataObject[]): INodeExecutionData[] {
+function emit(
+	ctx: IPollFunctions,
+	source: ViewSource,
+	settings: TriggerSettings,
+	rows: IDataObject[],
+): INodeExecutionData[] {
 	let records: IDataObject[];
 	try {
-		records = rows.map((row) => shapeRecord(source.view, row, { keepRawJson: settings.keepRawJson }));
+		records = rows.map((row) =>
+			shapeRecord(source.view, row, { keepRawJson: settings.keepRawJson }),
+		);
 	} catch (error) {
 		// A list column holding neither a JSON array nor a Postgres array literal.
 		throw new NodeOperationError(ctx.getNode(), error as Error);

@@ -28,15 +28,26 @@ export interface ViewSource {
  * Connects and resolves the view's live names. When the API refuses introspection (a GraphQL error, not an HTTP
  * or connection failure) the seed's names are used and the server itself judges the query.
  */
-export async function openViewSource(ctx: RequestContext, settings: Pick<TriggerSettings, 'view' | 'maxRetries'>): Promise<ViewSource> {
+export async function openViewSource(
+	ctx: RequestContext,
+	settings: Pick<TriggerSettings, 'view' | 'maxRetries'>,
+): Promise<ViewSource> {
 	const client = await createAiMetadataClient(ctx, { retry: { maxRetries: settings.maxRetries } });
 	const schema = await loadSchemaUnlessRefused(ctx, client);
-	if (!schema) return { client, view: seedView(settings.view, await probeRootField(ctx, client, settings.view)) };
+	if (!schema)
+		return {
+			client,
+			view: seedView(settings.view, await probeRootField(ctx, client, settings.view)),
+		};
 	const definition = AI_VIEWS[settings.view];
 	if (!findRootField(schema, definition)) {
-		throw new NodeOperationError(ctx.getNode(), `Parameter "View": ${new ViewNotFoundError(definition).message}`, {
-			description: 'The account may not have access to this view.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Parameter "View": ${new ViewNotFoundError(definition).message}`,
+			{
+				description: 'The account may not have access to this view.',
+			},
+		);
 	}
 	return { client, view: resolveView(schema, settings.view), schema };
 }
@@ -48,19 +59,27 @@ export async function openViewSource(ctx: RequestContext, settings: Pick<Trigger
  */
 export function cursorColumnsOf(view: ResolvedView): CursorColumns {
 	const listColumns = view.definition.listColumns;
-	return { time: view.timeColumn, key: view.uniqueKey.filter((column) => column !== view.timeColumn && !(column in listColumns)) };
+	return {
+		time: view.timeColumn,
+		key: view.uniqueKey.filter((column) => column !== view.timeColumn && !(column in listColumns)),
+	};
 }
 
 /** Status and content partner filters (the cursor comes on top). */
 export function userFilters(view: ResolvedView, settings: TriggerSettings): IDataObject[] {
 	const filters: IDataObject[] = [];
-	if (settings.statuses.length > 0 && view.columns.includes('status')) filters.push({ status: { _in: settings.statuses } });
-	if (settings.contentPartners.length > 0 && view.columns.includes('cp')) filters.push({ cp: { _in: settings.contentPartners } });
+	if (settings.statuses.length > 0 && view.columns.includes('status'))
+		filters.push({ status: { _in: settings.statuses } });
+	if (settings.contentPartners.length > 0 && view.columns.includes('cp'))
+		filters.push({ cp: { _in: settings.contentPartners } });
 	return filters;
 }
 
 /** Selected columns; the cursor's columns are always among them, as the next cursor is read from the rows. */
-export function selectedColumns(view: ResolvedView, settings: Pick<TriggerSettings, 'fields'>): string[] {
+export function selectedColumns(
+	view: ResolvedView,
+	settings: Pick<TriggerSettings, 'fields'>,
+): string[] {
 	const columns = settings.fields === 'all' ? view.columns : view.simplifiedColumns;
 	const cursorColumns = cursorColumnsOf(view);
 	return [...new Set([...columns, cursorColumns.time, ...cursorColumns.key])];
@@ -119,10 +138,16 @@ export async function fetchNewest(
 }
 
 /** Where a poll reads: after a legacy (time, key) cursor, or the window span above the memory's floor. */
-export function positionFilter(cursor: Cursor, columns: CursorColumns, windowStartIso: string | undefined): IDataObject {
+export function positionFilter(
+	cursor: Cursor,
+	columns: CursorColumns,
+	windowStartIso: string | undefined,
+): IDataObject {
 	if (!cursor.memory || windowStartIso === undefined) return afterCursorFilter(cursor, columns);
 	const span: IDataObject = { [columns.time]: { _gte: windowStartIso } };
-	return cursor.memory.floor === null ? span : { _and: [span, { [columns.time]: { _gt: cursor.memory.floor } }] };
+	return cursor.memory.floor === null
+		? span
+		: { _and: [span, { [columns.time]: { _gt: cursor.memory.floor } }] };
 }
 
 /**
@@ -144,7 +169,8 @@ export async function fetchOrdered(
 	const where = { _and: [...filters, position] };
 	const order = cursorOrder(columns, 'asc');
 	const rows = await fetchAllByOffset(
-		async (offset, limit, signal) => await fetchRows(source, document, { where, order_by: order, limit, offset }, signal),
+		async (offset, limit, signal) =>
+			await fetchRows(source, document, { where, order_by: order, limit, offset }, signal),
 		{ pageSize: Math.min(settings.pageSize, maxRows), concurrency: settings.concurrency, maxRows },
 	);
 	const seen = new Set<string>();

@@ -1,7 +1,11 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULT_TRIGGER_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
-import { MAX_GRAPHQL_INT, parameterError as itemParameterError, requireInteger } from '../../shared/n8n/params';
+import {
+	MAX_GRAPHQL_INT,
+	parameterError as itemParameterError,
+	requireInteger,
+} from '../../shared/n8n/params';
 import {
 	DEFAULT_LATE_ROWS_WINDOW_MINUTES,
 	DEFAULT_MAX_RECORDS_PER_POLL,
@@ -40,14 +44,24 @@ function parameterError(ctx: IPollFunctions, parameter: string, problem: string)
 	return itemParameterError(ctx, 0, parameter, problem);
 }
 
-function integerIn(ctx: IPollFunctions, parameter: string, value: unknown, min: number, max: number): number {
+function integerIn(
+	ctx: IPollFunctions,
+	parameter: string,
+	value: unknown,
+	min: number,
+	max: number,
+): number {
 	return requireInteger(ctx, 0, parameter, value, { min, max });
 }
 
 /** A list parameter that may also arrive from an expression as "a, b" text or a single value. */
 function textList(ctx: IPollFunctions, parameter: string, value: unknown): string[] {
 	if (value === undefined || value === null || value === '') return [];
-	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	const entries = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(',')
+			: [value];
 	const texts = entries.map((entry: unknown) => {
 		if (typeof entry !== 'string' && typeof entry !== 'number') {
 			throw parameterError(ctx, parameter, `must hold text values, got ${JSON.stringify(entry)}`);
@@ -57,9 +71,19 @@ function textList(ctx: IPollFunctions, parameter: string, value: unknown): strin
 	return texts.filter((entry) => entry !== '');
 }
 
-function oneOf<T extends string>(ctx: IPollFunctions, parameter: string, value: unknown, allowed: readonly T[]): T {
-	if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-	throw parameterError(ctx, parameter, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+function oneOf<T extends string>(
+	ctx: IPollFunctions,
+	parameter: string,
+	value: unknown,
+	allowed: readonly T[],
+): T {
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+		return value as T;
+	throw parameterError(
+		ctx,
+		parameter,
+		`must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
+	);
 }
 
 /** "Start From" as UTC ISO text; a Date or luxon DateTime from an expression prints as ISO. */
@@ -68,14 +92,28 @@ function readStartFrom(ctx: IPollFunctions, value: unknown): string | undefined 
 	const raw = value instanceof Date ? value.toISOString() : String(value as string);
 	if (raw.trim() === '') return undefined;
 	const utc = startFromToUtc(raw, ctx.getTimezone());
-	if (!utc) throw parameterError(ctx, 'Start From', `must be an ISO 8601 date such as 2025-01-31T08:00:00Z, got ${JSON.stringify(raw)}`);
+	if (!utc)
+		throw parameterError(
+			ctx,
+			'Start From',
+			`must be an ISO 8601 date such as 2025-01-31T08:00:00Z, got ${JSON.stringify(raw)}`,
+		);
 	return utc;
 }
 
 function windowMinutes(ctx: IPollFunctions, value: unknown): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number) || number < 0 || number > MAX_LATE_ROWS_WINDOW_MINUTES) {
-		throw parameterError(ctx, 'Late Rows Window (Minutes)', `must be a number of minutes from 0 to ${MAX_LATE_ROWS_WINDOW_MINUTES}, got ${JSON.stringify(value)}`);
+	if (
+		typeof number !== 'number' ||
+		!Number.isFinite(number) ||
+		number < 0 ||
+		number > MAX_LATE_ROWS_WINDOW_MINUTES
+	) {
+		throw parameterError(
+			ctx,
+			'Late Rows Window (Minutes)',
+			`must be a number of minutes from 0 to ${MAX_LATE_ROWS_WINDOW_MINUTES}, got ${JSON.stringify(value)}`,
+		);
 	}
 	return number;
 }
@@ -84,19 +122,56 @@ function windowMinutes(ctx: IPollFunctions, value: unknown): number {
 export function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const view = oneOf(ctx, 'View', ctx.getNodeParameter('view'), TRIGGER_VIEWS);
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const statuses = TASK_VIEWS.includes(view) ? textList(ctx, 'Status Names or IDs', ctx.getNodeParameter('statuses', [])) : [];
+	const statuses = TASK_VIEWS.includes(view)
+		? textList(ctx, 'Status Names or IDs', ctx.getNodeParameter('statuses', []))
+		: [];
 	return {
 		view,
 		statuses,
-		contentPartners: VIEWS_WITH_CP.includes(view) ? textList(ctx, 'Content Partner Names or IDs', ctx.getNodeParameter('contentPartners', [])) : [],
-		fields: oneOf(ctx, 'Fields', ctx.getNodeParameter('fields', 'simplified'), ['simplified', 'all'] as const),
-		emitAs: oneOf(ctx, 'Emit As', options.emitAs ?? 'eachRecord', ['eachRecord', 'oneItem'] as const),
-		maxRecordsPerPoll: integerIn(ctx, 'Max Records per Poll', options.maxRecordsPerPoll ?? DEFAULT_MAX_RECORDS_PER_POLL, 1, MAX_GRAPHQL_INT),
+		contentPartners: VIEWS_WITH_CP.includes(view)
+			? textList(ctx, 'Content Partner Names or IDs', ctx.getNodeParameter('contentPartners', []))
+			: [],
+		fields: oneOf(ctx, 'Fields', ctx.getNodeParameter('fields', 'simplified'), [
+			'simplified',
+			'all',
+		] as const),
+		emitAs: oneOf(ctx, 'Emit As', options.emitAs ?? 'eachRecord', [
+			'eachRecord',
+			'oneItem',
+		] as const),
+		maxRecordsPerPoll: integerIn(
+			ctx,
+			'Max Records per Poll',
+			options.maxRecordsPerPoll ?? DEFAULT_MAX_RECORDS_PER_POLL,
+			1,
+			MAX_GRAPHQL_INT,
+		),
 		startFrom: readStartFrom(ctx, options.startFrom),
-		pageSize: integerIn(ctx, 'Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE, 1, MAX_GRAPHQL_INT),
-		concurrency: integerIn(ctx, 'Max Concurrent Requests', options.maxConcurrency ?? DEFAULT_TRIGGER_CONCURRENCY, 1, MAX_CONCURRENT_REQUESTS),
-		maxRetries: integerIn(ctx, 'Max Retries', options.maxRetries ?? DEFAULT_MAX_RETRIES, 0, MAX_RETRIES),
+		pageSize: integerIn(
+			ctx,
+			'Page Size',
+			options.pageSize ?? DEFAULT_PAGE_SIZE,
+			1,
+			MAX_GRAPHQL_INT,
+		),
+		concurrency: integerIn(
+			ctx,
+			'Max Concurrent Requests',
+			options.maxConcurrency ?? DEFAULT_TRIGGER_CONCURRENCY,
+			1,
+			MAX_CONCURRENT_REQUESTS,
+		),
+		maxRetries: integerIn(
+			ctx,
+			'Max Retries',
+			options.maxRetries ?? DEFAULT_MAX_RETRIES,
+			0,
+			MAX_RETRIES,
+		),
 		keepRawJson: options.keepRawJson === true,
-		lateRowsWindowMinutes: windowMinutes(ctx, options.lateRowsWindow ?? DEFAULT_LATE_ROWS_WINDOW_MINUTES),
+		lateRowsWindowMinutes: windowMinutes(
+			ctx,
+			options.lateRowsWindow ?? DEFAULT_LATE_ROWS_WINDOW_MINUTES,
+		),
 	};
 }

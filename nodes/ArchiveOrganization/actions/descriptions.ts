@@ -1,7 +1,10 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
-import { optionsCollection as collection, showFor as showForResources } from '../../shared/n8n/descriptions';
+import {
+	optionsCollection as collection,
+	showFor as showForResources,
+} from '../../shared/n8n/descriptions';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from './parameters';
 import { SERVER_PAGE_CAP } from '../api/resources';
 import type { OrgResource } from '../api/resources';
@@ -11,9 +14,16 @@ import type { OrgResource } from '../api/resources';
 type Operation = 'get' | 'getAll';
 
 /** Get Many was `getMany` in node version 1; its parameters show under either value. */
-const OPERATION_VALUES: Record<Operation, string[]> = { get: ['get'], getAll: ['getAll', 'getMany'] };
+const OPERATION_VALUES: Record<Operation, string[]> = {
+	get: ['get'],
+	getAll: ['getAll', 'getMany'],
+};
 
-function showFor(resource: OrgResource, operation: Operation, extra: Record<string, Array<string | boolean>> = {}) {
+function showFor(
+	resource: OrgResource,
+	operation: Operation,
+	extra: Record<string, Array<string | boolean>> = {},
+) {
 	return showForResources([resource.name], OPERATION_VALUES[operation], extra);
 }
 
@@ -27,8 +37,16 @@ function outputDetailOptions(resource: OrgResource): INodePropertyOptions[] {
 				description:
 					'Posts with their roles (with broader and narrower roles) and organizations, and the organizations the person is account manager of',
 			},
-			{ name: 'Selected Fields', value: 'custom', description: 'Choose the fields, nested ones included' },
-			{ name: 'With Posts', value: 'contact', description: 'Basic fields plus the posts held, with role and organization' },
+			{
+				name: 'Selected Fields',
+				value: 'custom',
+				description: 'Choose the fields, nested ones included',
+			},
+			{
+				name: 'With Posts',
+				value: 'contact',
+				description: 'Basic fields plus the posts held, with role and organization',
+			},
 		];
 	}
 	return [
@@ -43,11 +61,16 @@ function outputDetailOptions(resource: OrgResource): INodePropertyOptions[] {
 			description:
 				'Contact details plus logo; account manager with their posts and the organizations they manage (IRI, ID, label); classification with broader and narrower concepts; units with their parent, contacts, sites, posts and other objects; posts with roles and organizations',
 		},
-		{ name: 'Selected Fields', value: 'custom', description: 'Choose the fields, nested ones included' },
+		{
+			name: 'Selected Fields',
+			value: 'custom',
+			description: 'Choose the fields, nested ones included',
+		},
 		{
 			name: 'With Contact Details',
 			value: 'contact',
-			description: 'Basic fields plus contact points, primary site and all sites with their addresses',
+			description:
+				'Basic fields plus contact points, primary site and all sites with their addresses',
 		},
 	];
 }
@@ -105,7 +128,8 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
 		default: DEFAULT_MAX_RETRIES,
-		description: 'How often to retry a request after HTTP 429, a server error or a dropped connection',
+		description:
+			'How often to retry a request after HTTP 429, a server error or a dropped connection',
 	});
 	if (operation === 'getAll') {
 		entries.push({
@@ -153,8 +177,16 @@ function lookupProperties(resource: OrgResource): INodeProperties[] {
 			type: 'options',
 			displayOptions: showFor(resource, 'get'),
 			options: [
-				{ name: 'ID', value: 'id', description: `The persistent identifier of the ${resource.singular}` },
-				{ name: 'IRI', value: 'iri', description: `The persistent URI of the ${resource.singular}` },
+				{
+					name: 'ID',
+					value: 'id',
+					description: `The persistent identifier of the ${resource.singular}`,
+				},
+				{
+					name: 'IRI',
+					value: 'iri',
+					description: `The persistent URI of the ${resource.singular}`,
+				},
 			],
 			default: 'id',
 		});
@@ -173,7 +205,9 @@ function lookupProperties(resource: OrgResource): INodeProperties[] {
 		displayName: 'IRI',
 		name: 'iri',
 		type: 'string',
-		displayOptions: byKey ? showFor(resource, 'get', { lookupBy: ['iri'] }) : showFor(resource, 'get'),
+		displayOptions: byKey
+			? showFor(resource, 'get', { lookupBy: ['iri'] })
+			: showFor(resource, 'get'),
 		default: '',
 		required: true,
 		placeholder: `https://data.example.org/${resource.name.toLowerCase()}/...`,
@@ -183,7 +217,11 @@ function lookupProperties(resource: OrgResource): INodeProperties[] {
 }
 
 export function getOperationProperties(resource: OrgResource): INodeProperties[] {
-	return [...lookupProperties(resource), ...outputProperties(resource, 'get'), optionsCollection(resource, 'get')];
+	return [
+		...lookupProperties(resource),
+		...outputProperties(resource, 'get'),
+		optionsCollection(resource, 'get'),
+	];
 }
 
 function filterProperties(resource: OrgResource): INodeProperties[] {

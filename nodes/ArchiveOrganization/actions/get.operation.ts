@@ -1,5 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { buildDocument, requireRootField, selectedFieldPaths } from '../api/query';
@@ -10,14 +15,19 @@ import { getOperationProperties } from './descriptions';
 import { readGetSettings, readOutputSettings, readRequestSettings } from './parameters';
 import { presentRows, rowsOf, shapeRows } from './rows';
 
-export const description: INodeProperties[] = Object.values(RESOURCES).flatMap(getOperationProperties);
+export const description: INodeProperties[] =
+	Object.values(RESOURCES).flatMap(getOperationProperties);
 
 /**
  * Get: the entity with this id or iri. `offset` is sent as on every call (results are only ordered with it).
  * Nothing found is an error naming the resource and key, or no output item when "Return Empty Result When Not
  * Found" is on.
  */
-export async function getOne(ctx: IExecuteFunctions, resource: OrgResource, itemIndex: number): Promise<IDataObject[]> {
+export async function getOne(
+	ctx: IExecuteFunctions,
+	resource: OrgResource,
+	itemIndex: number,
+): Promise<IDataObject[]> {
 	const request = readRequestSettings(ctx, itemIndex);
 	const output = readOutputSettings(ctx, itemIndex, resource);
 	const lookup = readGetSettings(ctx, itemIndex, resource);
@@ -54,7 +64,13 @@ export async function getOne(ctx: IExecuteFunctions, resource: OrgResource, item
 	return shapeRows(rows, output);
 }
 
-export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
+): Promise<INodeExecutionData[]> {
 	const orgResource = resourceNamed(this, resource);
-	return await executePerItem(this, async (itemIndex) => await getOne(this, orgResource, itemIndex));
+	return await executePerItem(
+		this,
+		async (itemIndex) => await getOne(this, orgResource, itemIndex),
+	);
 }

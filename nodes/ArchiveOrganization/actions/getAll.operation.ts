@@ -1,8 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { fetchAllByOffset } from '../../shared/graphql/pagination';
 import { executePerItem } from '../../shared/n8n/executePerItem';
-import { buildDocument, checkEnumFilters, requireRootField, selectedFieldPaths } from '../api/query';
+import {
+	buildDocument,
+	checkEnumFilters,
+	requireRootField,
+	selectedFieldPaths,
+} from '../api/query';
 import { RESOURCES, resourceNamed } from '../api/resources';
 import type { OrgResource } from '../api/resources';
 import { openOrganizationApi, operationName } from '../api/session';
@@ -10,13 +20,18 @@ import { getAllOperationProperties } from './descriptions';
 import { readGetManySettings, readOutputSettings, readRequestSettings } from './parameters';
 import { presentRows, rowsOf, shapeRows } from './rows';
 
-export const description: INodeProperties[] = Object.values(RESOURCES).flatMap(getAllOperationProperties);
+export const description: INodeProperties[] =
+	Object.values(RESOURCES).flatMap(getAllOperationProperties);
 
 /**
  * Get Many: pages with `offset` (always sent, so the order is stable) and `limit`, several pages in flight,
  * through the server's 500-row cap, until an empty page (Return All) or the limit.
  */
-export async function getMany(ctx: IExecuteFunctions, resource: OrgResource, itemIndex: number): Promise<IDataObject[]> {
+export async function getMany(
+	ctx: IExecuteFunctions,
+	resource: OrgResource,
+	itemIndex: number,
+): Promise<IDataObject[]> {
 	const request = readRequestSettings(ctx, itemIndex);
 	const output = readOutputSettings(ctx, itemIndex, resource);
 	const query = readGetManySettings(ctx, itemIndex, resource);
@@ -48,7 +63,13 @@ export async function getMany(ctx: IExecuteFunctions, resource: OrgResource, ite
 	return shapeRows(presentRows(rows), output);
 }
 
-export async function execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
+): Promise<INodeExecutionData[]> {
 	const orgResource = resourceNamed(this, resource);
-	return await executePerItem(this, async (itemIndex) => await getMany(this, orgResource, itemIndex));
+	return await executePerItem(
+		this,
+		async (itemIndex) => await getMany(this, orgResource, itemIndex),
+	);
 }

@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
-import { MAX_GRAPHQL_INT, parameterError, requireInteger, splitList } from '../../shared/n8n/params';
+import {
+	MAX_GRAPHQL_INT,
+	parameterError,
+	requireInteger,
+	splitList,
+} from '../../shared/n8n/params';
 import { isFieldPath } from '../api/fieldPaths';
 import { SERVER_PAGE_CAP } from '../api/resources';
 import type { LookupKey, OrgResource, OutputDetail } from '../api/resources';
@@ -48,15 +53,34 @@ export function readRequestSettings(ctx: IExecuteFunctions, itemIndex: number): 
 	const chosen = options(ctx, itemIndex);
 	const method = String(chosen.requestMethod ?? 'POST').toUpperCase();
 	if (method !== 'POST' && method !== 'GET') {
-		throw parameterError(ctx, itemIndex, 'Request Method', `must be POST or GET, got ${JSON.stringify(chosen.requestMethod)}`);
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Request Method',
+			`must be POST or GET, got ${JSON.stringify(chosen.requestMethod)}`,
+		);
 	}
 	return {
 		method,
-		maxRetries: requireInteger(ctx, itemIndex, 'Max Retries', chosen.maxRetries ?? DEFAULT_MAX_RETRIES, { min: 0, max: MAX_RETRIES }),
-		pageSize: requireInteger(ctx, itemIndex, 'Page Size', chosen.pageSize ?? SERVER_PAGE_CAP, { max: SERVER_PAGE_CAP }),
-		concurrency: requireInteger(ctx, itemIndex, 'Max Concurrent Requests', chosen.maxConcurrency ?? DEFAULT_ACTION_CONCURRENCY, {
-			max: MAX_CONCURRENT_REQUESTS,
+		maxRetries: requireInteger(
+			ctx,
+			itemIndex,
+			'Max Retries',
+			chosen.maxRetries ?? DEFAULT_MAX_RETRIES,
+			{ min: 0, max: MAX_RETRIES },
+		),
+		pageSize: requireInteger(ctx, itemIndex, 'Page Size', chosen.pageSize ?? SERVER_PAGE_CAP, {
+			max: SERVER_PAGE_CAP,
 		}),
+		concurrency: requireInteger(
+			ctx,
+			itemIndex,
+			'Max Concurrent Requests',
+			chosen.maxConcurrency ?? DEFAULT_ACTION_CONCURRENCY,
+			{
+				max: MAX_CONCURRENT_REQUESTS,
+			},
+		),
 	};
 }
 
@@ -65,7 +89,12 @@ function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	const raw = ctx.getNodeParameter('fields', itemIndex, []) as unknown;
 	const fields = Array.isArray(raw) || typeof raw === 'string' ? splitList(raw) : [];
 	if (fields.length === 0) {
-		throw parameterError(ctx, itemIndex, 'Fields', 'is empty: select at least one field, or choose a preset in "Output Detail"');
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Fields',
+			'is empty: select at least one field, or choose a preset in "Output Detail"',
+		);
 	}
 	const malformed = fields.filter((field) => !isFieldPath(field));
 	if (malformed.length > 0) {
@@ -80,10 +109,19 @@ function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	return fields;
 }
 
-export function readOutputSettings(ctx: IExecuteFunctions, itemIndex: number, resource: OrgResource): OutputSettings {
+export function readOutputSettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	resource: OrgResource,
+): OutputSettings {
 	const detail = ctx.getNodeParameter('outputDetail', itemIndex, 'basic') as string;
 	if (detail !== 'basic' && detail !== 'contact' && detail !== 'full' && detail !== 'custom') {
-		throw parameterError(ctx, itemIndex, 'Output Detail', `must be basic, contact, full or custom, got ${JSON.stringify(detail)}`);
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Output Detail',
+			`must be basic, contact, full or custom, got ${JSON.stringify(detail)}`,
+		);
 	}
 	return {
 		detail,
@@ -92,15 +130,32 @@ export function readOutputSettings(ctx: IExecuteFunctions, itemIndex: number, re
 	};
 }
 
-export function readGetSettings(ctx: IExecuteFunctions, itemIndex: number, resource: OrgResource): GetSettings {
+export function readGetSettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	resource: OrgResource,
+): GetSettings {
 	const lookupKey =
-		resource.lookupKeys.length > 1 ? (ctx.getNodeParameter('lookupBy', itemIndex, 'id') as string) : 'iri';
+		resource.lookupKeys.length > 1
+			? (ctx.getNodeParameter('lookupBy', itemIndex, 'id') as string)
+			: 'iri';
 	if (!resource.lookupKeys.includes(lookupKey as LookupKey)) {
-		throw parameterError(ctx, itemIndex, 'Look Up By', `must be one of ${resource.lookupKeys.join(', ')}, got ${JSON.stringify(lookupKey)}`);
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Look Up By',
+			`must be one of ${resource.lookupKeys.join(', ')}, got ${JSON.stringify(lookupKey)}`,
+		);
 	}
 	const displayName = lookupKey === 'id' ? 'ID' : 'IRI';
 	const value = String(ctx.getNodeParameter(lookupKey, itemIndex, '') ?? '').trim();
-	if (value === '') throw parameterError(ctx, itemIndex, displayName, `is empty: give the ${displayName} of the ${resource.singular} to get`);
+	if (value === '')
+		throw parameterError(
+			ctx,
+			itemIndex,
+			displayName,
+			`is empty: give the ${displayName} of the ${resource.singular} to get`,
+		);
 	return {
 		lookupKey: lookupKey as LookupKey,
 		lookupValue: value,
@@ -108,18 +163,32 @@ export function readGetSettings(ctx: IExecuteFunctions, itemIndex: number, resou
 	};
 }
 
-export function readGetManySettings(ctx: IExecuteFunctions, itemIndex: number, resource: OrgResource): GetManySettings {
+export function readGetManySettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	resource: OrgResource,
+): GetManySettings {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const maxRows = returnAll
 		? undefined
-		: requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), { max: MAX_GRAPHQL_INT });
-	const chosen = resource.filters.length > 0 ? (ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject) : {};
+		: requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), {
+				max: MAX_GRAPHQL_INT,
+			});
+	const chosen =
+		resource.filters.length > 0
+			? (ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject)
+			: {};
 	const filters: IDataObject = {};
 	for (const filter of resource.filters) {
 		const value = chosen[filter.parameter];
 		if (value === undefined || value === null) continue;
 		if (typeof value !== 'string') {
-			throw parameterError(ctx, itemIndex, filter.displayName, `must be text, got ${JSON.stringify(value)}`);
+			throw parameterError(
+				ctx,
+				itemIndex,
+				filter.displayName,
+				`must be text, got ${JSON.stringify(value)}`,
+			);
 		}
 		// An empty filter field means "no filter", not "match the empty string".
 		if (value.trim() !== '') filters[filter.argument] = value.trim();

@@ -13,26 +13,48 @@ export const ROUTES: ActionRoutes = {
 };
 
 /** What the operation selector says per resource (the action texts also name the operations for AI agents). */
-const OPERATION_TEXTS: Record<OrgResource['name'], { get: [string, string]; getAll: [string, string] }> = {
+const OPERATION_TEXTS: Record<
+	OrgResource['name'],
+	{ get: [string, string]; getAll: [string, string] }
+> = {
 	contentPartner: {
-		get: ['Get a content partner', 'Get one content partner (an organization that archives content) by its ID (OR-...) or IRI'],
-		getAll: ['Get many content partners', 'List content partners ordered by IRI, all of them or up to a limit'],
+		get: [
+			'Get a content partner',
+			'Get one content partner (an organization that archives content) by its ID (OR-...) or IRI',
+		],
+		getAll: [
+			'Get many content partners',
+			'List content partners ordered by IRI, all of them or up to a limit',
+		],
 	},
 	organization: {
 		get: ['Get a organization', 'Get one organization of any kind by its ID (OR-...) or IRI'],
-		getAll: ['Get many organizations', 'Search organizations of any kind by label, type or sector, ordered by IRI'],
+		getAll: [
+			'Get many organizations',
+			'Search organizations of any kind by label, type or sector, ordered by IRI',
+		],
 	},
 	person: {
 		get: ['Get a person', 'Get one person (staff member or account manager) by IRI'],
-		getAll: ['Get many persons', 'List persons, all of them or filtered by given and family name, ordered by IRI'],
+		getAll: [
+			'Get many persons',
+			'List persons, all of them or filtered by given and family name, ordered by IRI',
+		],
 	},
 	school: {
 		get: ['Get a school', 'Get one school (educational partner) by its school ID or IRI'],
-		getAll: ['Get many schools', 'List schools and educational organizations of the sector Onderwijs, ordered by IRI'],
+		getAll: [
+			'Get many schools',
+			'List schools and educational organizations of the sector Onderwijs, ordered by IRI',
+		],
 	},
 };
 
-function operationProperty(resource: OrgResource, getManyValue: 'getAll' | 'getMany', version: number[]): INodeProperties {
+function operationProperty(
+	resource: OrgResource,
+	getManyValue: 'getAll' | 'getMany',
+	version: number[],
+): INodeProperties {
 	return {
 		displayName: 'Operation',
 		name: 'operation',
@@ -58,7 +80,9 @@ function operationProperty(resource: OrgResource, getManyValue: 'getAll' | 'getM
 }
 
 /** One operation selector per resource and node version: version 1 keeps `getMany`, saved workflows rely on it. */
-export const operationProperties: INodeProperties[] = Object.values(RESOURCES).flatMap((resource) => [
-	operationProperty(resource, 'getMany', [1]),
-	operationProperty(resource, 'getAll', [2]),
-]);
+export const operationProperties: INodeProperties[] = Object.values(RESOURCES).flatMap(
+	(resource) => [
+		operationProperty(resource, 'getMany', [1]),
+		operationProperty(resource, 'getAll', [2]),
+	],
+);

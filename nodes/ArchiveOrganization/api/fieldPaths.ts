@@ -1,10 +1,4 @@
-import {
-	getNamedType,
-	isEnumType,
-	isInterfaceType,
-	isLeafType,
-	isObjectType,
-} from 'graphql';
+import { getNamedType, isEnumType, isInterfaceType, isLeafType, isObjectType } from 'graphql';
 import type {
 	GraphQLField,
 	GraphQLInterfaceType,
@@ -45,12 +39,18 @@ export function rootFieldOf(schema: GraphQLSchema, rootField: string): RootField
 	if (!field) return undefined;
 	const type = selectable(getNamedType(field.type));
 	if (!type) return undefined;
-	const argumentTypes = new Map(field.args.map((argument) => [argument.name, String(argument.type)]));
+	const argumentTypes = new Map(
+		field.args.map((argument) => [argument.name, String(argument.type)]),
+	);
 	return { type, argumentTypes, field };
 }
 
 /** Values of the enum an argument takes (e.g. `type: OrgType`), or undefined when it is not an enum. */
-export function enumValuesOfArgument(schema: GraphQLSchema, rootField: string, argument: string): string[] | undefined {
+export function enumValuesOfArgument(
+	schema: GraphQLSchema,
+	rootField: string,
+	argument: string,
+): string[] | undefined {
 	const field = schema.getQueryType()?.getFields()[rootField];
 	const type = field?.args.find((entry) => entry.name === argument)?.type;
 	if (!type) return undefined;

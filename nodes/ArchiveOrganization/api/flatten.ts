@@ -24,7 +24,9 @@ const CONTACT_FIELDS = ['iri', 'contact_type', 'email', 'telephone'];
 export const FLATTEN_FIELD_PATHS = ['primary_site.*', 'primary_site.address.*', 'contact_point.*'];
 
 function asObject(value: unknown): IDataObject | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 function contactPoints(value: unknown): IDataObject[] {
@@ -60,7 +62,8 @@ function copyPrimarySite(flat: IDataObject, primarySite: IDataObject | undefined
 		if (key !== 'address') flat[`primary_site_${key}`] = site[key] ?? null;
 	}
 	const address = asObject(site.address) ?? {};
-	for (const key of orderedKeys(address, ADDRESS_FIELDS)) flat[`address_${key}`] = address[key] ?? null;
+	for (const key of orderedKeys(address, ADDRESS_FIELDS))
+		flat[`address_${key}`] = address[key] ?? null;
 }
 
 /**

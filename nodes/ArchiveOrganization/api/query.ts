@@ -13,7 +13,12 @@ import type { OrgResource } from './resources';
 
 /** Builds and checks, against the (live) schema, the one document an operation sends. */
 
-function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description?: string): never {
+function fail(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description?: string,
+): never {
 	throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
@@ -25,7 +30,11 @@ export function requireRootField(
 ): RootField {
 	const root = rootFieldOf(schema, resource.rootField);
 	if (!root) {
-		fail(ctx, itemIndex, `The Organization API at this endpoint has no "${resource.rootField}" query`);
+		fail(
+			ctx,
+			itemIndex,
+			`The Organization API at this endpoint has no "${resource.rootField}" query`,
+		);
 	}
 	return root;
 }
@@ -101,7 +110,12 @@ export function buildDocument(
 	const queryArguments: QueryArgument[] = [];
 	for (const argument of argumentNames) {
 		const type = root.argumentTypes.get(argument);
-		if (!type) fail(ctx, itemIndex, `The "${resource.rootField}" query of this server takes no "${argument}" argument`);
+		if (!type)
+			fail(
+				ctx,
+				itemIndex,
+				`The "${resource.rootField}" query of this server takes no "${argument}" argument`,
+			);
 		queryArguments.push({ name: argument, type });
 	}
 	const document = buildRootFieldQuery({

@@ -98,7 +98,14 @@ const ORGANIZATION_PRESETS: Record<OutputDetail, string[]> = {
 
 const PERSON_PRESETS: Record<OutputDetail, string[]> = {
 	basic: ['*'],
-	contact: ['*', 'holds.*', 'holds.role.*', 'holds.post_in.iri', 'holds.post_in.id', 'holds.post_in.label'],
+	contact: [
+		'*',
+		'holds.*',
+		'holds.role.*',
+		'holds.post_in.iri',
+		'holds.post_in.id',
+		'holds.post_in.label',
+	],
 	full: [
 		'*',
 		'holds.*',
@@ -167,9 +174,13 @@ export function isOrgResourceName(value: unknown): value is OrgResourceName {
 /** The resource a node parameter names; anything else is an error before any request. */
 export function resourceNamed(ctx: { getNode(): INode }, value: string): OrgResource {
 	if (!isOrgResourceName(value)) {
-		throw new NodeOperationError(ctx.getNode(), `Parameter "Resource": unknown resource ${JSON.stringify(value)}`, {
-			itemIndex: 0,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Parameter "Resource": unknown resource ${JSON.stringify(value)}`,
+			{
+				itemIndex: 0,
+			},
+		);
 	}
 	return RESOURCES[value];
 }

@@ -25,7 +25,6 @@ export async function schemaForExecution(
 	}
 }
 
-
 /** Retries back off from here (doubling, with jitter); a server's Retry-After wins. */
 const RETRY_BASE_DELAY_MS = 500;
 

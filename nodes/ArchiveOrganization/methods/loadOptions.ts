@@ -15,7 +15,8 @@ async function enumOptions(
 	defaults: string[],
 ): Promise<INodePropertyOptions[]> {
 	const schema = await editorSchema(ctx);
-	const values = enumValuesOfArgument(schema, RESOURCES.organization.rootField, argument) ?? defaults;
+	const values =
+		enumValuesOfArgument(schema, RESOURCES.organization.rootField, argument) ?? defaults;
 	return toOptions(values);
 }
 
@@ -23,7 +24,8 @@ async function enumOptions(
 export async function getFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const resourceName = this.getCurrentNodeParameter('resource');
 	const resource = RESOURCES[isOrgResourceName(resourceName) ? resourceName : 'organization'];
-	const root = rootFieldOf(await editorSchema(this), resource.rootField) ??
+	const root =
+		rootFieldOf(await editorSchema(this), resource.rootField) ??
 		rootFieldOf(getSeedSchema(), resource.rootField);
 	if (!root) return [];
 	return listFieldPaths(root.type).map((field) => ({

@@ -82,7 +82,8 @@ function pruneRecord(record: SharedRecord, nowMs: number, capacity: number): IDa
 	for (const [hour, keys] of live) {
 		const dropped = Math.max(0, Math.min(excess, keys.length / SHARED_KEY_LENGTH));
 		excess -= dropped;
-		if (dropped * SHARED_KEY_LENGTH < keys.length) pruned[String(hour)] = keys.slice(dropped * SHARED_KEY_LENGTH);
+		if (dropped * SHARED_KEY_LENGTH < keys.length)
+			pruned[String(hour)] = keys.slice(dropped * SHARED_KEY_LENGTH);
 	}
 	return pruned;
 }
@@ -161,15 +162,22 @@ export class StaticDataReplayStore implements ReplayStore {
 export function recordedReplayKeys(staticData: IDataObject): string[] {
 	const keys: string[] = [];
 	for (const joined of readRecord(staticData).values()) {
-		for (let at = 0; at < joined.length; at += SHARED_KEY_LENGTH) keys.push(joined.slice(at, at + SHARED_KEY_LENGTH));
+		for (let at = 0; at < joined.length; at += SHARED_KEY_LENGTH)
+			keys.push(joined.slice(at, at + SHARED_KEY_LENGTH));
 	}
 	return keys;
 }
 
 /** Ids this process recorded in the shared store lately, per scope: re-asserted on later deliveries. */
-const pendingByScope = new Map<string, Map<string, { expiresAtMs: number; repairUntilMs: number }>>();
+const pendingByScope = new Map<
+	string,
+	Map<string, { expiresAtMs: number; repairUntilMs: number }>
+>();
 
-function pendingFor(scope: string, nowMs: number): Map<string, { expiresAtMs: number; repairUntilMs: number }> {
+function pendingFor(
+	scope: string,
+	nowMs: number,
+): Map<string, { expiresAtMs: number; repairUntilMs: number }> {
 	let pending = getTouched(pendingByScope, scope);
 	if (!pending) {
 		pending = new Map();
@@ -264,7 +272,13 @@ export function replayStoreForDelivery(
 	const staticData = nodeStaticData(context);
 	if (!staticData) return local;
 	const now = () => Date.now();
-	return new LayeredReplayStore(local, new StaticDataReplayStore(staticData), scope, now, repairOnlyConfirmed);
+	return new LayeredReplayStore(
+		local,
+		new StaticDataReplayStore(staticData),
+		scope,
+		now,
+		repairOnlyConfirmed,
+	);
 }
 
 /** Forgets this process's pending repairs (tests simulate a restarted process with it). */

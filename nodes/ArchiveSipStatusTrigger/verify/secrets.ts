@@ -52,7 +52,9 @@ function decodeKey(encoded: string, label: string, prefixed: boolean): ParsedSec
 	// A base64 text of length 4n+1 cannot encode whole bytes. Unlike the libraries, text that is not base64 is
 	// refused rather than decoded into other bytes.
 	if (!BASE64_PATTERN.test(encoded) || encoded.replace(/=+$/, '').length % 4 === 1) {
-		const where = prefixed ? `after "${SECRET_PREFIX}"` : `(a signing secret is "${SECRET_PREFIX}" followed by base64, or the base64 alone)`;
+		const where = prefixed
+			? `after "${SECRET_PREFIX}"`
+			: `(a signing secret is "${SECRET_PREFIX}" followed by base64, or the base64 alone)`;
 		return { ok: false, problem: `${label} is not valid base64 ${where}` };
 	}
 	const key = Buffer.from(encoded, 'base64');

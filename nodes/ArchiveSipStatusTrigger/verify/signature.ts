@@ -21,7 +21,9 @@ export interface WebhookHeaders {
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** A refusal; `signatureOnly` when the headers were well-formed and fresh and only the signature did not match. */
-export type Verified = { ok: true; value: WebhookHeaders } | { ok: false; reason: string; signatureOnly?: boolean };
+export type Verified =
+	| { ok: true; value: WebhookHeaders }
+	| { ok: false; reason: string; signatureOnly?: boolean };
 
 const SIGNATURE_BYTES = 32;
 /** Integer seconds; 12 digits keep the value a safe integer and flag millisecond timestamps as far future. */
@@ -49,7 +51,8 @@ function headerLength(value: HeaderValue): number {
  */
 function singleValue(value: HeaderValue, name: string, maxLength: number): Checked<string> {
 	// A comma-joined copy of an acceptable value is at most twice as long, plus the separator.
-	if (headerLength(value) > 2 * maxLength + 2) return { ok: false, reason: `${name} header is too long` };
+	if (headerLength(value) > 2 * maxLength + 2)
+		return { ok: false, reason: `${name} header is too long` };
 	const parts = (Array.isArray(value) ? value : [value ?? ''])
 		.flatMap((entry) => entry.split(','))
 		.map((entry) => entry.trim())
@@ -80,12 +83,18 @@ function splitEntries(header: string, limit: number): string[] | undefined {
 
 function signatureValue(value: HeaderValue): Checked<string[]> {
 	if (headerLength(value) > MAX_SIGNATURE_HEADER_BYTES) {
-		return { ok: false, reason: `webhook-signature header is longer than ${MAX_SIGNATURE_HEADER_BYTES} bytes` };
+		return {
+			ok: false,
+			reason: `webhook-signature header is longer than ${MAX_SIGNATURE_HEADER_BYTES} bytes`,
+		};
 	}
 	const joined = Array.isArray(value) ? value.join(' ') : (value ?? '');
 	const entries = splitEntries(joined, MAX_SIGNATURE_ENTRIES);
 	if (entries === undefined) {
-		return { ok: false, reason: `webhook-signature header has more than ${MAX_SIGNATURE_ENTRIES} entries` };
+		return {
+			ok: false,
+			reason: `webhook-signature header has more than ${MAX_SIGNATURE_ENTRIES} entries`,
+		};
 	}
 	if (entries.length === 0) return { ok: false, reason: 'missing webhook-signature header' };
 	return { ok: true, value: entries };
@@ -95,11 +104,18 @@ function signatureValue(value: HeaderValue): Checked<string[]> {
 export function readWebhookHeaders(headers: HeaderMap): Checked<WebhookHeaders> {
 	const id = singleValue(headers['webhook-id'], 'webhook-id', MAX_WEBHOOK_ID_LENGTH);
 	if (!id.ok) return id;
-	const timestamp = singleValue(headers['webhook-timestamp'], 'webhook-timestamp', MAX_TIMESTAMP_LENGTH);
+	const timestamp = singleValue(
+		headers['webhook-timestamp'],
+		'webhook-timestamp',
+		MAX_TIMESTAMP_LENGTH,
+	);
 	if (!timestamp.ok) return timestamp;
 	const signature = signatureValue(headers['webhook-signature']);
 	if (!signature.ok) return signature;
-	return { ok: true, value: { id: id.value, timestamp: timestamp.value, signatures: signature.value } };
+	return {
+		ok: true,
+		value: { id: id.value, timestamp: timestamp.value, signatures: signature.value },
+	};
 }
 
 /** Accepts only digit-only integer seconds within `toleranceSeconds` of `nowMs`, both ways. */
@@ -146,7 +162,12 @@ export function v1Signatures(entries: string[]): Buffer[] {
  * HMAC-SHA256 over the exact bytes `<id>.<timestamp>.<raw body>`. Node hands header values over as latin1 (one
  * character per byte received), so encoding them as latin1 gives back the bytes that arrived.
  */
-export function computeSignature(key: Buffer, id: string, timestamp: string, rawBody: Buffer): Buffer {
+export function computeSignature(
+	key: Buffer,
+	id: string,
+	timestamp: string,
+	rawBody: Buffer,
+): Buffer {
 	return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'latin1').update(rawBody).digest();
 }
 

@@ -44,7 +44,8 @@ export function rememberSigningKeys(credentialId: string, keys: SigningKeys, now
 /** True (and counted) when the credential may be read again now to re-check a refused signature. */
 export function takeForcedReread(credentialId: string, nowMs: number): boolean {
 	const last = forcedRereads.get(credentialId);
-	if (last !== undefined && nowMs - last >= 0 && nowMs - last < FORCED_REREAD_INTERVAL_MS) return false;
+	if (last !== undefined && nowMs - last >= 0 && nowMs - last < FORCED_REREAD_INTERVAL_MS)
+		return false;
 	setBounded(forcedRereads, credentialId, nowMs);
 	return true;
 }
@@ -57,6 +58,14 @@ export function secretsChanged(credentialKey: string, fingerprint: string): bool
 }
 
 /** Entries held by the process-wide maps, for tests. */
-export function signingKeyCacheSizes(): { keys: number; forcedRereads: number; secretFingerprints: number } {
-	return { keys: entries.size, forcedRereads: forcedRereads.size, secretFingerprints: secretFingerprints.size };
+export function signingKeyCacheSizes(): {
+	keys: number;
+	forcedRereads: number;
+	secretFingerprints: number;
+} {
+	return {
+		keys: entries.size,
+		forcedRereads: forcedRereads.size,
+		secretFingerprints: secretFingerprints.size,
+	};
 }

@@ -130,22 +130,31 @@ export class GraphqlClient {
 	 * Sends one GraphQL operation and returns its `data`, or throws NodeApiError. `signal` (e.g. a page that is
 	 * no longer needed) stops further retries.
 	 */
-	async request<TData = IDataObject>(request: GraphqlRequest, itemIndex = 0, signal?: AbortSignal): Promise<TData> {
+	async request<TData = IDataObject>(
+		request: GraphqlRequest,
+		itemIndex = 0,
+		signal?: AbortSignal,
+	): Promise<TData> {
 		const node = this.ctx.getNode();
 		const outcome = await withRetries<unknown, AttemptFailure>(
 			async () => {
 				const attempt = await this.attempt(request);
 				if (!('failure' in attempt)) {
-					if (isTransientStoreFailure(attempt.body)) return { failure: { status: 200, body: attempt.body }, retryable: true };
+					if (isTransientStoreFailure(attempt.body))
+						return { failure: { status: 200, body: attempt.body }, retryable: true };
 					return { value: attempt.body };
 				}
 				const { failure } = attempt;
 				return { failure, retryable: isRetryable(failure), retryAfterMs: failure.retryAfterMs };
 			},
 			this.retry,
-			{ signal: combineSignals(signal, this.executionSignal()), onRetry: () => this.stats.retries++ },
+			{
+				signal: combineSignals(signal, this.executionSignal()),
+				onRetry: () => this.stats.retries++,
+			},
 		);
-		if ('value' in outcome) return unwrapGraphqlResponse<TData>(node, this.service.serviceName, outcome.value, itemIndex);
+		if ('value' in outcome)
+			return unwrapGraphqlResponse<TData>(node, this.service.serviceName, outcome.value, itemIndex);
 		throw failureToNodeApiError(node, this.service.serviceName, outcome, itemIndex);
 	}
 
@@ -154,7 +163,9 @@ export class GraphqlClient {
 	 * Retry-After). A 401 is sent once more in n8n's strict mode, where n8n itself refreshes the token through the
 	 * credential's preAuthentication and repeats the request.
 	 */
-	private async attempt(request: GraphqlRequest): Promise<{ body: unknown } | { failure: AttemptFailure }> {
+	private async attempt(
+		request: GraphqlRequest,
+	): Promise<{ body: unknown } | { failure: AttemptFailure }> {
 		try {
 			let response = await this.exchange(request, true);
 			if (response.statusCode === 401) response = await this.exchange(request, false);
@@ -163,7 +174,9 @@ export class GraphqlClient {
 				failure: {
 					status: response.statusCode,
 					retryAfterMs: parseRetryAfter(response.headers?.['retry-after']),
-					redirectTarget: isRedirect(response.statusCode) ? describeLocation(response.headers?.location, this.endpoint) : undefined,
+					redirectTarget: isRedirect(response.statusCode)
+						? describeLocation(response.headers?.location, this.endpoint)
+						: undefined,
 					body: response.body,
 				},
 			};
@@ -177,7 +190,10 @@ export class GraphqlClient {
 	 * n8n would follow any redirect and, by default, re-add the token on the other host; here redirects elsewhere are
 	 * answered to the caller, who turns them into an error.
 	 */
-	private async exchange(request: GraphqlRequest, tolerateStatus: boolean): Promise<IN8nHttpFullResponse> {
+	private async exchange(
+		request: GraphqlRequest,
+		tolerateStatus: boolean,
+	): Promise<IN8nHttpFullResponse> {
 		let url = this.endpoint;
 		for (let hop = 0; ; hop++) {
 			const response = await this.send(request, url, tolerateStatus);
@@ -187,16 +203,24 @@ export class GraphqlClient {
 		}
 	}
 
-	private async send(request: GraphqlRequest, url: string, tolerateStatus: boolean): Promise<IN8nHttpFullResponse> {
+	private async send(
+		request: GraphqlRequest,
+		url: string,
+		tolerateStatus: boolean,
+	): Promise<IN8nHttpFullResponse> {
 		this.stats.requests++;
-		return (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.service.credentialType, {
-			...this.httpOptions(request),
-			url,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: tolerateStatus,
-			disableFollowRedirect: true,
-			sendCredentialsOnCrossOriginRedirect: false,
-		})) as IN8nHttpFullResponse;
+		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
+			this.ctx,
+			this.service.credentialType,
+			{
+				...this.httpOptions(request),
+				url,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: tolerateStatus,
+				disableFollowRedirect: true,
+				sendCredentialsOnCrossOriginRedirect: false,
+			},
+		)) as IN8nHttpFullResponse;
 	}
 
 	private httpOptions(request: GraphqlRequest): Omit<IHttpRequestOptions, 'url'> {
@@ -219,7 +243,9 @@ export class GraphqlClient {
 
 	private executionSignal(): AbortSignal | undefined {
 		const ctx = this.ctx as Partial<IExecuteFunctions>;
-		return typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+		return typeof ctx.getExecutionCancelSignal === 'function'
+			? ctx.getExecutionCancelSignal()
+			: undefined;
 	}
 }
 
@@ -278,12 +304,23 @@ function isRetryable(failure: AttemptFailure): boolean {
 function describeThrownFailure(error: unknown): AttemptFailure {
 	const tokenFailure = findTokenError(error);
 	if (tokenFailure) return { tokenError: tokenFailure };
-	const thrown = error as { httpCode?: string | null; message?: string; messages?: string[]; context?: { data?: unknown } };
+	const thrown = error as {
+		httpCode?: string | null;
+		message?: string;
+		messages?: string[];
+		context?: { data?: unknown };
+	};
 	const status = thrown.httpCode ? Number(thrown.httpCode) : undefined;
-	if (status !== undefined && Number.isFinite(status)) return { status, body: thrown.context?.data };
+	if (status !== undefined && Number.isFinite(status))
+		return { status, body: thrown.context?.data };
 	const texts = [thrown.message ?? '', ...(thrown.messages ?? [])].join(' ');
-	const networkCode = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(texts)?.[1] ?? (/socket hang up/i.test(texts) ? 'ECONNRESET' : undefined);
-	return { networkCode: networkCode ?? 'UNKNOWN', unexpectedMessage: networkCode ? undefined : thrown.message };
+	const networkCode =
+		/\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(texts)?.[1] ??
+		(/socket hang up/i.test(texts) ? 'ECONNRESET' : undefined);
+	return {
+		networkCode: networkCode ?? 'UNKNOWN',
+		unexpectedMessage: networkCode ? undefined : thrown.message,
+	};
 }
 
 function findTokenError(error: unknown): { message: string; retryable: boolean } | undefined {
@@ -300,7 +337,11 @@ function isTransientStoreFailure(body: unknown): boolean {
 	const errors = graphqlErrorsOf(body);
 	return (
 		errors !== undefined &&
-		errors.every((entry) => entry.extensions?.code === 'INTERNAL_SERVER_ERROR' && /unable to query sparql service/i.test(entry.message ?? ''))
+		errors.every(
+			(entry) =>
+				entry.extensions?.code === 'INTERNAL_SERVER_ERROR' &&
+				/unable to query sparql service/i.test(entry.message ?? ''),
+		)
 	);
 }
 
@@ -316,7 +357,9 @@ export function describeGraphqlErrors(errors: GraphqlErrorEntry[]): string {
 		.map((entry) => {
 			const code = entry.extensions?.code;
 			const path = entry.path?.join('.') ?? entry.extensions?.path;
-			const details = [code ? `code ${code}` : '', path ? `path ${path}` : ''].filter(Boolean).join(', ');
+			const details = [code ? `code ${code}` : '', path ? `path ${path}` : '']
+				.filter(Boolean)
+				.join(', ');
 			return `${entry.message ?? 'Unknown error'}${details ? ` (${details})` : ''}`;
 		})
 		.join('\n');
@@ -332,7 +375,10 @@ function graphqlErrorToNodeApiError(
 	const first = errors[0];
 	return new NodeApiError(
 		node,
-		{ message: first.message ?? 'GraphQL error', errors: errors as unknown as JsonObject[] } as JsonObject,
+		{
+			message: first.message ?? 'GraphQL error',
+			errors: errors as unknown as JsonObject[],
+		} as JsonObject,
 		{
 			message: `${serviceName}: ${first.message ?? 'GraphQL error'}`,
 			description: describeGraphqlErrors(errors),
@@ -351,14 +397,16 @@ export function unwrapGraphqlResponse<TData>(
 ): TData {
 	const errors = graphqlErrorsOf(body);
 	if (errors) throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex);
-	const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+	const data =
+		typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
 	if (typeof data !== 'object' || data === null) {
 		throw new NodeApiError(
 			node,
 			{ message: 'No data in GraphQL response' },
 			{
 				message: `${serviceName}: the response holds no GraphQL "data"`,
-				description: 'The endpoint answered without data or errors; check the endpoint URL of the credential.',
+				description:
+					'The endpoint answered without data or errors; check the endpoint URL of the credential.',
 				itemIndex,
 			},
 		);
@@ -366,16 +414,27 @@ export function unwrapGraphqlResponse<TData>(
 	return data as TData;
 }
 
-function failureToNodeApiError(node: INode, serviceName: string, outcome: GaveUp<AttemptFailure>, itemIndex: number): NodeApiError {
+function failureToNodeApiError(
+	node: INode,
+	serviceName: string,
+	outcome: GaveUp<AttemptFailure>,
+	itemIndex: number,
+): NodeApiError {
 	const { failure, retries } = outcome;
 	const afterRetries =
 		(retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '') +
-		(outcome.reason === 'retryAfterTooLong' ? `; ${retryLaterHint(outcome.retryAfterMs ?? 0)}` : '');
+		(outcome.reason === 'retryAfterTooLong'
+			? `; ${retryLaterHint(outcome.retryAfterMs ?? 0)}`
+			: '');
 	if (failure.tokenError) {
 		return new NodeApiError(
 			node,
 			{ message: failure.tokenError.message },
-			{ message: `${failure.tokenError.message}${afterRetries}`, description: 'Check the credential.', itemIndex },
+			{
+				message: `${failure.tokenError.message}${afterRetries}`,
+				description: 'Check the credential.',
+				itemIndex,
+			},
 		);
 	}
 	if (failure.redirectTarget !== undefined) {
@@ -391,7 +450,14 @@ function failureToNodeApiError(node: INode, serviceName: string, outcome: GaveUp
 		);
 	}
 	const errors = graphqlErrorsOf(failure.body);
-	if (errors) return graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, failure.status === 200 ? undefined : failure.status);
+	if (errors)
+		return graphqlErrorToNodeApiError(
+			node,
+			serviceName,
+			errors,
+			itemIndex,
+			failure.status === 200 ? undefined : failure.status,
+		);
 	if (failure.unexpectedMessage !== undefined) {
 		return new NodeApiError(
 			node,
@@ -423,10 +489,13 @@ function failureToNodeApiError(node: INode, serviceName: string, outcome: GaveUp
 }
 
 function statusMessage(status: number): string {
-	if (status === 401) return 'authentication failed (HTTP 401) even with a fresh token; check the credential';
-	if (status === 403) return 'access denied (HTTP 403); the account may lack permission for this query';
+	if (status === 401)
+		return 'authentication failed (HTTP 401) even with a fresh token; check the credential';
+	if (status === 403)
+		return 'access denied (HTTP 403); the account may lack permission for this query';
 	if (status === 429) return 'too many requests (HTTP 429)';
-	if (isRedirect(status)) return `the endpoint redirected (HTTP ${status}); redirects to another address are not followed`;
+	if (isRedirect(status))
+		return `the endpoint redirected (HTTP ${status}); redirects to another address are not followed`;
 	if (status >= 500) return `the server failed (HTTP ${status})`;
 	return `the request was refused (HTTP ${status})`;
 }
@@ -434,6 +503,9 @@ function statusMessage(status: number): string {
 function serverText(body: unknown): string | undefined {
 	if (body === undefined || body === null || body === '') return undefined;
 	if (typeof body === 'string') return redactSecrets(body.slice(0, 500));
-	const message = (body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error;
-	return redactSecrets(typeof message === 'string' ? message.slice(0, 500) : JSON.stringify(body).slice(0, 500));
+	const message =
+		(body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error;
+	return redactSecrets(
+		typeof message === 'string' ? message.slice(0, 500) : JSON.stringify(body).slice(0, 500),
+	);
 }

@@ -77,7 +77,10 @@ function argumentFromVariable(argument: QueryArgument): ArgumentNode {
  * `query <operationName>($a: T, ...) { <rootField>(a: $a, ...) { <selection> } }`, with one variable per
  * argument, named like the argument.
  */
-export function buildRootFieldQuery(query: RootFieldQuery, selectionSet?: SelectionSetNode): DocumentNode {
+export function buildRootFieldQuery(
+	query: RootFieldQuery,
+	selectionSet?: SelectionSetNode,
+): DocumentNode {
 	return {
 		kind: Kind.DOCUMENT,
 		definitions: [

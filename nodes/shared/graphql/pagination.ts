@@ -29,7 +29,10 @@ interface PageRequest<T> {
  * page size the server gave, and only an empty page ends it. So no row is skipped or repeated, even when a
  * server caps silently.
  */
-export async function fetchAllByOffset<T>(fetchPage: FetchPage<T>, options: OffsetPagingOptions): Promise<T[]> {
+export async function fetchAllByOffset<T>(
+	fetchPage: FetchPage<T>,
+	options: OffsetPagingOptions,
+): Promise<T[]> {
 	assertPositiveInteger(options.pageSize, 'pageSize');
 	assertPositiveInteger(options.concurrency, 'concurrency');
 	const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
@@ -43,7 +46,12 @@ export async function fetchAllByOffset<T>(fetchPage: FetchPage<T>, options: Offs
 		while (inFlight.length < options.concurrency && nextOffset < maxRows) {
 			const size = Math.min(pageSize, maxRows - nextOffset);
 			const abort = new AbortController();
-			inFlight.push({ offset: nextOffset, size, rows: fetchPage(nextOffset, size, abort.signal), abort });
+			inFlight.push({
+				offset: nextOffset,
+				size,
+				rows: fetchPage(nextOffset, size, abort.signal),
+				abort,
+			});
 			nextOffset += size;
 		}
 	};

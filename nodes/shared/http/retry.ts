@@ -79,7 +79,10 @@ export function retryLaterHint(retryAfterMs: number, now = Date.now()): string {
 }
 
 /** Waits, returning early (without throwing) when the signal aborts. */
-export async function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export async function sleepUnlessAborted(
+	ms: number,
+	signal: AbortSignal | undefined,
+): Promise<void> {
 	if (signal?.aborted) return;
 	try {
 		await sleepWithAbort(ms, signal);

@@ -1,6 +1,7 @@
 /** Date-times with an explicit zone (`Z`, `+02:00`, `+0200`). */
 const HAS_ZONE = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+const ISO_DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
 
 /**
  * A date-time parameter (the trigger's "Start From", the node's "Time From" / "Time To") as a UTC ISO string.
@@ -49,7 +50,15 @@ function zoneOffsetMs(timeZone: string, epochMs: number): number {
 	} catch {
 		return 0; // An unknown timezone name: UTC.
 	}
-	const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
-	const asUtc = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	const part = (type: Intl.DateTimeFormatPartTypes) =>
+		Number(parts.find((entry) => entry.type === type)?.value ?? 0);
+	const asUtc = Date.UTC(
+		part('year'),
+		part('month') - 1,
+		part('day'),
+		part('hour'),
+		part('minute'),
+		part('second'),
+	);
 	return asUtc - Math.floor(epochMs / 1000) * 1000;
 }

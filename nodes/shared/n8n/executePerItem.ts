@@ -5,7 +5,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 export type OperationResult = IDataObject[] | INodeExecutionData[];
 
 function isExecutionData(entry: IDataObject | INodeExecutionData): entry is INodeExecutionData {
-	return typeof (entry as INodeExecutionData).json === 'object' && (entry as INodeExecutionData).json !== null;
+	return (
+		typeof (entry as INodeExecutionData).json === 'object' &&
+		(entry as INodeExecutionData).json !== null
+	);
 }
 
 /** Every output item says which input item it came from. */

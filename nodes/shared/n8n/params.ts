@@ -20,7 +20,10 @@ export function parameterError(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Parameter "${parameter}": ${problem}`, { itemIndex, description });
+	return new NodeOperationError(ctx.getNode(), `Parameter "${parameter}": ${problem}`, {
+		itemIndex,
+		description,
+	});
 }
 
 export interface IntegerRange {
@@ -39,7 +42,12 @@ export function requireInteger(
 	const max = range.max ?? MAX_GRAPHQL_INT;
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-		throw parameterError(ctx, itemIndex, parameter, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+		throw parameterError(
+			ctx,
+			itemIndex,
+			parameter,
+			`must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+		);
 	}
 	return number;
 }
@@ -58,18 +66,30 @@ export function parseJsonObject(
 		try {
 			parsed = JSON.parse(value) as unknown;
 		} catch (error) {
-			throw parameterError(ctx, itemIndex, parameter, `is not valid JSON (${(error as Error).message})`);
+			throw parameterError(
+				ctx,
+				itemIndex,
+				parameter,
+				`is not valid JSON (${(error as Error).message})`,
+			);
 		}
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-		throw parameterError(ctx, itemIndex, parameter, 'must be a JSON object, e.g. {"status": {"_eq": "succeeded"}}');
+		throw parameterError(
+			ctx,
+			itemIndex,
+			parameter,
+			'must be a JSON object, e.g. {"status": {"_eq": "succeeded"}}',
+		);
 	}
 	return parsed as IDataObject;
 }
 
 /** "a, b,,c" or ['a', 'b'] -> ['a', 'b', 'c']: lists typed in a text field or produced by an expression. */
 export function splitList(value: unknown, separator: string | RegExp = ','): string[] {
-	const parts = Array.isArray(value) ? value.map((entry) => String(entry)) : String(value ?? '').split(separator);
+	const parts = Array.isArray(value)
+		? value.map((entry) => String(entry))
+		: String(value ?? '').split(separator);
 	return parts.map((part) => part.trim()).filter((part) => part !== '');
 }
 
@@ -93,7 +113,12 @@ export function readDateTime(
 				: String(value);
 	const utc = dateTimeToUtc(asText, ctx.getTimezone());
 	if (utc === undefined) {
-		throw parameterError(ctx, itemIndex, parameter, `is not an ISO 8601 date and time such as 2025-06-01T08:00:00Z: ${JSON.stringify(asText)}`);
+		throw parameterError(
+			ctx,
+			itemIndex,
+			parameter,
+			`is not an ISO 8601 date and time such as 2025-06-01T08:00:00Z: ${JSON.stringify(asText)}`,
+		);
 	}
 	return utc;
 }
@@ -104,8 +129,14 @@ export function isUuid(value: string): boolean {
 	return UUID_PATTERN.test(value);
 }
 
-export function requireText(ctx: ParameterContext, itemIndex: number, parameter: string, value: unknown): string {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+export function requireText(
+	ctx: ParameterContext,
+	itemIndex: number,
+	parameter: string,
+	value: unknown,
+): string {
+	const text =
+		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (text === '') throw parameterError(ctx, itemIndex, parameter, 'must not be empty');
 	return text;
 }

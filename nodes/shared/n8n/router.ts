@@ -19,15 +19,22 @@ export interface ActionRoutes {
 }
 
 /** Reads the resource and operation (the same for every item: neither takes expressions) and runs the action. */
-export async function routeAction(this: IExecuteFunctions, routes: ActionRoutes): Promise<INodeExecutionData[][]> {
+export async function routeAction(
+	this: IExecuteFunctions,
+	routes: ActionRoutes,
+): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const chosen = this.getNodeParameter('operation', 0) as string;
 	const operation = routes.aliases?.[chosen] ?? chosen;
 	const action = Object.hasOwn(routes.actions, operation) ? routes.actions[operation] : undefined;
 	if (!action) {
-		throw new NodeOperationError(this.getNode(), `The operation "${chosen}" is not supported for "${resource}"`, {
-			itemIndex: 0,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${chosen}" is not supported for "${resource}"`,
+			{
+				itemIndex: 0,
+			},
+		);
 	}
 	return [await action.execute.call(this, resource)];
 }

@@ -45,7 +45,11 @@ export async function executeMeasured<Checks = Record<string, never>>(
 	const outputFile = path.join(n8n.userFolder, `bench-run-${randomBytes(6).toString('hex')}.json`);
 	try {
 		const started = process.hrtime.bigint();
-		const { code, stderr, memory } = await runToFile(n8n, ['execute', `--id=${workflowId}`, '--rawOutput'], outputFile);
+		const { code, stderr, memory } = await runToFile(
+			n8n,
+			['execute', `--id=${workflowId}`, '--rawOutput'],
+			outputFile,
+		);
 		const processWallMs = elapsedMs(started);
 		const stdout = fs.readFileSync(outputFile, 'utf8');
 		const run = parseRun(stdout);
@@ -156,7 +160,11 @@ function nodeTimings(run: CliRun, memory: GroupMemory): Record<string, NodeTimin
 		timings[name] = {
 			executionTimeMs,
 			items,
-			memory: memoryInWindow(memory.series, first.startTime ?? 0, Number.isFinite(executionTimeMs) ? executionTimeMs : 0),
+			memory: memoryInWindow(
+				memory.series,
+				first.startTime ?? 0,
+				Number.isFinite(executionTimeMs) ? executionTimeMs : 0,
+			),
 			...(first.error ? { error: first.error.message ?? 'error' } : {}),
 		};
 	}

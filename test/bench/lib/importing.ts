@@ -19,5 +19,7 @@ export async function importWorkflows(n8n: N8nInstance, workflows: WorkflowJson[
 
 /** Workflow ids by role, for workflows given by role. */
 export function idsOf(workflows: Record<string, WorkflowJson>): Record<string, string> {
-	return Object.fromEntries(Object.entries(workflows).map(([role, workflow]) => [role, workflow.id]));
+	return Object.fromEntries(
+		Object.entries(workflows).map(([role, workflow]) => [role, workflow.id]),
+	);
 }

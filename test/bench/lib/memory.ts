@@ -105,7 +105,11 @@ export interface WindowMemory {
 }
 
 /** Memory while something ran from `startMs` for `durationMs`, e.g. one node of an execution. */
-export function memoryInWindow(series: Array<[number, number]>, startMs: number, durationMs: number): WindowMemory {
+export function memoryInWindow(
+	series: Array<[number, number]>,
+	startMs: number,
+	durationMs: number,
+): WindowMemory {
 	let atStartBytes = 0;
 	let peakBytes = 0;
 	for (const [time, rss] of series) {

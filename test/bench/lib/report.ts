@@ -16,7 +16,9 @@ export function formatCell(cell: Cell): string {
 	if (cell === undefined) return '–';
 	if (typeof cell === 'number') {
 		if (Number.isNaN(cell)) return 'n/a';
-		return Number.isInteger(cell) ? cell.toLocaleString('en-US') : cell.toLocaleString('en-US', { maximumFractionDigits: 2 });
+		return Number.isInteger(cell)
+			? cell.toLocaleString('en-US')
+			: cell.toLocaleString('en-US', { maximumFractionDigits: 2 });
 	}
 	return String(cell);
 }

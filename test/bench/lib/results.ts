@@ -30,10 +30,10 @@ export interface BenchResults {
 
 const METHOD = [
 	'Method:',
-	'- Node time = n8n\'s own `executionTime` of the node in the run data (`n8n execute --rawOutput`); execution = stoppedAt - startedAt; process = spawn to exit of `n8n execute` (start-up and printing the run data included).',
+	"- Node time = n8n's own `executionTime` of the node in the run data (`n8n execute --rawOutput`); execution = stoppedAt - startedAt; process = spawn to exit of `n8n execute` (start-up and printing the run data included).",
 	'- Memory: every case runs in its own `n8n execute` process group (n8n + task runners); /proc is sampled every 100 ms. "During node" = the largest summed VmRSS of the group between the node\'s startTime and startTime + executionTime, and its growth over the last sample before the node started. "Process peak" = the largest summed VmRSS over the whole process (n8n serialising the run for printing included); "above baseline" subtracts the same figure for a bare Manual Trigger -> NoOp execution. The fetch loop reports its own maxRSS and its RSS at start.',
 	'- Requests and token requests are counted by the emulators (server side).',
-	'- Trigger latency = request sent to response received at the sender (a fresh connection per delivery, as the emulator\'s sender does, 15 s timeout), after a warm-up; both workflows are active in the same running n8n and get the events in alternating rounds.',
+	"- Trigger latency = request sent to response received at the sender (a fresh connection per delivery, as the emulator's sender does, 15 s timeout), after a warm-up; both workflows are active in the same running n8n and get the events in alternating rounds.",
 ].join('\n');
 
 export function renderResults(results: BenchResults): string {
@@ -42,7 +42,9 @@ export function renderResults(results: BenchResults): string {
 		`Machine: ${results.machine.cpu}, ${results.machine.cores} cores, ${results.machine.memoryGiB} GiB; n8n on Node ${results.machine.n8nNode}, bench on Node ${results.machine.benchNode}. Load average at start ${results.machine.loadAverageAtStart.join(' / ')}, at end ${results.machine.loadAverageAtEnd?.join(' / ') ?? '?'}. Total ${results.totalSeconds ?? '?'} s.`,
 		METHOD,
 		results.returnAll ? returnAllSection(results.returnAll) : '',
-		results.tokensServer || results.tokensCli ? tokensSection(results.tokensServer, results.tokensCli) : '',
+		results.tokensServer || results.tokensCli
+			? tokensSection(results.tokensServer, results.tokensCli)
+			: '',
 		results.getByPid ? getByPidSection(results.getByPid) : '',
 		results.trigger ? triggerSection(results.trigger) : '',
 		errorsSection(results),
@@ -52,7 +54,21 @@ export function renderResults(results: BenchResults): string {
 
 function returnAllSection(result: ReturnAllResult): string {
 	const table = markdownTable(
-		['Scenario', 'Contender', 'Rows', 'Node time ms', 'Split Out ms', 'Execution ms', 'Process ms', 'Peak RSS during node MiB', 'Growth during node MiB', 'Process peak RSS MiB', 'Above baseline MiB', 'Requests', 'Error'],
+		[
+			'Scenario',
+			'Contender',
+			'Rows',
+			'Node time ms',
+			'Split Out ms',
+			'Execution ms',
+			'Process ms',
+			'Peak RSS during node MiB',
+			'Growth during node MiB',
+			'Process peak RSS MiB',
+			'Above baseline MiB',
+			'Requests',
+			'Error',
+		],
 		result.cases.map((each) => [
 			each.scenario,
 			each.contender,
@@ -69,7 +85,9 @@ function returnAllSection(result: ReturnAllResult): string {
 			each.error,
 		]),
 	);
-	const ratios = Object.entries(result.oursOverHttp).map(([scenario, value]) => `${scenario}: ${verdict(value, 0.5)}`);
+	const ratios = Object.entries(result.oursOverHttp).map(
+		([scenario, value]) => `${scenario}: ${verdict(value, 0.5)}`,
+	);
 	return [
 		`## Return All of ${result.rows.toLocaleString('en-US')} face tasks`,
 		table,
@@ -81,7 +99,17 @@ function returnAllSection(result: ReturnAllResult): string {
 function tokensSection(server: TokenRun | undefined, cli: TokenRun | undefined): string {
 	const runs = [server, cli].filter((each): each is TokenRun => each !== undefined);
 	const table = markdownTable(
-		['Method', 'Executions', 'Succeeded', 'AI token requests', 'Org token requests', 'AI GraphQL requests', 'Org GraphQL requests', 'Wall s', 'Error'],
+		[
+			'Method',
+			'Executions',
+			'Succeeded',
+			'AI token requests',
+			'Org token requests',
+			'AI GraphQL requests',
+			'Org GraphQL requests',
+			'Wall s',
+			'Error',
+		],
 		runs.map((each) => [
 			each.method,
 			each.executions,
@@ -94,13 +122,29 @@ function tokensSection(server: TokenRun | undefined, cli: TokenRun | undefined):
 			each.firstError,
 		]),
 	);
-	const worst = Math.max(...runs.map((each) => Math.max(each.aiTokenRequests, each.orgTokenRequests)));
-	return ['## Token requests over consecutive executions', table, `Token requests per service and token lifetime: ${verdict(worst, 1)}.`].join('\n\n');
+	const worst = Math.max(
+		...runs.map((each) => Math.max(each.aiTokenRequests, each.orgTokenRequests)),
+	);
+	return [
+		'## Token requests over consecutive executions',
+		table,
+		`Token requests per service and token lifetime: ${verdict(worst, 1)}.`,
+	].join('\n\n');
 }
 
 function getByPidSection(result: GetByPidResult): string {
 	const table = markdownTable(
-		['Contender', 'Input items', 'Rows', 'GraphQL requests', 'Token requests', 'Node time ms', 'Execution ms', 'Process ms', 'Error'],
+		[
+			'Contender',
+			'Input items',
+			'Rows',
+			'GraphQL requests',
+			'Token requests',
+			'Node time ms',
+			'Execution ms',
+			'Process ms',
+			'Error',
+		],
 		result.cases.map((each) => [
 			each.contender,
 			each.inputItems,
@@ -123,7 +167,23 @@ function getByPidSection(result: GetByPidResult): string {
 
 function triggerSection(result: TriggerResult): string {
 	const table = markdownTable(
-		['Contender', 'Events', 'Senders', 'p50 ms', 'p99 ms', 'Mean ms', 'Max ms', 'p50 per round ms', 'Events/s', 'Errors', 'Statuses', 'Executions ok', 'Executions failed', 'Executions unfinished', 'Lost'],
+		[
+			'Contender',
+			'Events',
+			'Senders',
+			'p50 ms',
+			'p99 ms',
+			'Mean ms',
+			'Max ms',
+			'p50 per round ms',
+			'Events/s',
+			'Errors',
+			'Statuses',
+			'Executions ok',
+			'Executions failed',
+			'Executions unfinished',
+			'Lost',
+		],
 		result.cases.map((each) => [
 			each.contender,
 			each.events,
@@ -135,14 +195,18 @@ function triggerSection(result: TriggerResult): string {
 			each.p50ByRoundMs.map((value) => Math.round(value)).join(' / '),
 			each.eventsPerSecond,
 			each.errors,
-			Object.entries(each.statuses).map(([status, count]) => `${status}: ${count}`).join(', '),
+			Object.entries(each.statuses)
+				.map(([status, count]) => `${status}: ${count}`)
+				.join(', '),
 			each.executionsSucceeded,
 			each.executionsFailed,
 			each.executionsUnfinished,
 			each.lost,
 		]),
 	);
-	const errors = result.cases.flatMap((each) => (each.firstError ? [`${each.contender}: ${each.firstError}`] : []));
+	const errors = result.cases.flatMap((each) =>
+		each.firstError ? [`${each.contender}: ${each.firstError}`] : [],
+	);
 	return [
 		'## Trigger under concurrent senders',
 		table,
@@ -154,8 +218,11 @@ function triggerSection(result: TriggerResult): string {
 
 function errorsSection(results: BenchResults): string {
 	const notes: string[] = [];
-	const missing = Object.entries(results.packageBuilt).filter(([, built]) => !built).map(([name]) => name);
-	if (missing.length) notes.push(`Not built (skipped): ${missing.join(', ')} — run \`npm run build\`.`);
+	const missing = Object.entries(results.packageBuilt)
+		.filter(([, built]) => !built)
+		.map(([name]) => name);
+	if (missing.length)
+		notes.push(`Not built (skipped): ${missing.join(', ')} — run \`npm run build\`.`);
 	for (const error of results.errors) notes.push(`${error.section} failed: ${error.message}`);
 	return notes.length ? ['## Problems', ...notes.map((note) => `- ${note}`)].join('\n') : '';
 }

@@ -1,4 +1,9 @@
-import { buildFailureEvent, buildSuccessEvent, send, type StatusEvent } from '../../../dev/emulators/webhook/sender';
+import {
+	buildFailureEvent,
+	buildSuccessEvent,
+	send,
+	type StatusEvent,
+} from '../../../dev/emulators/webhook/sender';
 import { percentile, round } from './stats';
 
 /** Concurrent Standard Webhooks senders (the emulator's signing code) and what they saw. */
@@ -34,7 +39,9 @@ export interface SenderLoadResult {
 
 /** Nine successes to one failure, like a healthy archive; each event has its own correlation id. */
 export function benchEvent(index: number): StatusEvent {
-	return index % 10 === 9 ? buildFailureEvent({ reason: `bench event ${index}` }) : buildSuccessEvent();
+	return index % 10 === 9
+		? buildFailureEvent({ reason: `bench event ${index}` })
+		: buildSuccessEvent();
 }
 
 /** `concurrency` workers take events from one counter until all are sent or the deadline passes. */
@@ -49,7 +56,10 @@ export async function runSenderLoad(options: SenderLoadOptions): Promise<SenderL
 	const worker = async () => {
 		while (next < options.events && Date.now() - started < options.deadlineMs) {
 			const event = benchEvent(next++);
-			const result = await send(options.url, event, { secrets: options.secrets, timeoutMs: options.timeoutMs ?? 15_000 });
+			const result = await send(options.url, event, {
+				secrets: options.secrets,
+				timeoutMs: options.timeoutMs ?? 15_000,
+			});
 			latencies.push(result.latencyMs);
 			const key = result.status === 0 ? 'no answer' : String(result.status);
 			statuses[key] = (statuses[key] ?? 0) + 1;
@@ -57,7 +67,8 @@ export async function runSenderLoad(options: SenderLoadOptions): Promise<SenderL
 				delivered.push(event.data.correlation_id);
 			} else {
 				errors++;
-				firstError ??= result.error ?? `HTTP ${result.status}: ${result.responseBody.slice(0, 200)}`;
+				firstError ??=
+					result.error ?? `HTTP ${result.status}: ${result.responseBody.slice(0, 200)}`;
 			}
 		}
 	};
@@ -79,8 +90,14 @@ function summarizeLoad(
 		statuses,
 		p50Ms: round(percentile(latencies, 50), 2),
 		p99Ms: round(percentile(latencies, 99), 2),
-		meanMs: round(latencies.reduce((sum, each) => sum + each, 0) / Math.max(1, latencies.length), 2),
-		maxMs: round(latencies.reduce((max, each) => Math.max(max, each), 0), 2),
+		meanMs: round(
+			latencies.reduce((sum, each) => sum + each, 0) / Math.max(1, latencies.length),
+			2,
+		),
+		maxMs: round(
+			latencies.reduce((max, each) => Math.max(max, each), 0),
+			2,
+		),
 		wallMs,
 		deliveredCorrelationIds: delivered,
 		latenciesMs: latencies,
@@ -92,7 +109,8 @@ function summarizeLoad(
 export function combineLoads(loads: SenderLoadResult[]): SenderLoadResult {
 	const statuses: Record<string, number> = {};
 	for (const load of loads) {
-		for (const [status, count] of Object.entries(load.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+		for (const [status, count] of Object.entries(load.statuses))
+			statuses[status] = (statuses[status] ?? 0) + count;
 	}
 	return summarizeLoad(
 		loads.flatMap((load) => load.latenciesMs),

@@ -55,7 +55,10 @@ export function ourReturnAllWorkflow(aiCredential: CredentialRef): WorkflowJson 
 	return manualWorkflow('bench ours return all', [aiGetAllNode(aiCredential, { returnAll: true })]);
 }
 
-function aiGetAllNode(credential: CredentialRef, amount: { returnAll: true } | { returnAll: false; limit: number }): WorkflowNode {
+function aiGetAllNode(
+	credential: CredentialRef,
+	amount: { returnAll: true } | { returnAll: false; limit: number },
+): WorkflowNode {
 	return node(
 		AI_NODE,
 		PACKAGE_NODE_TYPES.aiMetadata,
@@ -81,7 +84,10 @@ function httpPagingNode(graphqlUrl: string, headerCredential: CredentialRef): Wo
 			sendBody: true,
 			contentType: 'json',
 			specifyBody: 'json',
-			jsonBody: JSON.stringify({ query: FACE_TASKS_PAGE_QUERY, variables: { limit: PAGE_SIZE, offset: 0 } }),
+			jsonBody: JSON.stringify({
+				query: FACE_TASKS_PAGE_QUERY,
+				variables: { limit: PAGE_SIZE, offset: 0 },
+			}),
 			options: {
 				pagination: {
 					pagination: {
@@ -98,21 +104,34 @@ function httpPagingNode(graphqlUrl: string, headerCredential: CredentialRef): Wo
 }
 
 /** HTTP Request alone: one item per page (the same bytes as our node's 100,000 items). */
-export function httpReturnAllWorkflow(graphqlUrl: string, headerCredential: CredentialRef): WorkflowJson {
+export function httpReturnAllWorkflow(
+	graphqlUrl: string,
+	headerCredential: CredentialRef,
+): WorkflowJson {
 	return manualWorkflow('bench http return all', [httpPagingNode(graphqlUrl, headerCredential)]);
 }
 
 /** HTTP Request + Split Out: one item per row, the output our node gives. */
-export function httpSplitReturnAllWorkflow(graphqlUrl: string, headerCredential: CredentialRef): WorkflowJson {
+export function httpSplitReturnAllWorkflow(
+	graphqlUrl: string,
+	headerCredential: CredentialRef,
+): WorkflowJson {
 	return manualWorkflow('bench http split return all', [
 		httpPagingNode(graphqlUrl, headerCredential),
-		node(SPLIT_NODE, 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'data.face_tasks', include: 'noOtherFields', options: {} }),
+		node(SPLIT_NODE, 'n8n-nodes-base.splitOut', {
+			fieldToSplitOut: 'data.face_tasks',
+			include: 'noOtherFields',
+			options: {},
+		}),
 	]);
 }
 
 /** A Code node emitting one item per PID; the PIDs are a JSON literal, not code. */
 function pidItemsNode(pids: string[]): WorkflowNode {
-	return code(ITEMS_NODE, `const pids = ${JSON.stringify(pids)};\nreturn pids.map((pid) => ({ json: { pid } }));`);
+	return code(
+		ITEMS_NODE,
+		`const pids = ${JSON.stringify(pids)};\nreturn pids.map((pid) => ({ json: { pid } }));`,
+	);
 }
 
 export function ourGetByPidWorkflow(aiCredential: CredentialRef, pids: string[]): WorkflowJson {
@@ -121,14 +140,24 @@ export function ourGetByPidWorkflow(aiCredential: CredentialRef, pids: string[])
 		node(
 			AI_NODE,
 			PACKAGE_NODE_TYPES.aiMetadata,
-			{ resource: 'faceTask', operation: 'getByPid', pid: '={{ $json.pid }}', fieldSelection: 'all', options: {} },
+			{
+				resource: 'faceTask',
+				operation: 'getByPid',
+				pid: '={{ $json.pid }}',
+				fieldSelection: 'all',
+				options: {},
+			},
 			{ credentials: { archiveAiMetadataApi: aiCredential } },
 		),
 	]);
 }
 
 /** n8n's GraphQL node: one request per input item, the PID as a variable. */
-export function graphqlGetByPidWorkflow(graphqlUrl: string, headerCredential: CredentialRef, pids: string[]): WorkflowJson {
+export function graphqlGetByPidWorkflow(
+	graphqlUrl: string,
+	headerCredential: CredentialRef,
+	pids: string[],
+): WorkflowJson {
 	return manualWorkflow('bench graphql get by pid', [
 		pidItemsNode(pids),
 		node(
@@ -160,7 +189,14 @@ function tokenUsingNodes(credentials: TokenCredentials): WorkflowNode[] {
 		node(
 			ORG_NODE,
 			PACKAGE_NODE_TYPES.organization,
-			{ resource: 'contentPartner', operation: 'getMany', returnAll: false, limit: 1, outputDetail: 'basic', options: {} },
+			{
+				resource: 'contentPartner',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 1,
+				outputDetail: 'basic',
+				options: {},
+			},
 			{ credentials: { archiveOrganizationApi: credentials.org } },
 		),
 	];
@@ -183,11 +219,16 @@ export const PLAIN_WEBHOOK_NODE = 'Webhook';
 
 export function sipTriggerWorkflow(secretCredential: CredentialRef): WorkflowJson {
 	return chainWorkflow('bench sip trigger', [
-		node(SIP_TRIGGER_NODE, PACKAGE_NODE_TYPES.sipStatusTrigger, {}, {
-			typeVersion: SIP_TRIGGER_VERSION,
-			credentials: { archiveSipWebhookApi: secretCredential },
-			webhookId: randomUUID(),
-		}),
+		node(
+			SIP_TRIGGER_NODE,
+			PACKAGE_NODE_TYPES.sipStatusTrigger,
+			{},
+			{
+				typeVersion: SIP_TRIGGER_VERSION,
+				credentials: { archiveSipWebhookApi: secretCredential },
+				webhookId: randomUUID(),
+			},
+		),
 		node('Done', 'n8n-nodes-base.noOp', {}),
 	]);
 }

@@ -5,7 +5,12 @@ import type { CredentialRef, WorkflowJson } from '../../../dev/n8n/workflows';
 import { countsSince, snapshot } from '../lib/counters';
 import { executeMeasured } from '../lib/execute';
 import { ratio } from '../lib/stats';
-import { AI_NODE, GRAPHQL_NODE, graphqlGetByPidWorkflow, ourGetByPidWorkflow } from '../lib/workflows';
+import {
+	AI_NODE,
+	GRAPHQL_NODE,
+	graphqlGetByPidWorkflow,
+	ourGetByPidWorkflow,
+} from '../lib/workflows';
 
 /** Get by PID for N input items: our batched lookup vs n8n's GraphQL node with one request per item. */
 
@@ -53,25 +58,41 @@ export function planPids(sandbox: Sandbox, items: number): PidPlan {
 		rowsPerPid.set(pid, (rowsPerPid.get(pid) ?? 0) + 1);
 	}
 	const pids = [...rowsPerPid.keys()].slice(0, items);
-	if (pids.length < items) throw new Error(`the dataset has only ${pids.length} distinct PIDs; need ${items}`);
+	if (pids.length < items)
+		throw new Error(`the dataset has only ${pids.length} distinct PIDs; need ${items}`);
 	return { pids, expectedRows: pids.reduce((sum, pid) => sum + (rowsPerPid.get(pid) ?? 0), 0) };
 }
 
-export function getByPidWorkflows(setup: GetByPidSetup, plan: PidPlan): Record<string, WorkflowJson> {
+export function getByPidWorkflows(
+	setup: GetByPidSetup,
+	plan: PidPlan,
+): Record<string, WorkflowJson> {
 	return {
-		graphql: graphqlGetByPidWorkflow(setup.sandbox.ai.graphqlUrl, setup.headerCredential, plan.pids),
+		graphql: graphqlGetByPidWorkflow(
+			setup.sandbox.ai.graphqlUrl,
+			setup.headerCredential,
+			plan.pids,
+		),
 		...(setup.packageBuilt ? { ours: ourGetByPidWorkflow(setup.aiCredential, plan.pids) } : {}),
 	};
 }
 
-export async function runGetByPid(setup: GetByPidSetup, plan: PidPlan, ids: Record<string, string>): Promise<GetByPidResult> {
+export async function runGetByPid(
+	setup: GetByPidSetup,
+	plan: PidPlan,
+	ids: Record<string, string>,
+): Promise<GetByPidResult> {
 	const cases: GetByPidCase[] = [];
 	if (ids.ours) {
 		setup.log(`get by pid: Archive AI Metadata node, ${plan.pids.length} items`);
-		cases.push(await pidCase(setup, ids.ours, 'Archive AI Metadata (Get by PID, batched)', AI_NODE, plan));
+		cases.push(
+			await pidCase(setup, ids.ours, 'Archive AI Metadata (Get by PID, batched)', AI_NODE, plan),
+		);
 	}
 	setup.log(`get by pid: GraphQL node, ${plan.pids.length} items`);
-	cases.push(await pidCase(setup, ids.graphql, 'GraphQL node (1 request per item)', GRAPHQL_NODE, plan));
+	cases.push(
+		await pidCase(setup, ids.graphql, 'GraphQL node (1 request per item)', GRAPHQL_NODE, plan),
+	);
 	const ours = cases.find((each) => each.contender.startsWith('Archive'));
 	const graphql = cases.find((each) => each.contender.startsWith('GraphQL'));
 	return {
@@ -83,14 +104,24 @@ export async function runGetByPid(setup: GetByPidSetup, plan: PidPlan, ids: Reco
 	};
 }
 
-async function pidCase(setup: GetByPidSetup, workflowId: string, contender: string, nodeName: string, plan: PidPlan): Promise<GetByPidCase> {
+async function pidCase(
+	setup: GetByPidSetup,
+	workflowId: string,
+	contender: string,
+	nodeName: string,
+	plan: PidPlan,
+): Promise<GetByPidCase> {
 	const before = snapshot(setup.sandbox);
-	const measured = await executeMeasured(setup.n8n, workflowId, (run) => ({ rows: rowsOf(run, nodeName) }));
+	const measured = await executeMeasured(setup.n8n, workflowId, (run) => ({
+		rows: rowsOf(run, nodeName),
+	}));
 	const requests = countsSince(setup.sandbox, before);
 	const error =
 		measured.error ??
 		measured.nodes[nodeName]?.error ??
-		(measured.checks.rows === plan.expectedRows ? undefined : `got ${measured.checks.rows} rows, expected ${plan.expectedRows}`);
+		(measured.checks.rows === plan.expectedRows
+			? undefined
+			: `got ${measured.checks.rows} rows, expected ${plan.expectedRows}`);
 	return {
 		contender,
 		inputItems: plan.pids.length,

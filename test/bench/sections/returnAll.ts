@@ -80,7 +80,11 @@ export function returnAllWorkflows(setup: ReturnAllSetup): Record<string, Workfl
 	};
 }
 
-export async function runReturnAll(setup: ReturnAllSetup, ids: Record<string, string>, latencyMs: number): Promise<ReturnAllResult> {
+export async function runReturnAll(
+	setup: ReturnAllSetup,
+	ids: Record<string, string>,
+	latencyMs: number,
+): Promise<ReturnAllResult> {
 	const rows = setup.sandbox.options.rows;
 	setup.log('return all: baseline (bare n8n execute)');
 	const baseline = await executeMeasured(setup.n8n, ids.baseline);
@@ -90,7 +94,9 @@ export async function runReturnAll(setup: ReturnAllSetup, ids: Record<string, st
 		// A remote API answers after a network round trip; paging one page at a time pays it once per page.
 		setup.sandbox.faults.set('ai', { slowMs: latencyMs });
 		try {
-			cases.push(...(await runScenario(setup, ids, `+${latencyMs} ms per request`, baselineRss, false)));
+			cases.push(
+				...(await runScenario(setup, ids, `+${latencyMs} ms per request`, baselineRss, false)),
+			);
 		} finally {
 			setup.sandbox.faults.clear('ai');
 		}
@@ -130,7 +136,16 @@ async function runScenario(
 	cases.push(await n8nCase(setup, ids.http, HTTP, HTTP_NODE, undefined, baselineRss));
 	if (withSplitOut) {
 		setup.log(`return all (${scenario}): HTTP Request node + Split Out`);
-		cases.push(await n8nCase(setup, ids.httpSplit, 'HTTP Request + Split Out (1 item per row)', HTTP_NODE, SPLIT_NODE, baselineRss));
+		cases.push(
+			await n8nCase(
+				setup,
+				ids.httpSplit,
+				'HTTP Request + Split Out (1 item per row)',
+				HTTP_NODE,
+				SPLIT_NODE,
+				baselineRss,
+			),
+		);
 	}
 	setup.log(`return all (${scenario}): plain sequential fetch loop`);
 	cases.push(await fetchLoopCase(setup, setup.sandbox.options.rows));
@@ -156,7 +171,9 @@ async function n8nCase(
 	baselineRssMiB: number,
 ): Promise<Omit<ReturnAllCase, 'scenario'>> {
 	const before = snapshot(setup.sandbox);
-	const measured = await executeMeasured(setup.n8n, workflowId, (run) => ({ rows: rowsIn(run, fetchingNode, splitNode) }));
+	const measured = await executeMeasured(setup.n8n, workflowId, (run) => ({
+		rows: rowsIn(run, fetchingNode, splitNode),
+	}));
 	const requests = countsSince(setup.sandbox, before);
 	const peak = mebibytes(measured.memory.peakGroupRssBytes);
 	const nodeMemory = measured.nodes[fetchingNode]?.memory;
@@ -171,7 +188,9 @@ async function n8nCase(
 		peakAboveBaselineMiB: Math.round((peak - baselineRssMiB) * 10) / 10,
 		peakProcessHwmMiB: mebibytes(measured.memory.peakProcessHwmBytes),
 		nodePeakRssMiB: mebibytes(nodeMemory?.peakBytes ?? Number.NaN),
-		nodeGrowthMiB: mebibytes((nodeMemory?.peakBytes ?? Number.NaN) - (nodeMemory?.atStartBytes ?? Number.NaN)),
+		nodeGrowthMiB: mebibytes(
+			(nodeMemory?.peakBytes ?? Number.NaN) - (nodeMemory?.atStartBytes ?? Number.NaN),
+		),
 		graphqlRequests: requests.aiGraphql,
 		...failure(measured),
 	};
@@ -180,7 +199,10 @@ async function n8nCase(
 function failure(measured: MeasuredExecution<unknown>): { error?: string } {
 	if (measured.succeeded) return {};
 	const nodeError = Object.entries(measured.nodes).find(([, timing]) => timing.error);
-	return { error: measured.error ?? (nodeError ? `${nodeError[0]}: ${nodeError[1].error}` : 'execution failed') };
+	return {
+		error:
+			measured.error ?? (nodeError ? `${nodeError[0]}: ${nodeError[1].error}` : 'execution failed'),
+	};
 }
 
 /** Our node and Split Out give one item per row; the HTTP Request node one item per page holding the rows. */
@@ -204,21 +226,40 @@ interface FetchLoopFigures {
 }
 
 /** The bare loop runs under n8n's Node 24, bundled beforehand so the bundler is not in its memory. */
-async function fetchLoopCase(setup: ReturnAllSetup, rows: number): Promise<Omit<ReturnAllCase, 'scenario'>> {
+async function fetchLoopCase(
+	setup: ReturnAllSetup,
+	rows: number,
+): Promise<Omit<ReturnAllCase, 'scenario'>> {
 	const script = bundleFetchLoop();
 	const maxPages = Math.ceil(rows / PAGE_SIZE) + 2;
 	const started = process.hrtime.bigint();
-	const result = await runGroup(setup.n8n.install.nodeBin, [script, setup.sandbox.ai.graphqlUrl, String(PAGE_SIZE), String(maxPages)], {
-		env: { PATH: process.env.PATH, BENCH_TOKEN: setup.token },
-		timeoutMs: 300_000,
-	});
+	const result = await runGroup(
+		setup.n8n.install.nodeBin,
+		[script, setup.sandbox.ai.graphqlUrl, String(PAGE_SIZE), String(maxPages)],
+		{
+			env: { PATH: process.env.PATH, BENCH_TOKEN: setup.token },
+			timeoutMs: 300_000,
+		},
+	);
 	const processWallMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
 	const contender = 'Plain sequential fetch loop (Node 24, no n8n)';
 	const line = result.stdout.trim().split('\n').at(-1) ?? '';
 	if (result.code !== 0 || !line.startsWith('{')) {
 		const none = Number.NaN;
 		const error = result.stderr.trim().slice(0, 300) || `exit ${result.code}`;
-		return { contender, rows: 0, nodeMs: none, processWallMs, peakGroupRssMiB: none, peakAboveBaselineMiB: none, peakProcessHwmMiB: none, nodePeakRssMiB: none, nodeGrowthMiB: none, graphqlRequests: 0, error };
+		return {
+			contender,
+			rows: 0,
+			nodeMs: none,
+			processWallMs,
+			peakGroupRssMiB: none,
+			peakAboveBaselineMiB: none,
+			peakProcessHwmMiB: none,
+			nodePeakRssMiB: none,
+			nodeGrowthMiB: none,
+			graphqlRequests: 0,
+			error,
+		};
 	}
 	const figures = JSON.parse(line) as FetchLoopFigures;
 	return {

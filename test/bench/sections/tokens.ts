@@ -27,21 +27,42 @@ export interface TokenRun {
 const WEBHOOK_TIMEOUT_MS = 60_000;
 
 /** n8n is running; the workflow answers the webhook after its last node, so calls are consecutive executions. */
-export async function runTokensViaWebhook(n8n: N8nInstance, sandbox: Sandbox, path: string, executions: number): Promise<TokenRun> {
+export async function runTokensViaWebhook(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	path: string,
+	executions: number,
+): Promise<TokenRun> {
 	const before = snapshot(sandbox);
 	const started = Date.now();
 	let succeeded = 0;
 	let firstError: string | undefined;
-	for (let index = 0; index < executions && Date.now() - started < executions * WEBHOOK_TIMEOUT_MS; index++) {
+	for (
+		let index = 0;
+		index < executions && Date.now() - started < executions * WEBHOOK_TIMEOUT_MS;
+		index++
+	) {
 		const response = await postJson(`${n8n.baseUrl}/webhook/${path}`, { call: index });
 		if (response.status === 200) succeeded++;
 		else firstError ??= `HTTP ${response.status}: ${n8n.redact(response.body.slice(0, 300))}`;
 	}
-	return summary('running n8n, webhook-triggered executions', executions, succeeded, countsSince(sandbox, before), Date.now() - started, firstError);
+	return summary(
+		'running n8n, webhook-triggered executions',
+		executions,
+		succeeded,
+		countsSince(sandbox, before),
+		Date.now() - started,
+		firstError,
+	);
 }
 
 /** One `n8n execute` process per execution. */
-export async function runTokensViaCli(n8n: N8nInstance, sandbox: Sandbox, workflowId: string, executions: number): Promise<TokenRun> {
+export async function runTokensViaCli(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	workflowId: string,
+	executions: number,
+): Promise<TokenRun> {
 	const before = snapshot(sandbox);
 	const started = Date.now();
 	let succeeded = 0;
@@ -52,10 +73,24 @@ export async function runTokensViaCli(n8n: N8nInstance, sandbox: Sandbox, workfl
 		if (measured.succeeded && !nodeError) succeeded++;
 		else firstError ??= measured.error ?? nodeError ?? 'execution failed';
 	}
-	return summary('separate `n8n execute` processes', executions, succeeded, countsSince(sandbox, before), Date.now() - started, firstError);
+	return summary(
+		'separate `n8n execute` processes',
+		executions,
+		succeeded,
+		countsSince(sandbox, before),
+		Date.now() - started,
+		firstError,
+	);
 }
 
-function summary(method: string, executions: number, succeeded: number, counts: RequestCounts, wallMs: number, firstError?: string): TokenRun {
+function summary(
+	method: string,
+	executions: number,
+	succeeded: number,
+	counts: RequestCounts,
+	wallMs: number,
+	firstError?: string,
+): TokenRun {
 	return {
 		method,
 		executions,

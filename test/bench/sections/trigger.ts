@@ -71,21 +71,43 @@ const LOAD_DEADLINE_MS = 300_000;
 const UNFINISHED = new Set(['new', 'running', 'waiting']);
 const EXECUTIONS_DEADLINE_MS = 180_000;
 
-export const OUR_TRIGGER_CORRELATION = (json: Record<string, unknown>): unknown => json.correlation_id ?? (json.data as Record<string, unknown> | undefined)?.correlation_id;
+export const OUR_TRIGGER_CORRELATION = (json: Record<string, unknown>): unknown =>
+	json.correlation_id ?? (json.data as Record<string, unknown> | undefined)?.correlation_id;
 export const PLAIN_WEBHOOK_CORRELATION = (json: Record<string, unknown>): unknown =>
-	((json.body as Record<string, unknown> | undefined)?.data as Record<string, unknown> | undefined)?.correlation_id;
+	((json.body as Record<string, unknown> | undefined)?.data as Record<string, unknown> | undefined)
+		?.correlation_id;
 
-export function triggerTargets(n8n: N8nInstance, ids: { ours?: string; plain: string }, sipWebhookId: string | undefined, plainPath: string): TriggerTarget[] {
+export function triggerTargets(
+	n8n: N8nInstance,
+	ids: { ours?: string; plain: string },
+	sipWebhookId: string | undefined,
+	plainPath: string,
+): TriggerTarget[] {
 	const targets: TriggerTarget[] = [
-		{ contender: 'n8n Webhook node (no verification)', workflowId: ids.plain, url: `${n8n.baseUrl}/webhook/${plainPath}`, correlationIdOf: PLAIN_WEBHOOK_CORRELATION, nodeName: PLAIN_WEBHOOK_NODE },
+		{
+			contender: 'n8n Webhook node (no verification)',
+			workflowId: ids.plain,
+			url: `${n8n.baseUrl}/webhook/${plainPath}`,
+			correlationIdOf: PLAIN_WEBHOOK_CORRELATION,
+			nodeName: PLAIN_WEBHOOK_NODE,
+		},
 	];
 	if (ids.ours && sipWebhookId) {
-		targets.push({ contender: 'Archive SIP Status Trigger (verifies signatures)', workflowId: ids.ours, url: `${n8n.baseUrl}/webhook/${sipWebhookId}/sip-status`, correlationIdOf: OUR_TRIGGER_CORRELATION, nodeName: SIP_TRIGGER_NODE });
+		targets.push({
+			contender: 'Archive SIP Status Trigger (verifies signatures)',
+			workflowId: ids.ours,
+			url: `${n8n.baseUrl}/webhook/${sipWebhookId}/sip-status`,
+			correlationIdOf: OUR_TRIGGER_CORRELATION,
+			nodeName: SIP_TRIGGER_NODE,
+		});
 	}
 	return targets;
 }
 
-export async function runTrigger(setup: TriggerSetup, targets: TriggerTarget[]): Promise<TriggerResult> {
+export async function runTrigger(
+	setup: TriggerSetup,
+	targets: TriggerTarget[],
+): Promise<TriggerResult> {
 	const warmups: SenderLoadResult[] = [];
 	for (const target of targets) {
 		setup.log(`trigger: warm-up ${setup.warmupEvents} events to ${target.contender}`);
@@ -96,7 +118,9 @@ export async function runTrigger(setup: TriggerSetup, targets: TriggerTarget[]):
 	for (let round = 0; round < setup.rounds; round++) {
 		const events = eventsInRound(setup.events, setup.rounds, round);
 		for (const [index, target] of targets.entries()) {
-			setup.log(`trigger: round ${round + 1}/${setup.rounds}, ${events} events, ${setup.concurrency} senders -> ${target.contender}`);
+			setup.log(
+				`trigger: round ${round + 1}/${setup.rounds}, ${events} events, ${setup.concurrency} senders -> ${target.contender}`,
+			);
 			rounds[index].push(await load(setup, target, events));
 		}
 	}
@@ -112,12 +136,28 @@ export async function runTrigger(setup: TriggerSetup, targets: TriggerTarget[]):
 		warmupEvents: setup.warmupEvents,
 		rounds: setup.rounds,
 		cases,
-		...(ours ? { p50Ratio: ratio(ours.p50Ms, plain.p50Ms), p99Ratio: ratio(ours.p99Ms, plain.p99Ms), meanRatio: ratio(ours.meanMs, plain.meanMs) } : {}),
+		...(ours
+			? {
+					p50Ratio: ratio(ours.p50Ms, plain.p50Ms),
+					p99Ratio: ratio(ours.p99Ms, plain.p99Ms),
+					meanRatio: ratio(ours.meanMs, plain.meanMs),
+				}
+			: {}),
 	};
 }
 
-function load(setup: TriggerSetup, target: TriggerTarget, events: number): Promise<SenderLoadResult> {
-	return runSenderLoad({ url: target.url, secrets: setup.secrets, events, concurrency: setup.concurrency, deadlineMs: LOAD_DEADLINE_MS });
+function load(
+	setup: TriggerSetup,
+	target: TriggerTarget,
+	events: number,
+): Promise<SenderLoadResult> {
+	return runSenderLoad({
+		url: target.url,
+		secrets: setup.secrets,
+		events,
+		concurrency: setup.concurrency,
+		deadlineMs: LOAD_DEADLINE_MS,
+	});
 }
 
 async function checkExecutions(
@@ -165,12 +205,18 @@ async function checkExecutions(
 }
 
 function correlationIds(data: RunExecutionData | undefined, target: TriggerTarget): string[] {
-	const items = data?.resultData.runData[target.nodeName]?.[0]?.data?.main?.flatMap((output) => output ?? []) ?? [];
+	const items =
+		data?.resultData.runData[target.nodeName]?.[0]?.data?.main?.flatMap((output) => output ?? []) ??
+		[];
 	return items.map((item) => String(target.correlationIdOf(item.json)));
 }
 
 /** Polls the execution counts (cheap query, no run data) until `expected` have finished or the deadline passes. */
-async function waitForFinished(n8n: N8nInstance, workflowId: string, expected: number): Promise<number> {
+async function waitForFinished(
+	n8n: N8nInstance,
+	workflowId: string,
+	expected: number,
+): Promise<number> {
 	const deadline = Date.now() + EXECUTIONS_DEADLINE_MS;
 	for (;;) {
 		const [row] = await n8n.query<{ finished: number }>(

@@ -16,7 +16,8 @@ describe('AI metadata emulator (Hasura semantics)', () => {
 	afterAll(() => sandbox.close());
 
 	const ids = (rows: Row[]) => rows.map((row) => row.task_id);
-	const query = <T = Record<string, Row[]>>(text: string, variables?: Record<string, unknown>) => aiData<T>(sandbox, token, text, variables);
+	const query = <T = Record<string, Row[]>>(text: string, variables?: Record<string, unknown>) =>
+		aiData<T>(sandbox, token, text, variables);
 
 	it('serves every seed view with realistic data', async () => {
 		const data = await query(`{
@@ -26,16 +27,28 @@ describe('AI metadata emulator (Hasura semantics)', () => {
 			speech_tasks(limit: 1) { task_id transcript_srt statistics } ner_tasks(limit: 1) { task_id extractor_json processed_json }
 		}`);
 		const task = data.face_tasks[0];
-		expect(task).toEqual(sandbox.data.ai.record('face_tasks', sandbox.data.ai.rows('face_tasks')[0], Object.keys(task)));
+		expect(task).toEqual(
+			sandbox.data.ai.record(
+				'face_tasks',
+				sandbox.data.ai.rows('face_tasks')[0],
+				Object.keys(task),
+			),
+		);
 		expect(task.cp).toMatch(/^OR-[a-z0-9]{7}$/);
 		expect(task.pid).toMatch(/^[a-z]{10}$/);
 		expect(task.processed_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+00:00$/);
 		const match = data.face_matches[0];
-		const person = sandbox.data.ai.records('refset_persons').find((row) => row.id === match.refset_person_id);
+		const person = sandbox.data.ai
+			.records('refset_persons')
+			.find((row) => row.id === match.refset_person_id);
 		expect(person).toBeDefined();
 		expect(Array.isArray(match.time_intervals)).toBe(true);
 		expect(new Set(faceTasks.map((row) => row.status))).toEqual(new Set(['succeeded', 'failed']));
-		expect(faceTasks.filter((row) => row.status === 'failed').every((row) => typeof row.error === 'string')).toBe(true);
+		expect(
+			faceTasks
+				.filter((row) => row.status === 'failed')
+				.every((row) => typeof row.error === 'string'),
+		).toBe(true);
 		const pids = faceTasks.map((row) => row.pid);
 		expect(new Set(pids).size).toBeLessThan(pids.length);
 	});
@@ -85,7 +98,9 @@ describe('AI metadata emulator (Hasura semantics)', () => {
 			face_tasks(where: { _or: [{ n_persons: { _gte: 10 } }, { _and: [{ status: { _eq: "failed" } }, { _not: { external_id: { _is_null: true } } }] }] }) { task_id }
 		}`);
 		const expected = faceTasks.filter(
-			(row) => (row.n_persons !== null && (row.n_persons as number) >= 10) || (row.status === 'failed' && row.external_id !== null),
+			(row) =>
+				(row.n_persons !== null && (row.n_persons as number) >= 10) ||
+				(row.status === 'failed' && row.external_id !== null),
 		);
 		expect(ids(data.face_tasks)).toEqual(ids(expected));
 	});
@@ -128,32 +143,52 @@ describe('AI metadata emulator (Hasura semantics)', () => {
 	});
 
 	it('supports distinct_on (must lead order_by, as in Hasura)', async () => {
-		const data = await query('{ face_tasks(distinct_on: [cp], order_by: [{ cp: asc }, { processed_time: desc }]) { cp processed_time } }');
+		const data = await query(
+			'{ face_tasks(distinct_on: [cp], order_by: [{ cp: asc }, { processed_time: desc }]) { cp processed_time } }',
+		);
 		const cps = [...new Set(faceTasks.map((row) => row.cp as string))].sort();
 		expect(data.face_tasks.map((row) => row.cp)).toEqual(cps);
 		for (const row of data.face_tasks) {
-			const latest = faceTasks.filter((task) => task.cp === row.cp).map((task) => task.processed_time as string).sort().at(-1);
+			const latest = faceTasks
+				.filter((task) => task.cp === row.cp)
+				.map((task) => task.processed_time as string)
+				.sort()
+				.at(-1);
 			expect(row.processed_time).toBe(latest);
 		}
-		const wrong = await postGraphql(sandbox.ai.graphqlUrl, token, '{ face_tasks(distinct_on: [cp], order_by: { processed_time: asc }) { cp } }');
+		const wrong = await postGraphql(
+			sandbox.ai.graphqlUrl,
+			token,
+			'{ face_tasks(distinct_on: [cp], order_by: { processed_time: asc }) { cp } }',
+		);
 		expect(wrong.status).toBe(200);
 		expect(wrong.body.data).toBeUndefined();
 		expect(wrong.body.errors?.[0].extensions?.code).toBe('validation-failed');
 	});
 
 	it('aggregates count, max and min over the filtered rows', async () => {
-		const data = await query<Record<string, { aggregate: Record<string, unknown>; nodes: Row[] }>>(`{
+		const data = await query<Record<string, { aggregate: Record<string, unknown>; nodes: Row[] }>>(
+			`{
 			face_tasks_aggregate(where: { status: { _eq: "succeeded" } }) { aggregate { count max { n_faces processed_time } min { n_faces } } nodes { task_id } }
 			all: face_tasks_aggregate { aggregate { count distinctCps: count(columns: [cp], distinct: true) } }
-		}` as string);
+		}` as string,
+		);
 		const succeeded = faceTasks.filter((row) => row.status === 'succeeded');
 		const aggregate = data.face_tasks_aggregate.aggregate as { count: number; max: Row; min: Row };
 		expect(aggregate.count).toBe(succeeded.length);
 		expect(aggregate.max.n_faces).toBe(Math.max(...succeeded.map((row) => row.n_faces as number)));
 		expect(aggregate.min.n_faces).toBe(Math.min(...succeeded.map((row) => row.n_faces as number)));
-		expect(aggregate.max.processed_time).toBe(succeeded.map((row) => row.processed_time as string).sort().at(-1));
+		expect(aggregate.max.processed_time).toBe(
+			succeeded
+				.map((row) => row.processed_time as string)
+				.sort()
+				.at(-1),
+		);
 		expect(data.face_tasks_aggregate.nodes).toHaveLength(succeeded.length);
-		expect(data.all.aggregate).toEqual({ count: 400, distinctCps: new Set(faceTasks.map((row) => row.cp)).size });
+		expect(data.all.aggregate).toEqual({
+			count: 400,
+			distinctCps: new Set(faceTasks.map((row) => row.cp)).size,
+		});
 	});
 
 	it('answers errors like Hasura: HTTP 200, errors with path and code, no data', async () => {
@@ -168,38 +203,71 @@ describe('AI metadata emulator (Hasura semantics)', () => {
 			const answer = await postGraphql(sandbox.ai.graphqlUrl, token, text);
 			expect(answer.status).toBe(200);
 			expect(answer.body.data).toBeUndefined();
-			expect(answer.body.errors?.[0].extensions).toEqual(expect.objectContaining({ code, path: expect.any(String) }));
+			expect(answer.body.errors?.[0].extensions).toEqual(
+				expect.objectContaining({ code, path: expect.any(String) }),
+			);
 		}
 	});
 
 	it('accepts the token as jwtauth query parameter and refuses requests without a valid token', async () => {
 		const body = JSON.stringify({ query: '{ face_tasks(limit: 1) { task_id } }' });
-		const withParam = await fetch(`${sandbox.ai.graphqlUrl}?jwtauth=${encodeURIComponent(token)}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+		const withParam = await fetch(`${sandbox.ai.graphqlUrl}?jwtauth=${encodeURIComponent(token)}`, {
+			method: 'POST',
+			body,
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(withParam.status).toBe(200);
-		expect(((await withParam.json()) as { data: Record<string, Row[]> }).data.face_tasks).toHaveLength(1);
-		expect((await postGraphql(sandbox.ai.graphqlUrl, undefined, '{ face_tasks { cp } }')).status).toBe(401);
-		expect((await postGraphql(sandbox.ai.graphqlUrl, 'made-up-token', '{ face_tasks { cp } }')).status).toBe(401);
+		expect(
+			((await withParam.json()) as { data: Record<string, Row[]> }).data.face_tasks,
+		).toHaveLength(1);
+		expect(
+			(await postGraphql(sandbox.ai.graphqlUrl, undefined, '{ face_tasks { cp } }')).status,
+		).toBe(401);
+		expect(
+			(await postGraphql(sandbox.ai.graphqlUrl, 'made-up-token', '{ face_tasks { cp } }')).status,
+		).toBe(401);
 	});
 
 	it('supports introspection', async () => {
-		const data = await aiData<{ __schema: { queryType: { fields: Array<{ name: string }> } } }>(sandbox, token, '{ __schema { queryType { fields { name } } } }');
+		const data = await aiData<{ __schema: { queryType: { fields: Array<{ name: string }> } } }>(
+			sandbox,
+			token,
+			'{ __schema { queryType { fields { name } } } }',
+		);
 		const names = data.__schema.queryType.fields.map((field) => field.name);
-		expect(names).toEqual(expect.arrayContaining(['face_tasks', 'image_tasks', 'image_matches', 'speech_tasks_aggregate', 'presignS3']));
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'face_tasks',
+				'image_tasks',
+				'image_matches',
+				'speech_tasks_aggregate',
+				'presignS3',
+			]),
+		);
 		expect(names.some((name) => name.endsWith('_by_pk'))).toBe(false);
 	});
 
 	it('touch() moves rows past every other time so "new since" queries find exactly them', async () => {
-		const before = await query('{ face_tasks(order_by: { processed_time: desc }, limit: 1) { processed_time } }');
+		const before = await query(
+			'{ face_tasks(order_by: { processed_time: desc }, limit: 1) { processed_time } }',
+		);
 		const touched = sandbox.data.ai.touch('face_tasks', 3);
-		const data = await query('query($t: timestamptz!) { face_tasks(where: { processed_time: { _gt: $t } }, order_by: { processed_time: asc }) { task_id processed_time } }', {
-			t: before.face_tasks[0].processed_time,
-		});
+		const data = await query(
+			'query($t: timestamptz!) { face_tasks(where: { processed_time: { _gt: $t } }, order_by: { processed_time: asc }) { task_id processed_time } }',
+			{
+				t: before.face_tasks[0].processed_time,
+			},
+		);
 		expect(ids(data.face_tasks)).toEqual(ids(touched));
-		expect(data.face_tasks.map((row) => row.processed_time)).toEqual(touched.map((row) => row.processed_time));
+		expect(data.face_tasks.map((row) => row.processed_time)).toEqual(
+			touched.map((row) => row.processed_time),
+		);
 	});
 
 	it('presignS3 returns signed URLs that download the content of inline columns', async () => {
-		const speech = sandbox.data.ai.records('speech_tasks').find((row) => row.status === 'succeeded')!;
+		const speech = sandbox.data.ai
+			.records('speech_tasks')
+			.find((row) => row.status === 'succeeded')!;
 		const data = await query<{ presignS3: Array<Record<string, string | null>> }>(
 			'query($srt: String, $json: String) { presignS3(urls_sets: { transcript_srt: $srt, transcript_json: $json }) { presigned_srt presigned_json presigned_vtt } }',
 			{ srt: `${speech.task_id}/transcript.srt`, json: `${speech.task_id}/transcript.json` },
@@ -223,7 +291,11 @@ describe('AI emulator variants', () => {
 		const sandbox = await startSandbox({ rows: 50, aiNaming: 'live' });
 		try {
 			const token = await aiToken(sandbox);
-			const data = await aiData(sandbox, token, '{ face_image_tasks(limit: 1) { task_id } face_image_matches(limit: 1) { cp } ner_tasks(limit: 1) { nerengine_json } }');
+			const data = await aiData(
+				sandbox,
+				token,
+				'{ face_image_tasks(limit: 1) { task_id } face_image_matches(limit: 1) { cp } ner_tasks(limit: 1) { nerengine_json } }',
+			);
 			expect(Object.keys(data)).toEqual(['face_image_tasks', 'face_image_matches', 'ner_tasks']);
 			const old = await postGraphql(sandbox.ai.graphqlUrl, token, '{ image_tasks { task_id } }');
 			expect(old.body.errors?.[0].extensions?.code).toBe('validation-failed');
@@ -236,7 +308,11 @@ describe('AI emulator variants', () => {
 		const sandbox = await startSandbox({ rows: 20, aiAggregates: false });
 		try {
 			const token = await aiToken(sandbox);
-			const answer = await postGraphql(sandbox.ai.graphqlUrl, token, '{ face_tasks_aggregate { aggregate { count } } }');
+			const answer = await postGraphql(
+				sandbox.ai.graphqlUrl,
+				token,
+				'{ face_tasks_aggregate { aggregate { count } } }',
+			);
 			expect(answer.body.errors?.[0].extensions?.code).toBe('validation-failed');
 		} finally {
 			await sandbox.close();
@@ -247,7 +323,11 @@ describe('AI emulator variants', () => {
 		const sandbox = await startSandbox({ rows: 30, aiRawStorage: 'paths' });
 		try {
 			const token = await aiToken(sandbox);
-			const data = await aiData<{ ner_tasks: Row[] }>(sandbox, token, '{ ner_tasks(where: { status: { _eq: "succeeded" } }, limit: 1) { task_id processed_json extractor_json } }');
+			const data = await aiData<{ ner_tasks: Row[] }>(
+				sandbox,
+				token,
+				'{ ner_tasks(where: { status: { _eq: "succeeded" } }, limit: 1) { task_id processed_json extractor_json } }',
+			);
 			const task = data.ner_tasks[0];
 			expect(task.processed_json).toBe(`${task.task_id}/processed.json`);
 			expect(task.extractor_json).toBe(`${task.task_id}/extractor.json`);
@@ -267,7 +347,8 @@ describe('AI emulator variants', () => {
 
 	it('same seed and rows give identical data; another seed differs', async () => {
 		const { AiDataset } = await import('../../../dev/emulators/ai/dataset');
-		const make = (seed: number) => new AiDataset({ rows: 60, seed, naming: 'seed', rawStorage: 'inline' });
+		const make = (seed: number) =>
+			new AiDataset({ rows: 60, seed, naming: 'seed', rawStorage: 'inline' });
 		const views = ['face_tasks', 'face_matches', 'speech_tasks', 'ner_tasks', 'refset_persons'];
 		const dump = (seed: number) => JSON.stringify(views.map((view) => make(seed).records(view)));
 		expect(dump(5)).toBe(dump(5));
@@ -285,8 +366,14 @@ describe('AI metadata emulator: what the node tests need beyond the seed', () =>
 	afterAll(() => sandbox.close());
 
 	it('insert() adds new rows at any time, behind the newest ones too, with chosen plain values', async () => {
-		const existing = new Set(sandbox.data.ai.records('face_tasks', ['task_id']).map((row) => row.task_id));
-		const added = sandbox.data.ai.insert('face_tasks', { count: 2, at: '2024-01-02T03:04:05.5Z', values: { title: '100%_echt' } });
+		const existing = new Set(
+			sandbox.data.ai.records('face_tasks', ['task_id']).map((row) => row.task_id),
+		);
+		const added = sandbox.data.ai.insert('face_tasks', {
+			count: 2,
+			at: '2024-01-02T03:04:05.5Z',
+			values: { title: '100%_echt' },
+		});
 		expect(added).toHaveLength(2);
 		expect(added.every((row) => !existing.has(row.task_id))).toBe(true);
 		const data = await aiData<{ face_tasks: Row[] }>(
@@ -295,26 +382,50 @@ describe('AI metadata emulator: what the node tests need beyond the seed', () =>
 			'{ face_tasks(where: { processed_time: { _eq: "2024-01-02T03:04:05.5Z" } }, order_by: { task_id: asc }) { task_id title processed_time } }',
 		);
 		expect(data.face_tasks).toEqual(
-			added.map((row) => ({ task_id: row.task_id, title: '100%_echt', processed_time: '2024-01-02T03:04:05.5+00:00' })).sort((a, b) => String(a.task_id).localeCompare(String(b.task_id))),
+			added
+				.map((row) => ({
+					task_id: row.task_id,
+					title: '100%_echt',
+					processed_time: '2024-01-02T03:04:05.5+00:00',
+				}))
+				.sort((a, b) => String(a.task_id).localeCompare(String(b.task_id))),
 		);
-		expect(() => sandbox.data.ai.insert('face_tasks', { values: { cluster_uuid: [] } })).toThrow(/face_tasks has no column "cluster_uuid"/);
+		expect(() => sandbox.data.ai.insert('face_tasks', { values: { cluster_uuid: [] } })).toThrow(
+			/face_tasks has no column "cluster_uuid"/,
+		);
 	});
 
 	it('the literal list format types list columns as Postgres arrays and serves them as literals', async () => {
 		const literal = await startSandbox({ rows: 30, seed: 3, aiListFormat: 'literal' });
 		try {
 			const literalToken = await aiToken(literal);
-			const data = await aiData<{ face_tasks: Row[]; face_matches: Row[]; __type: { fields: Array<{ name: string; type: { name: string } }> } }>(
+			const data = await aiData<{
+				face_tasks: Row[];
+				face_matches: Row[];
+				__type: { fields: Array<{ name: string; type: { name: string } }> };
+			}>(
 				literal,
 				literalToken,
 				'{ face_tasks(where: { status: { _eq: "succeeded" } }, limit: 1) { task_id cluster_uuids n_faces_per_frame } face_matches(limit: 1) { time_intervals } __type(name: "face_tasks") { fields { name type { name } } } }',
 			);
-			const json = sandbox.data.ai.records('face_tasks').find((row) => row.task_id === data.face_tasks[0].task_id)!;
-			expect(data.face_tasks[0].cluster_uuids).toBe(`{${(json.cluster_uuids as string[]).join(',')}}`);
-			expect(data.face_tasks[0].n_faces_per_frame).toBe(`{${(json.n_faces_per_frame as number[]).join(',')}}`);
+			const json = sandbox.data.ai
+				.records('face_tasks')
+				.find((row) => row.task_id === data.face_tasks[0].task_id)!;
+			expect(data.face_tasks[0].cluster_uuids).toBe(
+				`{${(json.cluster_uuids as string[]).join(',')}}`,
+			);
+			expect(data.face_tasks[0].n_faces_per_frame).toBe(
+				`{${(json.n_faces_per_frame as number[]).join(',')}}`,
+			);
 			expect(data.face_matches[0].time_intervals).toMatch(/^\{(\{[\d.]+,[\d.]+\},?)+\}$/);
-			const types = Object.fromEntries(data.__type.fields.map((field) => [field.name, field.type.name]));
-			expect(types).toMatchObject({ cluster_uuids: '_uuid', n_faces_per_frame: '_int4', task_id: 'uuid' });
+			const types = Object.fromEntries(
+				data.__type.fields.map((field) => [field.name, field.type.name]),
+			);
+			expect(types).toMatchObject({
+				cluster_uuids: '_uuid',
+				n_faces_per_frame: '_int4',
+				task_id: 'uuid',
+			});
 		} finally {
 			await literal.close();
 		}
@@ -324,16 +435,28 @@ describe('AI metadata emulator: what the node tests need beyond the seed', () =>
 		const closed = await startSandbox({ rows: 10, seed: 3, aiIntrospection: false });
 		try {
 			const closedToken = await aiToken(closed);
-			for (const query of ['{ __schema { queryType { name } } }', 'query Q { face_tasks(limit: 1) { task_id } __type(name: "face_tasks") { name } }']) {
+			for (const query of [
+				'{ __schema { queryType { name } } }',
+				'query Q { face_tasks(limit: 1) { task_id } __type(name: "face_tasks") { name } }',
+			]) {
 				const answer = await postGraphql(closed.ai.graphqlUrl, closedToken, query);
 				expect(answer.status).toBe(200);
 				expect(answer.body.data).toBeUndefined();
 				expect(answer.body.errors?.[0]).toEqual({
-					message: expect.stringMatching(/^field '__(schema|type)' not found in type: 'query_root'$/),
-					extensions: { path: expect.stringMatching(/^\$\.selectionSet\.__(schema|type)$/), code: 'validation-failed' },
+					message: expect.stringMatching(
+						/^field '__(schema|type)' not found in type: 'query_root'$/,
+					),
+					extensions: {
+						path: expect.stringMatching(/^\$\.selectionSet\.__(schema|type)$/),
+						code: 'validation-failed',
+					},
 				});
 			}
-			const data = await aiData<{ face_tasks: Row[] }>(closed, closedToken, '{ face_tasks(limit: 2) { task_id __typename } }');
+			const data = await aiData<{ face_tasks: Row[] }>(
+				closed,
+				closedToken,
+				'{ face_tasks(limit: 2) { task_id __typename } }',
+			);
 			expect(data.face_tasks).toHaveLength(2);
 		} finally {
 			await closed.close();

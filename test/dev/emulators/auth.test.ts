@@ -13,16 +13,29 @@ describe('token endpoints', () => {
 	const aiTokenRequest = (init: { method?: string; auth?: string; body?: string }) =>
 		fetch(`${sandbox.ai.authUrl}/token`, {
 			method: init.method ?? 'POST',
-			headers: { ...(init.auth ? { authorization: init.auth } : {}), 'content-type': 'application/x-www-form-urlencoded' },
+			headers: {
+				...(init.auth ? { authorization: init.auth } : {}),
+				'content-type': 'application/x-www-form-urlencoded',
+			},
 			body: init.method === 'GET' ? undefined : init.body,
 		});
 
 	it('AI: POST + Basic + form body issues a bearer token (lifetime capped by tokenTtlSeconds)', async () => {
-		const response = await aiTokenRequest({ auth: basic(sandbox.ai.email, sandbox.ai.password), body: 'grant_type=client_credentials&expires_in=3600' });
+		const response = await aiTokenRequest({
+			auth: basic(sandbox.ai.email, sandbox.ai.password),
+			body: 'grant_type=client_credentials&expires_in=3600',
+		});
 		expect(response.status).toBe(200);
 		const body = (await response.json()) as Record<string, unknown>;
-		expect(body).toEqual({ access_token: expect.any(String), expires_in: 3600, token_type: 'bearer' });
-		const long = await aiTokenRequest({ auth: basic(sandbox.ai.email, sandbox.ai.password), body: 'grant_type=client_credentials&expires_in=999999' });
+		expect(body).toEqual({
+			access_token: expect.any(String),
+			expires_in: 3600,
+			token_type: 'bearer',
+		});
+		const long = await aiTokenRequest({
+			auth: basic(sandbox.ai.email, sandbox.ai.password),
+			body: 'grant_type=client_credentials&expires_in=999999',
+		});
 		expect(((await long.json()) as Record<string, unknown>).expires_in).toBe(7200);
 	});
 
@@ -45,11 +58,18 @@ describe('token endpoints', () => {
 	it('Org: GET with query parameters and Basic; POST is refused', async () => {
 		const token = await orgToken(sandbox, 31536000);
 		expect(token.length).toBeGreaterThan(20);
-		const post = await fetch(`${sandbox.org.authUrl}/token?grant_type=client_credentials`, { method: 'POST', headers: { authorization: basic(sandbox.org.username, sandbox.org.password) } });
+		const post = await fetch(`${sandbox.org.authUrl}/token?grant_type=client_credentials`, {
+			method: 'POST',
+			headers: { authorization: basic(sandbox.org.username, sandbox.org.password) },
+		});
 		expect(post.status).toBe(401);
-		const wrong = await fetch(`${sandbox.org.authUrl}/token?grant_type=client_credentials`, { headers: { authorization: basic('demo', 'nope') } });
+		const wrong = await fetch(`${sandbox.org.authUrl}/token?grant_type=client_credentials`, {
+			headers: { authorization: basic('demo', 'nope') },
+		});
 		expect(wrong.status).toBe(401);
-		const noGrant = await fetch(`${sandbox.org.authUrl}/token`, { headers: { authorization: basic(sandbox.org.username, sandbox.org.password) } });
+		const noGrant = await fetch(`${sandbox.org.authUrl}/token`, {
+			headers: { authorization: basic(sandbox.org.username, sandbox.org.password) },
+		});
 		expect(noGrant.status).toBe(400);
 	});
 
@@ -64,13 +84,22 @@ describe('token endpoints', () => {
 		const orgTokenValue = await orgToken(sandbox);
 		sandbox.faults.set('org', { expireTokensAfterMs: 50 });
 		await new Promise((resolve) => setTimeout(resolve, 80));
-		expect((await postGraphql(sandbox.org.apiUrl, orgTokenValue, '{ persons(limit: 1) { iri } }')).status).toBe(401);
+		expect(
+			(await postGraphql(sandbox.org.apiUrl, orgTokenValue, '{ persons(limit: 1) { iri } }'))
+				.status,
+		).toBe(401);
 		const fresh = await orgToken(sandbox);
-		expect((await postGraphql(sandbox.org.apiUrl, fresh, '{ persons(limit: 1) { iri } }')).status).toBe(200);
+		expect(
+			(await postGraphql(sandbox.org.apiUrl, fresh, '{ persons(limit: 1) { iri } }')).status,
+		).toBe(200);
 	});
 
 	it('auth fault modes: html page, non-JSON text and 5xx', async () => {
-		const request = () => aiTokenRequest({ auth: basic(sandbox.ai.email, sandbox.ai.password), body: 'grant_type=client_credentials' });
+		const request = () =>
+			aiTokenRequest({
+				auth: basic(sandbox.ai.email, sandbox.ai.password),
+				body: 'grant_type=client_credentials',
+			});
 		sandbox.faults.set('aiAuth', { html: true });
 		const html = await request();
 		expect(html.status).toBe(200);
@@ -81,7 +110,9 @@ describe('token endpoints', () => {
 		expect(text.headers.get('content-type')).toContain('text/plain');
 		await expect(text.json()).rejects.toThrow();
 		sandbox.faults.set('orgAuth', { status5xx: { code: 502 } });
-		const orgResponse = await fetch(`${sandbox.org.authUrl}/token?grant_type=client_credentials`, { headers: { authorization: basic(sandbox.org.username, sandbox.org.password) } });
+		const orgResponse = await fetch(`${sandbox.org.authUrl}/token?grant_type=client_credentials`, {
+			headers: { authorization: basic(sandbox.org.username, sandbox.org.password) },
+		});
 		expect(orgResponse.status).toBe(502);
 		const counters = sandbox.counters.get();
 		expect(counters.ai.faults['token.html']).toBeGreaterThanOrEqual(1);
@@ -89,7 +120,10 @@ describe('token endpoints', () => {
 	});
 
 	it('secrets and tokens never appear in error answers', async () => {
-		const response = await aiTokenRequest({ auth: basic(sandbox.ai.email, 'super-secret-guess'), body: 'grant_type=client_credentials' });
+		const response = await aiTokenRequest({
+			auth: basic(sandbox.ai.email, 'super-secret-guess'),
+			body: 'grant_type=client_credentials',
+		});
 		const text = await response.text();
 		expect(text).not.toContain('super-secret-guess');
 		expect(text).not.toContain(sandbox.ai.password);

@@ -19,25 +19,38 @@ describe('fault injection, counters and HTTP control', () => {
 	/** Status of one request, 0 when the connection was dropped. */
 	const attempt = async (): Promise<number> => {
 		try {
-			return (await fetch(sandbox.ai.graphqlUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).status;
+			return (
+				await fetch(sandbox.ai.graphqlUrl, {
+					method: 'POST',
+					headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+					body: JSON.stringify({ query }),
+				})
+			).status;
 		} catch {
 			return 0;
 		}
 	};
 
 	it('fails every Nth request the planned way and the retry right after succeeds', async () => {
-		sandbox.faults.set('ai', { status429: { every: 3, retryAfter: 2 }, status5xx: { every: 4, code: 503 }, dropConnection: { every: 5 } });
+		sandbox.faults.set('ai', {
+			status429: { every: 3, retryAfter: 2 },
+			status5xx: { every: 4, code: 503 },
+			dropConnection: { every: 5 },
+		});
 		const statuses: number[] = [];
 		for (let i = 0; i < 20; i++) statuses.push(await attempt());
 		// No two failures in a row: a single retry always gets through.
-		for (let i = 1; i < statuses.length; i++) if (statuses[i - 1] !== 200) expect(statuses[i]).toBe(200);
+		for (let i = 1; i < statuses.length; i++)
+			if (statuses[i - 1] !== 200) expect(statuses[i]).toBe(200);
 		expect(statuses).toContain(429);
 		expect(statuses).toContain(503);
 		expect(statuses).toContain(0);
 		const counters = sandbox.counters.get();
 		expect(counters.ai.requests.graphql).toBe(20);
 		expect(counters.ai.statuses['429']).toBe(statuses.filter((status) => status === 429).length);
-		expect(counters.ai.faults['graphql.dropConnection']).toBe(statuses.filter((status) => status === 0).length);
+		expect(counters.ai.faults['graphql.dropConnection']).toBe(
+			statuses.filter((status) => status === 0).length,
+		);
 	});
 
 	it('sends Retry-After with 429 and is deterministic for the same plan', async () => {
@@ -49,7 +62,11 @@ describe('fault injection, counters and HTTP control', () => {
 		};
 		expect(await run()).toEqual(await run());
 		sandbox.faults.set('ai', { status429: { every: 1, retryAfter: 7 } });
-		const response = await fetch(sandbox.ai.graphqlUrl, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ query }) });
+		const response = await fetch(sandbox.ai.graphqlUrl, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${token}` },
+			body: JSON.stringify({ query }),
+		});
 		expect(response.status).toBe(429);
 		expect(response.headers.get('retry-after')).toBe('7');
 	});
@@ -65,26 +82,55 @@ describe('fault injection, counters and HTTP control', () => {
 	});
 
 	const postGraphqlRaw = async () => {
-		const response = await fetch(sandbox.ai.graphqlUrl, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ query }) });
+		const response = await fetch(sandbox.ai.graphqlUrl, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${token}` },
+			body: JSON.stringify({ query }),
+		});
 		await response.text();
 		return { status: response.status, contentType: response.headers.get('content-type') ?? '' };
 	};
 
 	it('is steerable over HTTP: /__sandbox/faults, /counters, /reset, /touch', async () => {
 		const control = (server: string, path: string, body?: unknown) =>
-			fetch(`${server}/__sandbox/${path}`, body === undefined ? undefined : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-		const set = await control(sandbox.org.baseUrl, 'faults', { org: { status5xx: { every: 1, code: 500 } } });
+			fetch(
+				`${server}/__sandbox/${path}`,
+				body === undefined
+					? undefined
+					: {
+							method: 'POST',
+							body: JSON.stringify(body),
+							headers: { 'content-type': 'application/json' },
+						},
+			);
+		const set = await control(sandbox.org.baseUrl, 'faults', {
+			org: { status5xx: { every: 1, code: 500 } },
+		});
 		expect(set.status).toBe(200);
 		const orgTokenValue = await orgToken(sandbox);
-		expect((await postGraphql(sandbox.org.apiUrl, orgTokenValue, '{ persons(limit: 1) { iri } }').catch(() => ({ status: -1 }))).status).toBe(500);
-		const counters = (await (await control(sandbox.ai.baseUrl, 'counters')).json()) as { org: { faults: Record<string, number>; requests: Record<string, number>; tokensIssued: number } };
+		expect(
+			(
+				await postGraphql(sandbox.org.apiUrl, orgTokenValue, '{ persons(limit: 1) { iri } }').catch(
+					() => ({ status: -1 }),
+				)
+			).status,
+		).toBe(500);
+		const counters = (await (await control(sandbox.ai.baseUrl, 'counters')).json()) as {
+			org: {
+				faults: Record<string, number>;
+				requests: Record<string, number>;
+				tokensIssued: number;
+			};
+		};
 		expect(counters.org.faults['graphql.status5xx']).toBe(1);
 		expect(counters.org.tokensIssued).toBe(1);
 		expect((await control(sandbox.ai.baseUrl, 'faults', { nope: {} })).status).toBe(400);
 		expect((await control(sandbox.org.baseUrl, 'reset', {})).status).toBe(200);
 		expect(sandbox.faults.get('org')).toEqual({});
 		expect(sandbox.counters.get().org.requests).toEqual({});
-		const touched = (await (await control(sandbox.ai.baseUrl, 'touch', { view: 'speech_tasks', count: 2 })).json()) as { touched: Array<{ task_id: string }> };
+		const touched = (await (
+			await control(sandbox.ai.baseUrl, 'touch', { view: 'speech_tasks', count: 2 })
+		).json()) as { touched: Array<{ task_id: string }> };
 		expect(touched.touched).toHaveLength(2);
 	});
 });

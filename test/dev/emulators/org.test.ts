@@ -19,7 +19,8 @@ describe('Organization API emulator (Apollo Server 4 semantics)', () => {
 		return answer.body.data as Record<string, Row[] | null>;
 	};
 	const iris = (rows: Row[] | null) => (rows ?? []).map((row) => row.iri as string);
-	const sortedIris = (items: Array<{ iri: string }>) => items.map((item) => item.iri).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+	const sortedIris = (items: Array<{ iri: string }>) =>
+		items.map((item) => item.iri).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 	it('caps organizations at 500 per call and pages by iri when offset is given', async () => {
 		const all = sandbox.data.org.organizations;
@@ -27,7 +28,11 @@ describe('Organization API emulator (Apollo Server 4 semantics)', () => {
 		const expected = sortedIris(all);
 		const collected: string[] = [];
 		for (let offset = 0; ; offset += 500) {
-			const page = (await run('query($o: Int!) { organizations(offset: $o, limit: 1000) { iri } }', { o: offset })).organizations;
+			const page = (
+				await run('query($o: Int!) { organizations(offset: $o, limit: 1000) { iri } }', {
+					o: offset,
+				})
+			).organizations;
 			expect(page!.length).toBeLessThanOrEqual(500);
 			if (!page!.length) break;
 			collected.push(...iris(page));
@@ -48,27 +53,41 @@ describe('Organization API emulator (Apollo Server 4 semantics)', () => {
 	});
 
 	it('persons are not capped', async () => {
-		const persons = (await run('{ persons(offset: 0) { iri given_name holds { role { label } post_in { id } } } }')).persons!;
+		const persons = (
+			await run('{ persons(offset: 0) { iri given_name holds { role { label } post_in { id } } } }')
+		).persons!;
 		expect(persons.length).toBe(sandbox.data.org.persons.length);
 		expect(persons.length).toBeGreaterThan(500);
 	});
 
 	it('filters: label substring (case-insensitive), type with subtypes, sector, id', async () => {
-		const data = await run('{ label: organizations(label: "ARCHIEF g", offset: 0) { iri } provider: organizations(type: ServiceProvider, offset: 0) { iri } sector: organizations(sector: Regionale_Omroep, offset: 0) { iri sector } }');
+		const data = await run(
+			'{ label: organizations(label: "ARCHIEF g", offset: 0) { iri } provider: organizations(type: ServiceProvider, offset: 0) { iri } sector: organizations(sector: Regionale_Omroep, offset: 0) { iri sector } }',
+		);
 		const orgs = sandbox.data.org.organizations;
-		expect(iris(data.label)).toEqual(sortedIris(orgs.filter((org) => org.label.toLowerCase().includes('archief g'))).slice(0, 500));
-		const providers = orgs.filter((org) => org.orgTypes.includes('ServiceProvider') || org.orgTypes.includes('DigitizationPartner'));
+		expect(iris(data.label)).toEqual(
+			sortedIris(orgs.filter((org) => org.label.toLowerCase().includes('archief g'))).slice(0, 500),
+		);
+		const providers = orgs.filter(
+			(org) =>
+				org.orgTypes.includes('ServiceProvider') || org.orgTypes.includes('DigitizationPartner'),
+		);
 		expect(providers.some((org) => org.orgTypes.includes('DigitizationPartner'))).toBe(true);
 		expect(iris(data.provider)).toEqual(sortedIris(providers).slice(0, 500));
 		expect(data.sector!.every((org) => org.sector === 'Regionale Omroep')).toBe(true);
 		const cp = sandbox.data.org.contentPartners[0];
-		const byId = await run('query($id: String) { contentpartners(id: $id) { id label mam_label } }', { id: cp.id });
+		const byId = await run(
+			'query($id: String) { contentpartners(id: $id) { id label mam_label } }',
+			{ id: cp.id },
+		);
 		expect(byId.contentpartners).toEqual([{ id: cp.id, label: cp.label, mam_label: cp.mam_label }]);
 	});
 
 	it('AI content partners are content partners of the Organization API', () => {
 		const cpIds = new Set(sandbox.data.org.contentPartners.map((org) => org.id));
-		const aiCps = new Set(sandbox.data.ai.records('face_tasks', ['cp']).map((row) => row.cp as string));
+		const aiCps = new Set(
+			sandbox.data.ai.records('face_tasks', ['cp']).map((row) => row.cp as string),
+		);
 		for (const cp of aiCps) expect(cpIds.has(cp)).toBe(true);
 	});
 
@@ -83,7 +102,9 @@ describe('Organization API emulator (Apollo Server 4 semantics)', () => {
 	});
 
 	it('an unknown iri alone answers [null]', async () => {
-		const data = await run('{ organizations(iri: "https://example.org/nope") { iri } persons(iri: "nope") { iri } }');
+		const data = await run(
+			'{ organizations(iri: "https://example.org/nope") { iri } persons(iri: "nope") { iri } }',
+		);
 		expect(data).toEqual({ organizations: [null], persons: [null] });
 	});
 
@@ -96,8 +117,14 @@ describe('Organization API emulator (Apollo Server 4 semantics)', () => {
 		);
 		const org = data.organizations![0];
 		expect(org.id).toBe(withUnits.id);
-		expect((org.units as Row[])[0].unit_of).toEqual({ __typename: withUnits.__typename, id: withUnits.id, ...(withUnits.__typename === 'Organization' ? { category: withUnits.category } : {}) });
-		expect((org.classification as { broader: Row[] }).broader).toEqual([{ label: 'Organisatietype' }]);
+		expect((org.units as Row[])[0].unit_of).toEqual({
+			__typename: withUnits.__typename,
+			id: withUnits.id,
+			...(withUnits.__typename === 'Organization' ? { category: withUnits.category } : {}),
+		});
+		expect((org.classification as { broader: Row[] }).broader).toEqual([
+			{ label: 'Organisatietype' },
+		]);
 	});
 
 	it('the data exercises what the presets and Flatten select: units with posts, managers with posts, varied contact points', async () => {
@@ -109,13 +136,31 @@ describe('Organization API emulator (Apollo Server 4 semantics)', () => {
 		);
 		const served = (data.organizations![0].units as Row[]).find((entry) => entry.iri === unit.iri)!;
 		expect(served.unit_of).toEqual({ iri: unit.unit_of!.iri });
-		expect(served.posts).toEqual(unit.posts.map((post) => ({ role: { label: post.role.label }, post_in: [{ iri: unit.iri }] })));
+		expect(served.posts).toEqual(
+			unit.posts.map((post) => ({
+				role: { label: post.role.label },
+				post_in: [{ iri: unit.iri }],
+			})),
+		);
 		const manager = org.accountManagers[0];
-		const person = (await run('query($iri: String) { persons(iri: $iri) { holds { role { label narrower { label } } post_in { id } } } }', { iri: manager.iri })).persons![0];
+		const person = (
+			await run(
+				'query($iri: String) { persons(iri: $iri) { holds { role { label narrower { label } } post_in { id } } } }',
+				{ iri: manager.iri },
+			)
+		).persons![0];
 		expect(person.holds).toEqual([
-			{ role: { label: 'Accountmanager', narrower: [{ label: 'Accountmanager cultuur' }, { label: 'Accountmanager onderwijs' }] }, post_in: [{ id: manager.holds[0].post_in[0].id }] },
+			{
+				role: {
+					label: 'Accountmanager',
+					narrower: [{ label: 'Accountmanager cultuur' }, { label: 'Accountmanager onderwijs' }],
+				},
+				post_in: [{ id: manager.holds[0].post_in[0].id }],
+			},
 		]);
-		const types = org.organizations.map((entry) => entry.contact_point.map((point) => point.contact_type));
+		const types = org.organizations.map((entry) =>
+			entry.contact_point.map((point) => point.contact_type),
+		);
 		expect(types.some((list) => list.length > 0 && !list.includes('primary'))).toBe(true);
 		expect(types.some((list) => new Set(list).size < list.length)).toBe(true);
 	});
@@ -137,19 +182,36 @@ describe('Organization API emulator (Apollo Server 4 semantics)', () => {
 		const validation = await postGraphql(sandbox.org.apiUrl, token, '{ organizations { nope } }');
 		expect(validation.status).toBe(400);
 		expect(validation.body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-		const badVariable = await postGraphql(sandbox.org.apiUrl, token, 'query($l: Int) { organizations(limit: $l) { id } }', { l: 'ten' });
+		const badVariable = await postGraphql(
+			sandbox.org.apiUrl,
+			token,
+			'query($l: Int) { organizations(limit: $l) { id } }',
+			{ l: 'ten' },
+		);
 		expect(badVariable.status).toBe(400);
 		expect(badVariable.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
-		expect((await postGraphql(sandbox.org.apiUrl, undefined, '{ organizations { id } }')).status).toBe(401);
+		expect(
+			(await postGraphql(sandbox.org.apiUrl, undefined, '{ organizations { id } }')).status,
+		).toBe(401);
 	});
 
 	it('sparqlDown: HTTP 200, field null, INTERNAL_SERVER_ERROR', async () => {
 		sandbox.faults.set('org', { sparqlDown: true });
 		try {
-			const answer = await postGraphql(sandbox.org.apiUrl, token, '{ organizations(limit: 1) { id } }');
+			const answer = await postGraphql(
+				sandbox.org.apiUrl,
+				token,
+				'{ organizations(limit: 1) { id } }',
+			);
 			expect(answer.status).toBe(200);
 			expect(answer.body.data).toEqual({ organizations: null });
-			expect(answer.body.errors?.[0]).toEqual(expect.objectContaining({ message: 'Unable to query SPARQL service', path: ['organizations'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }));
+			expect(answer.body.errors?.[0]).toEqual(
+				expect.objectContaining({
+					message: 'Unable to query SPARQL service',
+					path: ['organizations'],
+					extensions: { code: 'INTERNAL_SERVER_ERROR' },
+				}),
+			);
 		} finally {
 			sandbox.faults.clear('org');
 		}

@@ -17,22 +17,43 @@ function fixture(naming: AiNaming, rawStorage: RawStorage) {
 	const run = (query: string, variables?: unknown, operationName?: string) => {
 		const document = parse(query);
 		expect(validate(schema, document)).toEqual([]);
-		const plain = answerPlainSelect(schema, dataset, document, variables as Record<string, unknown> | undefined, operationName);
-		const full = execute({ schema, document, contextValue: { dataset, presign }, variableValues: variables as Record<string, unknown>, operationName }) as ExecutionResult;
+		const plain = answerPlainSelect(
+			schema,
+			dataset,
+			document,
+			variables as Record<string, unknown> | undefined,
+			operationName,
+		);
+		const full = execute({
+			schema,
+			document,
+			contextValue: { dataset, presign },
+			variableValues: variables as Record<string, unknown>,
+			operationName,
+		}) as ExecutionResult;
 		return { plain, full };
 	};
 	return { dataset, run };
 }
 
-const allColumns = (dataset: AiDataset, view: string) => dataset.view(view).def.columns.map((column) => column.name).join(' ');
+const allColumns = (dataset: AiDataset, view: string) =>
+	dataset
+		.view(view)
+		.def.columns.map((column) => column.name)
+		.join(' ');
 
 describe('plain selects: the same answer as graphql-js', () => {
-	for (const [naming, rawStorage] of [['seed', 'inline'], ['live', 'paths']] as const) {
+	for (const [naming, rawStorage] of [
+		['seed', 'inline'],
+		['live', 'paths'],
+	] as const) {
 		const { dataset, run } = fixture(naming, rawStorage);
 
 		it(`every column of every view (${naming} names, ${rawStorage} raw columns)`, () => {
 			for (const view of dataset.viewNames()) {
-				const { plain, full } = run(`{ ${view}(order_by: [{ ${dataset.view(view).def.columns[0].name}: desc_nulls_last }]) { ${allColumns(dataset, view)} } }`);
+				const { plain, full } = run(
+					`{ ${view}(order_by: [{ ${dataset.view(view).def.columns[0].name}: desc_nulls_last }]) { ${allColumns(dataset, view)} } }`,
+				);
 				expect(full.errors).toBeUndefined();
 				expect(plain).toBeDefined();
 				expect(JSON.stringify(plain)).toBe(JSON.stringify({ data: full.data }));
@@ -74,12 +95,27 @@ describe('plain selects: the same answer as graphql-js', () => {
 			['an aggregate', '{ face_tasks_aggregate { aggregate { count } } }'],
 			['presignS3', '{ presignS3(urls_sets: { transcript_srt: "a/b.srt" }) { presigned_srt } }'],
 			['a repeated response key', '{ face_tasks(limit: 1) { task_id task_id } }'],
-			['two root fields with one key', '{ a: face_tasks(limit: 1) { task_id } a: face_tasks(limit: 1) { task_id } }'],
-			['two operations and no name', 'query A { face_tasks(limit: 1) { task_id } } query B { ner_tasks(limit: 1) { task_id } }'],
+			[
+				'two root fields with one key',
+				'{ a: face_tasks(limit: 1) { task_id } a: face_tasks(limit: 1) { task_id } }',
+			],
+			[
+				'two operations and no name',
+				'query A { face_tasks(limit: 1) { task_id } } query B { ner_tasks(limit: 1) { task_id } }',
+			],
 		];
 		for (const [what, query] of notPlain) {
 			const document = parse(query);
-			expect([what, answerPlainSelect(buildAiSchema(dataset, { aggregates: true }), dataset, document, undefined, undefined)]).toEqual([what, undefined]);
+			expect([
+				what,
+				answerPlainSelect(
+					buildAiSchema(dataset, { aggregates: true }),
+					dataset,
+					document,
+					undefined,
+					undefined,
+				),
+			]).toEqual([what, undefined]);
 		}
 	});
 
@@ -90,7 +126,18 @@ describe('plain selects: the same answer as graphql-js', () => {
 			['a negative limit (a Hasura error)', { limit: -1 }],
 			['variables that are not an object', ['not', 'an', 'object']],
 		] as const) {
-			const { plain, full } = what.startsWith('variables') ? { plain: answerPlainSelect(buildAiSchema(dataset, { aggregates: true }), dataset, parse(page), variables as unknown as Record<string, unknown>, undefined), full: undefined } : run(page, variables);
+			const { plain, full } = what.startsWith('variables')
+				? {
+						plain: answerPlainSelect(
+							buildAiSchema(dataset, { aggregates: true }),
+							dataset,
+							parse(page),
+							variables as unknown as Record<string, unknown>,
+							undefined,
+						),
+						full: undefined,
+					}
+				: run(page, variables);
 			expect([what, plain]).toEqual([what, undefined]);
 			if (full) expect(full.errors?.length).toBeGreaterThan(0);
 		}

@@ -22,7 +22,13 @@ const VECTORS = [
 		body: '{"type": "meemoo.sip.archived", "timestamp": "2025-09-03T20:26:10.344522Z", "data": {"correlation_id": "843e9ba457593d0edf69a24baa0babf3", "outcome": "success", "pid": "kdleipkyuj"}}',
 		signature: 'v1,cVueLJYV5JY6qXHw3+MIHbZCPHHnX7N7jjaebaI2+5o=',
 	},
-	{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', id: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestamp: 1614265330, body: '{"test": 2432232314}', signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' },
+	{
+		secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+		id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+		timestamp: 1614265330,
+		body: '{"test": 2432232314}',
+		signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+	},
 	{
 		secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD',
 		id: 'msg_27UH4WbU6Z5A5EzD8u03UvzRbpk',
@@ -30,17 +36,34 @@ const VECTORS = [
 		body: '{"email":"test@example.com","username":"test_user"}',
 		signature: 'v1,tZ1I4/hDygAJgO5TYxiSd6Sd0kDW6hPenDe+bTa3Kkw=',
 	},
-	{ secret: 'whsec_plJ3nmyCDGBKInavdOK15jsl', id: 'msg_loFOjxBNrRLzqYUf', timestamp: 1731705121, body: '{"event_type":"ping","data":{"success":true}}', signature: 'v1,rAvfW3dJ/X/qxhsaXPOyyCGmRKsaKWcsNccKXlIktD0=' },
+	{
+		secret: 'whsec_plJ3nmyCDGBKInavdOK15jsl',
+		id: 'msg_loFOjxBNrRLzqYUf',
+		timestamp: 1731705121,
+		body: '{"event_type":"ping","data":{"success":true}}',
+		signature: 'v1,rAvfW3dJ/X/qxhsaXPOyyCGmRKsaKWcsNccKXlIktD0=',
+	},
 ];
 
 describe('webhook signing', () => {
-	it.each(VECTORS)('reproduces the known-answer signature for $id', ({ secret, id, timestamp, body, signature }) => {
-		expect(sign(secret, id, timestamp, body)).toBe(signature);
-		expect(sign(secret, id, timestamp, Buffer.from(body))).toBe(signature);
-	});
+	it.each(VECTORS)(
+		'reproduces the known-answer signature for $id',
+		({ secret, id, timestamp, body, signature }) => {
+			expect(sign(secret, id, timestamp, body)).toBe(signature);
+			expect(sign(secret, id, timestamp, Buffer.from(body))).toBe(signature);
+		},
+	);
 
 	it('serializes like Python json.dumps (separators, \\u escapes, key order)', () => {
-		const event = { type: 'meemoo.sip.archived', timestamp: '2025-09-03T20:26:10.344522Z', data: { correlation_id: '843e9ba457593d0edf69a24baa0babf3', outcome: 'success', pid: 'kdleipkyuj' } };
+		const event = {
+			type: 'meemoo.sip.archived',
+			timestamp: '2025-09-03T20:26:10.344522Z',
+			data: {
+				correlation_id: '843e9ba457593d0edf69a24baa0babf3',
+				outcome: 'success',
+				pid: 'kdleipkyuj',
+			},
+		};
 		expect(pythonJsonDumps(event)).toBe(VECTORS[0].body);
 		expect(pythonJsonDumps({ message: 'Café "ß"\n\t😀', n: [1, 2.5, null, true], e: 1e-7 })).toBe(
 			'{"message": "Caf\\u00e9 \\"\\u00df\\"\\n\\t\\ud83d\\ude00", "n": [1, 2.5, null, true], "e": 1e-07}',
@@ -52,10 +75,18 @@ describe('webhook signing', () => {
 		const success = buildSuccessEvent({ timestamp: new Date('2025-09-03T20:26:10.344Z') });
 		expect(success.type).toBe('meemoo.sip.archived');
 		expect(success.timestamp).toMatch(/^2025-09-03T20:26:10\.344\d{3}Z$/);
-		expect(success.data).toEqual({ correlation_id: expect.stringMatching(/^[0-9a-f]{32}$/), outcome: 'success', pid: expect.stringMatching(/^[a-z]{10}$/) });
+		expect(success.data).toEqual({
+			correlation_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+			outcome: 'success',
+			pid: expect.stringMatching(/^[a-z]{10}$/),
+		});
 		const failure = buildFailureEvent({ reason: 'missing mets.xml' });
 		expect(failure.type).toBe('meemoo.sip.archived');
-		expect(failure.data).toEqual({ correlation_id: expect.any(String), outcome: 'failure', message: 'sipin.sip-2.validate -- missing mets.xml' });
+		expect(failure.data).toEqual({
+			correlation_id: expect.any(String),
+			outcome: 'failure',
+			message: 'sipin.sip-2.validate -- missing mets.xml',
+		});
 		expect(newMessageId()).toMatch(/^msg_[0-9A-Za-z]{27}$/);
 	});
 });
@@ -109,30 +140,51 @@ describe('webhook delivery against a verifying receiver', () => {
 	});
 
 	it('rotation: one signature per secret, any valid one is enough; decoys are ignored', async () => {
-		const result = await send(url, buildFailureEvent(), { secrets: [generateSecret(), secret], decoySignatures: 2 });
+		const result = await send(url, buildFailureEvent(), {
+			secrets: [generateSecret(), secret],
+			decoySignatures: 2,
+		});
 		expect(result.signature.split(' ')).toHaveLength(4);
 		expect(result.status).toBe(204);
 	});
 
 	it('tampered, stale and future requests fail verification', async () => {
-		expect((await send(url, buildSuccessEvent(), { secrets: [secret], tamper: true })).status).toBe(401);
-		expect((await send(url, buildSuccessEvent(), { secrets: [secret], staleSeconds: 600 })).status).toBe(401);
-		expect((await send(url, buildSuccessEvent(), { secrets: [secret], futureSeconds: 600 })).status).toBe(401);
+		expect((await send(url, buildSuccessEvent(), { secrets: [secret], tamper: true })).status).toBe(
+			401,
+		);
+		expect(
+			(await send(url, buildSuccessEvent(), { secrets: [secret], staleSeconds: 600 })).status,
+		).toBe(401);
+		expect(
+			(await send(url, buildSuccessEvent(), { secrets: [secret], futureSeconds: 600 })).status,
+		).toBe(401);
 	});
 
 	it('retries after non-2xx keep the webhook-id with a fresh signature, following the compressed schedule', async () => {
 		answers = [500, 503];
-		const delivery = await deliverWithRetries(url, buildSuccessEvent(), { secrets: [secret], compress: 1_000_000, timestamp: 1_700_000_000 });
+		const delivery = await deliverWithRetries(url, buildSuccessEvent(), {
+			secrets: [secret],
+			compress: 1_000_000,
+			timestamp: 1_700_000_000,
+		});
 		expect(delivery.delivered).toBe(false);
 		// Fixed timestamps are old, so the third (otherwise fine) attempt is refused by the verifier too.
 		expect(delivery.attempts.length).toBe(RETRY_SCHEDULE_SECONDS.length + 1);
 		expect(new Set(delivery.attempts.map((attempt) => attempt.id)).size).toBe(1);
-		expect(new Set(delivery.attempts.map((attempt) => attempt.signature)).size).toBe(delivery.attempts.length);
+		expect(new Set(delivery.attempts.map((attempt) => attempt.signature)).size).toBe(
+			delivery.attempts.length,
+		);
 
 		answers = [500];
-		const second = await deliverWithRetries(url, buildSuccessEvent(), { secrets: [secret], compress: 1_000_000 });
+		const second = await deliverWithRetries(url, buildSuccessEvent(), {
+			secrets: [secret],
+			compress: 1_000_000,
+		});
 		expect(second.delivered).toBe(true);
 		expect(second.attempts.map((attempt) => attempt.status)).toEqual([500, 204]);
-		expect(received.slice(-2).map((request) => request.headers['webhook-id'])).toEqual([second.attempts[0].id, second.attempts[0].id]);
+		expect(received.slice(-2).map((request) => request.headers['webhook-id'])).toEqual([
+			second.attempts[0].id,
+			second.attempts[0].id,
+		]);
 	});
 });

@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
 
-import { buildFailureEvent, buildSuccessEvent, send, type SendResult } from '../../../dev/emulators/webhook/sender';
+import {
+	buildFailureEvent,
+	buildSuccessEvent,
+	send,
+	type SendResult,
+} from '../../../dev/emulators/webhook/sender';
 import type { N8nInstance } from '../../../dev/n8n/n8n';
 import { newCredentialId } from '../../../dev/n8n/package';
-import { graphWorkflow, node, PACKAGE_NODE_TYPES, SIP_TRIGGER_VERSION, webhookTrigger, type WorkflowJson } from '../../../dev/n8n/workflows';
+import {
+	graphWorkflow,
+	node,
+	PACKAGE_NODE_TYPES,
+	SIP_TRIGGER_VERSION,
+	webhookTrigger,
+	type WorkflowJson,
+} from '../../../dev/n8n/workflows';
 
 /**
  * A burst of signed SIP status events at a real n8n, sent the way the archive's sender does (any 2xx ends an event;
@@ -27,7 +39,11 @@ export interface Receiver {
 }
 
 /** The workflow receiving the burst: the SIP trigger in one Respond mode, or n8n's Webhook node ("Immediately"). */
-export function receiverWorkflow(kind: ReceiverKind, baseUrl: string, credential: { id: string; name: string }): Receiver {
+export function receiverWorkflow(
+	kind: ReceiverKind,
+	baseUrl: string,
+	credential: { id: string; name: string },
+): Receiver {
 	if (kind === 'webhookNode') {
 		const path = `durability-${randomUUID()}`;
 		const workflow = graphWorkflow(`durability ${kind}`, [webhookTrigger('Webhook', { path })], []);
@@ -38,16 +54,26 @@ export function receiverWorkflow(kind: ReceiverKind, baseUrl: string, credential
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
 		{ outcomes: 'both', respond: kind, options: {} },
-		{ typeVersion: SIP_TRIGGER_VERSION, credentials: { archiveSipWebhookApi: credential }, webhookId },
+		{
+			typeVersion: SIP_TRIGGER_VERSION,
+			credentials: { archiveSipWebhookApi: credential },
+			webhookId,
+		},
 	);
 	const workflow = graphWorkflow(`durability ${kind}`, [trigger], []);
 	return { kind, workflow, url: `${baseUrl}/webhook/${webhookId}/sip-status` };
 }
 
 /** Imports the signing credential and the receivers' workflows, activated; the server must be stopped. */
-export async function setUpReceivers(n8n: N8nInstance, secret: string, kinds: ReceiverKind[]): Promise<Receiver[]> {
+export async function setUpReceivers(
+	n8n: N8nInstance,
+	secret: string,
+	kinds: ReceiverKind[],
+): Promise<Receiver[]> {
 	const credential = { id: newCredentialId(), name: 'durability signing secret' };
-	await n8n.importCredentials([{ ...credential, type: 'archiveSipWebhookApi', data: { signingSecret: secret } }]);
+	await n8n.importCredentials([
+		{ ...credential, type: 'archiveSipWebhookApi', data: { signingSecret: secret } },
+	]);
 	const receivers = kinds.map((kind) => receiverWorkflow(kind, n8n.baseUrl, credential));
 	for (const { workflow } of receivers) {
 		await n8n.importWorkflow(workflow);
@@ -80,7 +106,12 @@ export interface BurstResult {
 }
 
 /** Sends the burst, kills and restarts n8n at the given moments, and returns once every event is answered or given up. */
-export async function runBurst(n8n: N8nInstance, url: string, secret: string, options: BurstOptions): Promise<BurstResult> {
+export async function runBurst(
+	n8n: N8nInstance,
+	url: string,
+	secret: string,
+	options: BurstOptions,
+): Promise<BurstResult> {
 	const started = Date.now();
 	const retrySeconds = options.retrySeconds ?? COMPRESSED_RETRY_SECONDS;
 	const killAt = [...options.killAtAnswered].sort((a, b) => a - b);
@@ -108,7 +139,11 @@ export async function runBurst(n8n: N8nInstance, url: string, secret: string, op
 		const attempts: SendResult[] = [];
 		for (let attempt = 0; attempt <= retrySeconds.length; attempt++) {
 			if (attempt > 0) await sleep(retrySeconds[attempt - 1] * 1000);
-			const result = await send(url, event, { secrets: [secret], id, timeoutMs: ATTEMPT_TIMEOUT_MS });
+			const result = await send(url, event, {
+				secrets: [secret],
+				id,
+				timeoutMs: ATTEMPT_TIMEOUT_MS,
+			});
 			attempts.push(result);
 			if (result.status >= 200 && result.status < 300) {
 				onAnswered();
@@ -117,7 +152,9 @@ export async function runBurst(n8n: N8nInstance, url: string, secret: string, op
 		}
 		return { id, answered: false, attempts };
 	};
-	const events = await Promise.all(Array.from({ length: options.events }, (_, index) => deliver(index)));
+	const events = await Promise.all(
+		Array.from({ length: options.events }, (_, index) => deliver(index)),
+	);
 	await restarting;
 	return { events, kills, unansweredAtKills, durationMs: Date.now() - started };
 }
@@ -125,7 +162,8 @@ export async function runBurst(n8n: N8nInstance, url: string, secret: string, op
 /** webhook-ids an execution holds: the trigger's `webhook_id` field, or the header the Webhook node passes on. */
 export function webhookIdsIn(executionData: unknown): Set<string> {
 	const ids = new Set<string>();
-	for (const match of JSON.stringify(executionData ?? null).matchAll(/"webhook[-_]id":"([^"]+)"/g)) ids.add(match[1]);
+	for (const match of JSON.stringify(executionData ?? null).matchAll(/"webhook[-_]id":"([^"]+)"/g))
+		ids.add(match[1]);
 	return ids;
 }
 
@@ -146,7 +184,11 @@ export interface DurabilityCounts {
  * Waits until n8n's executions of the workflow stop changing (every answered event's execution is saved by then in
  * "After the Event Is Saved" mode; in the others it is saved a moment after the answer), then counts.
  */
-export async function countOutcomes(n8n: N8nInstance, workflowId: string, burst: BurstResult): Promise<DurabilityCounts> {
+export async function countOutcomes(
+	n8n: N8nInstance,
+	workflowId: string,
+	burst: BurstResult,
+): Promise<DurabilityCounts> {
 	let previous = -1;
 	let executions = await n8n.executions(workflowId);
 	while (executions.length !== previous) {

@@ -3,7 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../../dev/emulators';
 import { postJson, request } from '../../../dev/n8n/http';
 import { N8nInstance } from '../../../dev/n8n/n8n';
-import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../../dev/n8n/package';
+import {
+	describeIfPackageBuilt,
+	newCredentialId,
+	packageUnderTest,
+} from '../../../dev/n8n/package';
 import { nodeJson, type RunExecutionData } from '../../../dev/n8n/run-data';
 import {
 	graphWorkflow,
@@ -21,7 +25,15 @@ import {
 import { QueueCluster } from './lib/cluster';
 import { percentile, recordFigures, type TriggerFigures } from './lib/figures';
 import { queueVersions, QUEUE_MODE_REQUESTED } from './lib/selection';
-import { mapLimit, newMessageId, newSigningSecret, sendSigned, signedHeaders, sipEvent, type Delivery } from './lib/sip';
+import {
+	mapLimit,
+	newMessageId,
+	newSigningSecret,
+	sendSigned,
+	signedHeaders,
+	sipEvent,
+	type Delivery,
+} from './lib/sip';
 
 // n8n in queue mode (Redis + PostgreSQL, one main, two workers, two webhook processors), started by
 // `npm run e2e:queue`. Every production execution runs on a worker; the tests prove the package
@@ -34,16 +46,29 @@ const SIP_EVENTS = 20;
 const BENCH_EVENTS = Number(process.env.E2E_QUEUE_BENCH_EVENTS ?? 60);
 
 const describeQueue = QUEUE_MODE_REQUESTED
-	? describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger', 'ArchiveOrganization', 'ArchiveAiMetadata')
+	? describeIfPackageBuilt(
+			pkg,
+			'ArchiveSipStatusTrigger',
+			'ArchiveOrganization',
+			'ArchiveAiMetadata',
+		)
 	: describe.skip;
-if (!QUEUE_MODE_REQUESTED) it.skip('queue mode runs with `npm run e2e:queue` only', () => undefined);
+if (!QUEUE_MODE_REQUESTED)
+	it.skip('queue mode runs with `npm run e2e:queue` only', () => undefined);
 
 /** Archive Organization operations that every action-node test of the single-process suite also covers. */
 function organizationOperations(credential: CredentialRef, partnerId: string): WorkflowNode[] {
 	const operation = (name: string, parameters: Record<string, unknown>) =>
-		node(name, PACKAGE_NODE_TYPES.organization, parameters, { credentials: { archiveOrganizationApi: credential } });
+		node(name, PACKAGE_NODE_TYPES.organization, parameters, {
+			credentials: { archiveOrganizationApi: credential },
+		});
 	return [
-		operation('Content Partner by ID', { resource: 'contentPartner', operation: 'get', lookupBy: 'id', id: partnerId }),
+		operation('Content Partner by ID', {
+			resource: 'contentPartner',
+			operation: 'get',
+			lookupBy: 'id',
+			id: partnerId,
+		}),
 		operation('Content Partners (limit 7)', {
 			resource: 'contentPartner',
 			operation: 'getMany',
@@ -51,19 +76,36 @@ function organizationOperations(credential: CredentialRef, partnerId: string): W
 			limit: 7,
 			options: { pageSize: 3 },
 		}),
-		operation('All Organizations', { resource: 'organization', operation: 'getMany', returnAll: true }),
+		operation('All Organizations', {
+			resource: 'organization',
+			operation: 'getMany',
+			returnAll: true,
+		}),
 		operation('All Schools', { resource: 'school', operation: 'getMany', returnAll: true }),
 	];
 }
 
 /** Archive AI Metadata operations, as the single-process suite runs them. */
-function aiMetadataOperations(credential: CredentialRef, data: Sandbox['data']['ai']): WorkflowNode[] {
+function aiMetadataOperations(
+	credential: CredentialRef,
+	data: Sandbox['data']['ai'],
+): WorkflowNode[] {
 	const operation = (name: string, parameters: Record<string, unknown>) =>
-		node(name, PACKAGE_NODE_TYPES.aiMetadata, parameters, { credentials: { archiveAiMetadataApi: credential } });
+		node(name, PACKAGE_NODE_TYPES.aiMetadata, parameters, {
+			credentials: { archiveAiMetadataApi: credential },
+		});
 	const succeeded = data.records('face_tasks').find((each) => each.status === 'succeeded');
 	return [
-		operation('Face Task by ID', { resource: 'faceTask', operation: 'get', taskId: succeeded?.task_id }),
-		operation('Count Failed Face Tasks', { resource: 'faceTask', operation: 'count', filters: { status: 'failed' } }),
+		operation('Face Task by ID', {
+			resource: 'faceTask',
+			operation: 'get',
+			taskId: succeeded?.task_id,
+		}),
+		operation('Count Failed Face Tasks', {
+			resource: 'faceTask',
+			operation: 'count',
+			filters: { status: 'failed' },
+		}),
 		operation('All Image Tasks', {
 			resource: 'imageTask',
 			operation: 'getAll',
@@ -72,13 +114,21 @@ function aiMetadataOperations(credential: CredentialRef, data: Sandbox['data']['
 			fields: ['task_id', 'pid', 'status'],
 			options: { pageSize: 60, maxConcurrency: 2 },
 		}),
-		operation('All Refset Persons', { resource: 'refsetPerson', operation: 'getAll', returnAll: true }),
+		operation('All Refset Persons', {
+			resource: 'refsetPerson',
+			operation: 'getAll',
+			returnAll: true,
+		}),
 	];
 }
 
 /** One trigger fanned out to every operation: `n8n execute` (manual) or a production webhook. */
 function fannedOut(name: string, trigger: WorkflowNode, operations: WorkflowNode[]): WorkflowJson {
-	return graphWorkflow(name, [trigger, ...operations], operations.map((each) => ({ from: trigger.name, to: each.name })));
+	return graphWorkflow(
+		name,
+		[trigger, ...operations],
+		operations.map((each) => ({ from: trigger.name, to: each.name })),
+	);
 }
 
 function outputsOf(run: RunExecutionData, operations: WorkflowNode[]): Record<string, unknown> {
@@ -95,23 +145,36 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 	const builtinPath = `queue-builtin-${randomUUID()}`;
 	const orgPath = `queue-org-${randomUUID()}`;
 	const tokenPath = `queue-token-${randomUUID()}`;
-	const sipTrigger = node('SIP Status', PACKAGE_NODE_TYPES.sipStatusTrigger, {}, {
-		typeVersion: SIP_TRIGGER_VERSION,
-		credentials: { archiveSipWebhookApi: sipCredential },
-		webhookId: randomUUID(),
-	});
+	const sipTrigger = node(
+		'SIP Status',
+		PACKAGE_NODE_TYPES.sipStatusTrigger,
+		{},
+		{
+			typeVersion: SIP_TRIGGER_VERSION,
+			credentials: { archiveSipWebhookApi: sipCredential },
+			webhookId: randomUUID(),
+		},
+	);
 	let sandbox: Sandbox;
 	let cluster: QueueCluster;
 	let partnerId: string;
 	const workflows: Record<'builtin' | 'sip' | 'org' | 'token', WorkflowJson> = {} as never;
 
 	function aiCredentialData(): Record<string, unknown> {
-		return { email: sandbox.ai.email, password: sandbox.ai.password, authUrl: sandbox.ai.authUrl, graphqlUrl: sandbox.ai.graphqlUrl };
+		return {
+			email: sandbox.ai.email,
+			password: sandbox.ai.password,
+			authUrl: sandbox.ai.authUrl,
+			graphqlUrl: sandbox.ai.graphqlUrl,
+		};
 	}
 
 	/** Every action-node operation of this suite, in one fanned-out workflow. */
 	function actionOperations(): WorkflowNode[] {
-		return [...organizationOperations(orgCredential, partnerId), ...aiMetadataOperations(aiCredential, sandbox.data.ai)];
+		return [
+			...organizationOperations(orgCredential, partnerId),
+			...aiMetadataOperations(aiCredential, sandbox.data.ai),
+		];
 	}
 
 	function orgCredentialData(): Record<string, unknown> {
@@ -125,19 +188,34 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ rows: ORG_ROWS, seed: 11 });
-		partnerId = [...sandbox.data.org.contentPartners].sort((a, b) => (a.iri < b.iri ? -1 : 1))[0].id;
+		partnerId = [...sandbox.data.org.contentPartners].sort((a, b) => (a.iri < b.iri ? -1 : 1))[0]
+			.id;
 		cluster = await QueueCluster.create({ version, ...pkg });
 		await cluster.importCredentials([
 			{ ...sipCredential, type: 'archiveSipWebhookApi', data: { signingSecret: sipSecret } },
 			{ ...orgCredential, type: 'archiveOrganizationApi', data: orgCredentialData() },
 			// A token belongs to the account, and a worker reuses one it holds for any credential of that account: a
 			// lifetime of its own keeps this credential from picking up the token the action-node test fetched.
-			{ ...tokenCredential, type: 'archiveOrganizationApi', data: { ...orgCredentialData(), lifetimeSeconds: 3599 } },
+			{
+				...tokenCredential,
+				type: 'archiveOrganizationApi',
+				data: { ...orgCredentialData(), lifetimeSeconds: 3599 },
+			},
 			{ ...aiCredential, type: 'archiveAiMetadataApi', data: aiCredentialData() },
 		]);
-		workflows.builtin = chainWorkflow('queue builtin', [webhookTrigger('Webhook', { path: builtinPath }), setFields('Mark', { seen: true })]);
-		workflows.sip = chainWorkflow('queue sip status', [sipTrigger, setFields('Mark', { seen: true })]);
-		workflows.org = fannedOut('queue action nodes', webhookTrigger('Webhook', { path: orgPath }), actionOperations());
+		workflows.builtin = chainWorkflow('queue builtin', [
+			webhookTrigger('Webhook', { path: builtinPath }),
+			setFields('Mark', { seen: true }),
+		]);
+		workflows.sip = chainWorkflow('queue sip status', [
+			sipTrigger,
+			setFields('Mark', { seen: true }),
+		]);
+		workflows.org = fannedOut(
+			'queue action nodes',
+			webhookTrigger('Webhook', { path: orgPath }),
+			actionOperations(),
+		);
 		workflows.token = chainWorkflow('queue token reuse', [
 			webhookTrigger('Webhook', { path: tokenPath }),
 			organizationOperations(tokenCredential, partnerId)[0],
@@ -160,7 +238,9 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 
 	it('runs a built-in Webhook workflow on the workers, through both webhook processors', async () => {
 		const answers = await Promise.all(
-			cluster.webhookBaseUrls.map((base, index) => postJson(`${base}/webhook/${builtinPath}`, { from: index })),
+			cluster.webhookBaseUrls.map((base, index) =>
+				postJson(`${base}/webhook/${builtinPath}`, { from: index }),
+			),
 		);
 		const executions = await cluster.waitForExecutions(workflows.builtin.id, 2);
 
@@ -169,7 +249,9 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 			{ mode: 'webhook', status: 'success' },
 			{ mode: 'webhook', status: 'success' },
 		]);
-		const received = executions.map((each) => (nodeJson(each.data!, 'Webhook')[0].body as { from: number }).from).sort();
+		const received = executions
+			.map((each) => (nodeJson(each.data!, 'Webhook')[0].body as { from: number }).from)
+			.sort();
 		expect(received).toEqual([0, 1]);
 		const ranOnWorkers = cluster.executionsByWorker().flat();
 		for (const execution of executions) expect(ranOnWorkers).toContain(execution.id);
@@ -192,23 +274,35 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 
 		expect(executions).toHaveLength(SIP_EVENTS);
 		expect(executions.every((each) => each.status === 'success')).toBe(true);
-		const correlationIds = executions.map((each) => nodeJson(each.data!, 'SIP Status')[0].correlation_id);
+		const correlationIds = executions.map(
+			(each) => nodeJson(each.data!, 'SIP Status')[0].correlation_id,
+		);
 		expect(new Set(correlationIds).size).toBe(SIP_EVENTS);
-		const perWorker = cluster.executionsByWorker().map((ids) => executions.filter((each) => ids.includes(each.id)).length);
+		const perWorker = cluster
+			.executionsByWorker()
+			.map((ids) => executions.filter((each) => ids.includes(each.id)).length);
 		expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(SIP_EVENTS);
 
 		// Replays (same bytes) and sender retries (same id, fresh timestamp and signature), each sent
 		// to the *other* webhook processor than the first delivery.
 		for (const [index, delivery] of deliveries.entries()) {
 			const other = sipUrl((index + 1) % 2);
-			const replay = await request(other, { method: 'POST', headers: signedHeaders(sipSecret, delivery), body: delivery.body });
+			const replay = await request(other, {
+				method: 'POST',
+				headers: signedHeaders(sipSecret, delivery),
+				body: delivery.body,
+			});
 			const retry = await sendSigned(other, sipSecret, delivery);
 			expect([replay.status, retry.status]).toEqual([204, 204]);
 		}
 		// A barrier: fresh events through both processors; once they ran, any execution a replay
 		// could have started has been recorded too.
-		const barrier = [0, 1].map(() => ({ id: newMessageId(), body: sipEvent(`barrier-${randomUUID()}`) }));
-		for (const [index, delivery] of barrier.entries()) await sendSigned(sipUrl(index), sipSecret, delivery);
+		const barrier = [0, 1].map(() => ({
+			id: newMessageId(),
+			body: sipEvent(`barrier-${randomUUID()}`),
+		}));
+		for (const [index, delivery] of barrier.entries())
+			await sendSigned(sipUrl(index), sipSecret, delivery);
 		const after = await cluster.waitForExecutions(workflows.sip.id, SIP_EVENTS + barrier.length);
 
 		expect(after).toHaveLength(SIP_EVENTS + barrier.length);
@@ -237,8 +331,12 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 
 			const queued = outputsOf(execution.data!, operations);
 			expect(queued).toEqual(outputsOf(run.data, operations));
-			expect((queued['All Organizations'] as unknown[]).length).toBe(sandbox.data.org.organizations.length);
-			expect((queued['All Refset Persons'] as unknown[]).length).toBe(sandbox.data.ai.records('refset_persons').length);
+			expect((queued['All Organizations'] as unknown[]).length).toBe(
+				sandbox.data.org.organizations.length,
+			);
+			expect((queued['All Refset Persons'] as unknown[]).length).toBe(
+				sandbox.data.ai.records('refset_persons').length,
+			);
 		} finally {
 			await single.dispose();
 		}
@@ -251,30 +349,48 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		await postJson(url(0), {});
 		await cluster.waitForExecutions(workflows.token.id, 1);
 		const rest = Array.from({ length: TOKEN_EXECUTIONS - 1 }, (_, index) => index + 1);
-		const answers = await mapLimit(rest, 8, async (index) => (await postJson(url(index), { index })).status);
+		const answers = await mapLimit(
+			rest,
+			8,
+			async (index) => (await postJson(url(index), { index })).status,
+		);
 		const executions = await cluster.waitForExecutions(workflows.token.id, TOKEN_EXECUTIONS);
 
 		expect(answers.every((status) => status === 200)).toBe(true);
 		expect(executions.filter((each) => each.status === 'success')).toHaveLength(TOKEN_EXECUTIONS);
-		const perWorker = cluster.executionsByWorker().map((ids) => executions.filter((each) => ids.includes(each.id)).length);
+		const perWorker = cluster
+			.executionsByWorker()
+			.map((ids) => executions.filter((each) => ids.includes(each.id)).length);
 		expect(perWorker.every((count) => count > 0)).toBe(true);
 		const tokens = sandbox.counters.get().org.tokensIssued - tokensBefore;
 		recordFigures(version, { tokenRequests: { executions: TOKEN_EXECUTIONS, tokens } });
 		expect(tokens).toBe(1);
-		for (const each of executions) expect(JSON.stringify(each.data)).not.toContain(sandbox.org.password);
+		for (const each of executions)
+			expect(JSON.stringify(each.data)).not.toContain(sandbox.org.password);
 	});
 	/** Sends `count` fresh events (8 in flight, alternating processors); latency = send to execution stop. */
 	async function measureTrigger(workers: number, count: number): Promise<TriggerFigures> {
 		const before = new Set((await cluster.executions(workflows.sip.id)).map((each) => each.id));
 		const sentAt = new Map<string, number>();
 		const started = Date.now();
-		const statuses = await mapLimit(Array.from({ length: count }, (_, index) => index), 8, async (index) => {
-			const correlationId = `bench-${workers}-${randomUUID()}`;
-			sentAt.set(correlationId, Date.now());
-			return (await sendSigned(sipUrl(index % 2), sipSecret, { id: newMessageId(), body: sipEvent(correlationId) })).status;
-		});
+		const statuses = await mapLimit(
+			Array.from({ length: count }, (_, index) => index),
+			8,
+			async (index) => {
+				const correlationId = `bench-${workers}-${randomUUID()}`;
+				sentAt.set(correlationId, Date.now());
+				return (
+					await sendSigned(sipUrl(index % 2), sipSecret, {
+						id: newMessageId(),
+						body: sipEvent(correlationId),
+					})
+				).status;
+			},
+		);
 		const accepted = statuses.filter((status) => status === 204).length;
-		const executions = (await cluster.waitForExecutions(workflows.sip.id, before.size + accepted)).filter((each) => !before.has(each.id));
+		const executions = (
+			await cluster.waitForExecutions(workflows.sip.id, before.size + accepted)
+		).filter((each) => !before.has(each.id));
 		const stopped = await cluster.stopTimes(workflows.sip.id);
 		const latencies: number[] = [];
 		let lastStop = started;

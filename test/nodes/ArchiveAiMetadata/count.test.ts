@@ -35,13 +35,19 @@ describe('Count (live naming)', () => {
 			{
 				resource: 'speechTask',
 				operation: 'count',
-				filters: { status: '={{ $json.status }}', contentPartner: partners.join(', '), where: '{"title": {"_is_null": false}}' },
+				filters: {
+					status: '={{ $json.status }}',
+					contentPartner: partners.join(', '),
+					where: '{"title": {"_is_null": false}}',
+				},
 			},
 			{ input: [{ status: 'succeeded' }, { status: 'failed' }] },
 		);
 		expect(result.error).toBeUndefined();
 		const expected = (status: string) =>
-			records.filter((row) => row.status === status && partners.includes(String(row.cp)) && row.title !== null).length;
+			records.filter(
+				(row) => row.status === status && partners.includes(String(row.cp)) && row.title !== null,
+			).length;
 		expect(result.outputs[0]).toEqual([
 			{ json: { view: 'speech_tasks', count: expected('succeeded') }, pairedItem: { item: 0 } },
 			{ json: { view: 'speech_tasks', count: expected('failed') }, pairedItem: { item: 1 } },
@@ -60,7 +66,9 @@ describe('Count without aggregate permission', () => {
 	it('says clearly that counting is not available, without sending a count query', async () => {
 		const result = await runAi(sandbox, { resource: 'imageTask', operation: 'count' });
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toBe('Counting is not available: the API does not expose image_tasks_aggregate for this account');
+		expect(result.error?.message).toBe(
+			'Counting is not available: the API does not expose image_tasks_aggregate for this account',
+		);
 		expect(graphqlRequests(sandbox)).toBe(1);
 	});
 });

@@ -31,7 +31,10 @@ fragment TaskFields on face_tasks { task_id pid }
 /** The query documents the node sent, other than its own introspection. */
 function sentQueries(): string[] {
 	return recorder.requests
-		.map((request) => (JSON.parse(request.body.toString('utf8')) as { query: string; operationName?: string }))
+		.map(
+			(request) =>
+				JSON.parse(request.body.toString('utf8')) as { query: string; operationName?: string },
+		)
 		.filter((body) => body.operationName !== 'IntrospectionQuery')
 		.map((body) => body.query);
 }
@@ -40,16 +43,30 @@ describe('Custom Query with several operations', () => {
 	it('sends only the selected operation and the fragments it uses', async () => {
 		const result = await runAi(
 			sandbox,
-			{ resource: 'customQuery', operation: 'execute', query: DOCUMENT, variables: '{"limit": 2}', options: { operationName: 'Speech' } },
-			{ credentials: aiCredentials(sandbox, { graphqlUrl: `${recorder.baseUrl}${new URL(sandbox.ai.graphqlUrl).pathname}` }) },
+			{
+				resource: 'customQuery',
+				operation: 'execute',
+				query: DOCUMENT,
+				variables: '{"limit": 2}',
+				options: { operationName: 'Speech' },
+			},
+			{
+				credentials: aiCredentials(sandbox, {
+					graphqlUrl: `${recorder.baseUrl}${new URL(sandbox.ai.graphqlUrl).pathname}`,
+				}),
+			},
 		);
 		expect(result.error).toBeUndefined();
-		const expected = (sandbox.data.ai.records('speech_tasks', ['task_id', 'status']) as IDataObject[])
+		const expected = (
+			sandbox.data.ai.records('speech_tasks', ['task_id', 'status']) as IDataObject[]
+		)
 			.sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)))
 			.slice(0, 2);
 		expect(jsonOf(result)).toEqual([{ speech_tasks: expected }]);
 		const [sent] = sentQueries();
-		const names = parse(sent).definitions.map((definition) => ('name' in definition ? definition.name?.value : undefined));
+		const names = parse(sent).definitions.map((definition) =>
+			'name' in definition ? definition.name?.value : undefined,
+		);
 		expect(names).toEqual(['Speech', 'SpeechFields', 'SpeechIds']);
 		expect(sent).not.toContain('face_tasks');
 		expect(sent).toBe(print(parse(sent)));

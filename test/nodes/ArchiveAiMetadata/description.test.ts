@@ -6,13 +6,15 @@ import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMet
 const description = new ArchiveAiMetadata().description;
 
 const optionsOf = (property: INodeProperties) => (property.options ?? []) as INodePropertyOptions[];
-const resources = optionsOf(description.properties.find((property) => property.name === 'resource') as INodeProperties).map(
-	(option) => String(option.value),
-);
+const resources = optionsOf(
+	description.properties.find((property) => property.name === 'resource') as INodeProperties,
+).map((option) => String(option.value));
 
 function operationsOf(resource: string): INodePropertyOptions[] {
 	const property = description.properties.find(
-		(candidate) => candidate.name === 'operation' && candidate.displayOptions?.show?.resource?.includes(resource),
+		(candidate) =>
+			candidate.name === 'operation' &&
+			candidate.displayOptions?.show?.resource?.includes(resource),
 	);
 	return property ? optionsOf(property) : [];
 }
@@ -21,13 +23,24 @@ describe('node description', () => {
 	it('follows the conventions for AI agents and the editor', () => {
 		expect(description.name).toBe('archiveAiMetadata');
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+		expect(description.subtitle).toBe(
+			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		);
 		expect(description.credentials).toEqual([{ name: 'archiveAiMetadataApi', required: true }]);
-		expect(description.documentationUrl).toMatch(/^https:\/\/github\.com\/archive-services\/n8n-nodes-archive-services#/);
+		expect(description.documentationUrl).toMatch(
+			/^https:\/\/github\.com\/archive-services\/n8n-nodes-archive-services#/,
+		);
 	});
 
-	it('offers the issue\'s operations per resource, each with an action and a description', () => {
-		const offered = Object.fromEntries(resources.map((resource) => [resource, operationsOf(resource).map((option) => option.value).sort()]));
+	it("offers the issue's operations per resource, each with an action and a description", () => {
+		const offered = Object.fromEntries(
+			resources.map((resource) => [
+				resource,
+				operationsOf(resource)
+					.map((option) => option.value)
+					.sort(),
+			]),
+		);
 		expect(offered).toEqual({
 			customQuery: ['execute'],
 			faceMatch: ['count', 'getAll', 'getByPid'],
@@ -46,13 +59,21 @@ describe('node description', () => {
 		}
 	});
 
-	it('resolves the parameters of every resource and operation with n8n\'s own defaults logic', () => {
+	it("resolves the parameters of every resource and operation with n8n's own defaults logic", () => {
 		for (const resource of resources) {
 			for (const option of operationsOf(resource)) {
 				const node = { parameters: { resource, operation: option.value } } as unknown as INode;
-				const parameters = NodeHelpers.getNodeParameters(description.properties, node.parameters, true, false, node, description);
+				const parameters = NodeHelpers.getNodeParameters(
+					description.properties,
+					node.parameters,
+					true,
+					false,
+					node,
+					description,
+				);
 				expect(parameters).toMatchObject({ resource, operation: option.value });
-				if (option.value === 'getAll') expect(parameters).toMatchObject({ returnAll: false, limit: 50, fieldSelection: 'all' });
+				if (option.value === 'getAll')
+					expect(parameters).toMatchObject({ returnAll: false, limit: 50, fieldSelection: 'all' });
 			}
 		}
 	});

@@ -25,14 +25,23 @@ let serveFile: (request: ReceivedRequest, res: ServerResponse) => void;
 function forwardRewritingLinks(request: ReceivedRequest, res: ServerResponse): void {
 	const target = new URL(sandbox.ai.baseUrl);
 	const upstream = httpRequest(
-		{ host: target.hostname, port: target.port, method: request.method, path: `${request.url.pathname}${request.url.search}`, headers: { ...request.headers, host: target.host } },
+		{
+			host: target.hostname,
+			port: target.port,
+			method: request.method,
+			path: `${request.url.pathname}${request.url.search}`,
+			headers: { ...request.headers, host: target.host },
+		},
 		(answer) => {
 			const chunks: Buffer[] = [];
 			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
 			answer.on('end', () => {
-				const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { presignS3?: Array<Record<string, string>> } };
+				const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+					data?: { presignS3?: Array<Record<string, string>> };
+				};
 				for (const links of body.data?.presignS3 ?? []) {
-					for (const [field, link] of Object.entries(links)) if (typeof link === 'string') links[field] = linkFor(link);
+					for (const [field, link] of Object.entries(links))
+						if (typeof link === 'string') links[field] = linkFor(link);
 				}
 				res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
 				res.end(JSON.stringify(body));
@@ -45,13 +54,16 @@ function forwardRewritingLinks(request: ReceivedRequest, res: ServerResponse): v
 beforeAll(async () => {
 	sandbox = await withSandbox({ rows: 20, aiRawStorage: 'paths' });
 	front = await startTestOrigin((request, res) => {
-		if (request.body.toString('utf8').includes('PresignFiles')) return forwardRewritingLinks(request, res);
+		if (request.body.toString('utf8').includes('PresignFiles'))
+			return forwardRewritingLinks(request, res);
 		forward(request, res, sandbox.ai.baseUrl);
 	});
 	files = await startTestOrigin((request, res) => serveFile(request, res));
 	elsewhere = await startTestOrigin();
 });
-afterAll(async () => Promise.all([sandbox.close(), front.close(), files.close(), elsewhere.close()]));
+afterAll(async () =>
+	Promise.all([sandbox.close(), front.close(), files.close(), elsewhere.close()]),
+);
 beforeEach(async () => {
 	await resetState(sandbox);
 	for (const origin of [front, files, elsewhere]) origin.requests.length = 0;
@@ -63,11 +75,26 @@ beforeEach(async () => {
 });
 
 const taskId = () =>
-	String((sandbox.data.ai.records('speech_tasks', ['task_id', 'status']) as IDataObject[]).find((row) => row.status === 'succeeded')?.task_id);
+	String(
+		(sandbox.data.ai.records('speech_tasks', ['task_id', 'status']) as IDataObject[]).find(
+			(row) => row.status === 'succeeded',
+		)?.task_id,
+	);
 
-async function downloadTranscript(options: INodeParameters = {}, onStarted?: (cancel: () => void) => void) {
-	const credentials = aiCredentials(sandbox, { graphqlUrl: `${front.baseUrl}${new URL(sandbox.ai.graphqlUrl).pathname}` });
-	const parameters = { resource: 'speechTask', operation: 'downloadFiles', taskId: taskId(), files: ['transcript_txt'], options };
+async function downloadTranscript(
+	options: INodeParameters = {},
+	onStarted?: (cancel: () => void) => void,
+) {
+	const credentials = aiCredentials(sandbox, {
+		graphqlUrl: `${front.baseUrl}${new URL(sandbox.ai.graphqlUrl).pathname}`,
+	});
+	const parameters = {
+		resource: 'speechTask',
+		operation: 'downloadFiles',
+		taskId: taskId(),
+		files: ['transcript_txt'],
+		options,
+	};
 	return await runNode({ nodeType: new ArchiveAiMetadata(), parameters, credentials, onStarted });
 }
 
@@ -82,7 +109,11 @@ describe('Download Files retries', () => {
 	it('downloads through the rewritten link (the set-up works)', async () => {
 		const result = await downloadTranscript();
 		expect(result.error).toBeUndefined();
-		expect(Buffer.from(String(result.outputs[0][0].binary?.transcript_txt.data), 'base64').toString('utf8')).toBe('transcript text');
+		expect(
+			Buffer.from(String(result.outputs[0][0].binary?.transcript_txt.data), 'base64').toString(
+				'utf8',
+			),
+		).toBe('transcript text');
 		expect(files.requests).toHaveLength(1);
 	});
 
@@ -95,7 +126,8 @@ describe('Download Files retries', () => {
 
 	it('retries a 5xx', async () => {
 		let answered = 0;
-		serveFile = (request, res) => (answered++ < 1 ? status(503)(request, res) : res.end('second time lucky'));
+		serveFile = (request, res) =>
+			answered++ < 1 ? status(503)(request, res) : res.end('second time lucky');
 		const result = await downloadTranscript({ maxRetries: 3 });
 		expect(result.error).toBeUndefined();
 		expect(files.requests).toHaveLength(2);
@@ -113,7 +145,11 @@ describe('Download Files retries', () => {
 });
 
 /** Streams `totalBytes` in 64 KiB chunks, honouring backpressure; resolves with the bytes written when the response ends or is cut. */
-function streamBody(res: ServerResponse, totalBytes: number, headers: Record<string, string> = {}): Promise<number> {
+function streamBody(
+	res: ServerResponse,
+	totalBytes: number,
+	headers: Record<string, string> = {},
+): Promise<number> {
 	const chunk = Buffer.alloc(64 * 1024, 'a');
 	res.writeHead(200, { 'content-type': 'text/plain', ...headers });
 	return new Promise((resolve) => {
@@ -135,11 +171,17 @@ describe('Download Files refuses hostile links and oversized files', () => {
 	it.each([
 		['a data: link', 'data:text/plain;base64,aGVsbG8=', 'the API returned a data: link'],
 		['a file: link', 'file:///etc/passwd', 'the API returned a file: link'],
-		['plain http to another host', 'http://files.example.invalid/object', 'the API returned a plain http link to files.example.invalid'],
+		[
+			'plain http to another host',
+			'http://files.example.invalid/object',
+			'the API returned a plain http link to files.example.invalid',
+		],
 	])('refuses %s before any download', async (_case, link, message) => {
 		linkFor = () => link;
 		const result = await downloadTranscript({ maxRetries: 0 });
-		expect(result.error?.message).toBe(`Downloading transcript_txt: ${message}; only https links are downloaded (http only to this machine)`);
+		expect(result.error?.message).toBe(
+			`Downloading transcript_txt: ${message}; only https links are downloaded (http only to this machine)`,
+		);
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(files.requests).toHaveLength(0);
 	});
@@ -157,7 +199,7 @@ describe('Download Files refuses hostile links and oversized files', () => {
 		expect(elsewhere.requests).toHaveLength(0);
 	});
 
-	it('follows a redirect within the link\'s own origin', async () => {
+	it("follows a redirect within the link's own origin", async () => {
 		serveFile = (request, res) => {
 			if (request.url.pathname === '/moved') return void res.end('moved content');
 			res.writeHead(302, { location: '/moved' });
@@ -165,15 +207,25 @@ describe('Download Files refuses hostile links and oversized files', () => {
 		};
 		const result = await downloadTranscript();
 		expect(result.error).toBeUndefined();
-		expect(Buffer.from(String(result.outputs[0][0].binary?.transcript_txt.data), 'base64').toString('utf8')).toBe('moved content');
-		expect(files.requests.map((request) => request.url.pathname)).toEqual([expect.stringMatching(/transcript\.txt$/), '/moved']);
+		expect(
+			Buffer.from(String(result.outputs[0][0].binary?.transcript_txt.data), 'base64').toString(
+				'utf8',
+			),
+		).toBe('moved content');
+		expect(files.requests.map((request) => request.url.pathname)).toEqual([
+			expect.stringMatching(/transcript\.txt$/),
+			'/moved',
+		]);
 	});
 
 	it('refuses a file whose Content-Length is over Max File Size without reading it', async () => {
 		let sent: Promise<number> = Promise.resolve(0);
-		serveFile = (_request, res) => (sent = streamBody(res, 8 * 1024 * 1024, { 'content-length': String(8 * 1024 * 1024) }));
+		serveFile = (_request, res) =>
+			(sent = streamBody(res, 8 * 1024 * 1024, { 'content-length': String(8 * 1024 * 1024) }));
 		const result = await downloadTranscript({ maxFileSizeMiB: 1 });
-		expect(result.error?.message).toBe('Downloading transcript_txt: the file is larger than the Max File Size of 1 MiB; raise Max File Size to download it');
+		expect(result.error?.message).toBe(
+			'Downloading transcript_txt: the file is larger than the Max File Size of 1 MiB; raise Max File Size to download it',
+		);
 		expect(await sent).toBeLessThan(8 * 1024 * 1024);
 	});
 
@@ -182,7 +234,9 @@ describe('Download Files refuses hostile links and oversized files', () => {
 		const total = 160 * 1024 * 1024;
 		serveFile = (_request, res) => (sent = streamBody(res, total));
 		const result = await downloadTranscript({ maxRetries: 0 });
-		expect(result.error?.message).toBe('Downloading transcript_txt: the file is larger than the Max File Size of 100 MiB; raise Max File Size to download it');
+		expect(result.error?.message).toBe(
+			'Downloading transcript_txt: the file is larger than the Max File Size of 100 MiB; raise Max File Size to download it',
+		);
 		// Cut off near the limit: what was written but not read sat in socket buffers only.
 		expect(await sent).toBeLessThan(110 * 1024 * 1024);
 		expect(files.requests).toHaveLength(1);
@@ -192,12 +246,16 @@ describe('Download Files refuses hostile links and oversized files', () => {
 		serveFile = (_request, res) => void streamBody(res, 10 * 64 * 1024);
 		const result = await downloadTranscript({ maxFileSizeMiB: 1 });
 		expect(result.error).toBeUndefined();
-		expect(result.outputs[0][0].json.files).toEqual([expect.objectContaining({ bytes: 10 * 64 * 1024 })]);
+		expect(result.outputs[0][0].json.files).toEqual([
+			expect.objectContaining({ bytes: 10 * 64 * 1024 }),
+		]);
 	});
 
 	it('refuses a Max File Size that is not a positive number, naming the parameter', async () => {
 		const result = await downloadTranscript({ maxFileSizeMiB: 0 });
-		expect(result.error?.message).toBe('Parameter "Max File Size (MiB)": must be a number above 0 and at most 2048, got 0');
+		expect(result.error?.message).toBe(
+			'Parameter "Max File Size (MiB)": must be a number above 0 and at most 2048, got 0',
+		);
 		expect(files.requests).toHaveLength(0);
 	});
 });

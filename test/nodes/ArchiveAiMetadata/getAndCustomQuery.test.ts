@@ -19,19 +19,31 @@ describe.each<AiNaming>(['seed', 'live'])('Get (%s naming)', (naming) => {
 	afterAll(async () => sandbox.close());
 	beforeEach(async () => resetState(sandbox));
 
-	it.each(GET_VIEWS)('%s: one record by its identifier, one item per input item', async (resource, view, parameter, column) => {
-		const records = sandbox.data.ai.records(view) as IDataObject[];
-		const wanted = [records[7], records[42]];
-		const result = await runAi(
-			sandbox,
-			{ resource, operation: 'get', [parameter]: '={{ $json.id }}', fieldSelection: 'selected', fields: [column, 'status'] },
-			{ input: wanted.map((record) => ({ id: record[column] })) },
-		);
-		expect(result.error).toBeUndefined();
-		expect(result.outputs[0]).toEqual(
-			wanted.map((record, index) => ({ json: { [column]: record[column], status: record.status }, pairedItem: { item: index } })),
-		);
-	});
+	it.each(GET_VIEWS)(
+		'%s: one record by its identifier, one item per input item',
+		async (resource, view, parameter, column) => {
+			const records = sandbox.data.ai.records(view) as IDataObject[];
+			const wanted = [records[7], records[42]];
+			const result = await runAi(
+				sandbox,
+				{
+					resource,
+					operation: 'get',
+					[parameter]: '={{ $json.id }}',
+					fieldSelection: 'selected',
+					fields: [column, 'status'],
+				},
+				{ input: wanted.map((record) => ({ id: record[column] })) },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.outputs[0]).toEqual(
+				wanted.map((record, index) => ({
+					json: { [column]: record[column], status: record.status },
+					pairedItem: { item: index },
+				})),
+			);
+		},
+	);
 });
 
 describe('Custom Query', () => {
@@ -54,7 +66,9 @@ describe('Custom Query', () => {
 			variables: '{"limit": 3, "status": "succeeded"}',
 		});
 		expect(result.error).toBeUndefined();
-		const expected = (sandbox.data.ai.records('face_image_tasks', ['task_id', 'status']) as IDataObject[])
+		const expected = (
+			sandbox.data.ai.records('face_image_tasks', ['task_id', 'status']) as IDataObject[]
+		)
 			.filter((row) => row.status === 'succeeded')
 			.sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)))
 			.slice(0, 3);
@@ -75,24 +89,66 @@ describe('Custom Query', () => {
 	});
 
 	it.each([
-		['{ face_image_tasks(limit: 1) { task_id ', '{}', 'Parameter "Query": is not valid GraphQL: Syntax Error'],
-		['mutation { delete_face_tasks { affected_rows } }', '{}', 'Parameter "Query": only queries are allowed, not a mutation'],
-		['subscription { face_tasks { task_id } }', '{}', 'Parameter "Query": only queries are allowed, not a subscription'],
-		['query A { face_tasks { task_id } } query B { ner_tasks { task_id } }', '{}', 'Parameter "Query": holds several operations'],
+		[
+			'{ face_image_tasks(limit: 1) { task_id ',
+			'{}',
+			'Parameter "Query": is not valid GraphQL: Syntax Error',
+		],
+		[
+			'mutation { delete_face_tasks { affected_rows } }',
+			'{}',
+			'Parameter "Query": only queries are allowed, not a mutation',
+		],
+		[
+			'subscription { face_tasks { task_id } }',
+			'{}',
+			'Parameter "Query": only queries are allowed, not a subscription',
+		],
+		[
+			'query A { face_tasks { task_id } } query B { ner_tasks { task_id } }',
+			'{}',
+			'Parameter "Query": holds several operations',
+		],
 		[QUERY, '{"limit": 3,', 'Parameter "Variables": is not valid JSON'],
 	])('refuses %s before any request', async (query, variables, message) => {
-		const result = await runAi(sandbox, { resource: 'customQuery', operation: 'execute', query, variables });
+		const result = await runAi(sandbox, {
+			resource: 'customQuery',
+			operation: 'execute',
+			query,
+			variables,
+		});
 		expect(result.error?.message).toContain(message);
 		expect(graphqlRequests(sandbox)).toBe(0);
 	});
 
 	it.each([
-		['{ face_tasks(limit: 1) { no_such_field } }', '{}', 'Parameter "Query": is not valid for this API: Cannot query field "no_such_field"'],
-		['{ image_tasks(limit: 1) { task_id } }', '{}', 'Parameter "Query": is not valid for this API: Cannot query field "image_tasks"'],
-		[QUERY, '{"limit": 2147483648, "status": "succeeded"}', 'Parameter "Variables": is not valid for this API'],
-		[QUERY, '{"status": "succeeded"}', 'Parameter "Variables": is not valid for this API: Variable "$limit" of required type "Int!" was not provided.'],
+		[
+			'{ face_tasks(limit: 1) { no_such_field } }',
+			'{}',
+			'Parameter "Query": is not valid for this API: Cannot query field "no_such_field"',
+		],
+		[
+			'{ image_tasks(limit: 1) { task_id } }',
+			'{}',
+			'Parameter "Query": is not valid for this API: Cannot query field "image_tasks"',
+		],
+		[
+			QUERY,
+			'{"limit": 2147483648, "status": "succeeded"}',
+			'Parameter "Variables": is not valid for this API',
+		],
+		[
+			QUERY,
+			'{"status": "succeeded"}',
+			'Parameter "Variables": is not valid for this API: Variable "$limit" of required type "Int!" was not provided.',
+		],
 	])('validates %s against the live schema before sending', async (query, variables, message) => {
-		const result = await runAi(sandbox, { resource: 'customQuery', operation: 'execute', query, variables });
+		const result = await runAi(sandbox, {
+			resource: 'customQuery',
+			operation: 'execute',
+			query,
+			variables,
+		});
 		expect(result.error?.message).toContain(message);
 		expect(graphqlRequests(sandbox)).toBe(1);
 	});
@@ -108,10 +164,18 @@ describe('Authentication and secrets', () => {
 
 	it('refreshes a rejected token once and carries on', async () => {
 		const credentials = aiCredentials(sandbox);
-		const first = await runAi(sandbox, { resource: 'faceTask', operation: 'count' }, { credentials });
+		const first = await runAi(
+			sandbox,
+			{ resource: 'faceTask', operation: 'count' },
+			{ credentials },
+		);
 		expect(first.error).toBeUndefined();
 		sandbox.revokeTokens();
-		const second = await runAi(sandbox, { resource: 'faceTask', operation: 'getAll', limit: 2 }, { credentials });
+		const second = await runAi(
+			sandbox,
+			{ resource: 'faceTask', operation: 'getAll', limit: 2 },
+			{ credentials },
+		);
 		expect(second.error).toBeUndefined();
 		expect(jsonOf(second)).toHaveLength(2);
 		expect(credentials.preAuthenticationCalls.map((call) => call.expired)).toEqual([false, true]);
@@ -120,7 +184,11 @@ describe('Authentication and secrets', () => {
 
 	it('never shows the password or token in errors or output', async () => {
 		const credentials = aiCredentials(sandbox);
-		const success = await runAi(sandbox, { resource: 'refsetPerson', operation: 'getAll', limit: 1 }, { credentials });
+		const success = await runAi(
+			sandbox,
+			{ resource: 'refsetPerson', operation: 'getAll', limit: 1 },
+			{ credentials },
+		);
 		const token = String(credentials.store.get('archiveAiMetadataApi')?.accessToken);
 		expect(token.length).toBeGreaterThan(10);
 		sandbox.faults.set('ai', { status5xx: { every: 1, code: 502 } });

@@ -8,7 +8,9 @@ function pairedIndex(item: { pairedItem?: unknown }): number {
 }
 
 /** Output rows grouped by the input item they are paired with. */
-function byItem(outputs: Array<{ json: IDataObject; pairedItem?: unknown }>): Map<number, IDataObject[]> {
+function byItem(
+	outputs: Array<{ json: IDataObject; pairedItem?: unknown }>,
+): Map<number, IDataObject[]> {
 	const groups = new Map<number, IDataObject[]>();
 	for (const item of outputs) {
 		const list = groups.get(pairedIndex(item)) ?? [];
@@ -27,13 +29,23 @@ describe.each<AiNaming>(['seed', 'live'])('Get by PID (%s naming)', (naming) => 
 	beforeEach(async () => resetState(sandbox));
 
 	it('answers 1,000 input items with at most 10 requests, each item paired to its own rows', async () => {
-		const allPids = [...new Set(sandbox.data.ai.records('face_tasks', ['pid']).map((row) => String(row.pid)))];
+		const allPids = [
+			...new Set(sandbox.data.ai.records('face_tasks', ['pid']).map((row) => String(row.pid))),
+		];
 		// 1,000 items over 900 distinct PIDs: some items share a PID, and some PIDs have no face task.
-		const pids = Array.from({ length: 1000 }, (_, index) => (index % 10 === 9 ? allPids[index - 1] : allPids[index]));
+		const pids = Array.from({ length: 1000 }, (_, index) =>
+			index % 10 === 9 ? allPids[index - 1] : allPids[index],
+		);
 		pids[5] = 'zzzznotapid';
 		const result = await runAi(
 			sandbox,
-			{ resource: 'faceTask', operation: 'getByPid', pid: '={{ $json.pid }}', fieldSelection: 'selected', fields: ['task_id', 'pid'] },
+			{
+				resource: 'faceTask',
+				operation: 'getByPid',
+				pid: '={{ $json.pid }}',
+				fieldSelection: 'selected',
+				fields: ['task_id', 'pid'],
+			},
 			{ input: pids.map((pid) => ({ pid })) },
 		);
 		expect(result.error).toBeUndefined();
@@ -42,7 +54,10 @@ describe.each<AiNaming>(['seed', 'live'])('Get by PID (%s naming)', (naming) => 
 		const groups = byItem(result.outputs[0]);
 		const records = sandbox.data.ai.records('face_tasks', ['task_id', 'pid']) as IDataObject[];
 		for (const [index, pid] of pids.entries()) {
-			const expected = sortBy(records.filter((row) => row.pid === pid), ['task_id']);
+			const expected = sortBy(
+				records.filter((row) => row.pid === pid),
+				['task_id'],
+			);
 			expect(groups.get(index) ?? []).toEqual(expected);
 		}
 		expect(groups.has(5)).toBe(false);
@@ -69,22 +84,42 @@ describe.each<AiNaming>(['seed', 'live'])('Get by PID (%s naming)', (naming) => 
 			return out;
 		};
 		for (const [index, pid] of pids.entries()) {
-			expect(groups.get(index)).toEqual(sortBy(records.filter((row) => row.pid === pid), ['task_id']).map(parse));
+			expect(groups.get(index)).toEqual(
+				sortBy(
+					records.filter((row) => row.pid === pid),
+					['task_id'],
+				).map(parse),
+			);
 		}
 	});
 
 	it('speech tasks: unknown PIDs give {pid, found: false} when asked; other fields come parsed', async () => {
-		const pid = String(sandbox.data.ai.records('speech_tasks', ['pid', 'status']).find((row) => row.status === 'succeeded')?.pid);
+		const pid = String(
+			sandbox.data.ai
+				.records('speech_tasks', ['pid', 'status'])
+				.find((row) => row.status === 'succeeded')?.pid,
+		);
 		const result = await runAi(
 			sandbox,
-			{ resource: 'speechTask', operation: 'getByPid', pid: '={{ $json.pid }}', options: { includeNotFound: true, simplify: true } },
+			{
+				resource: 'speechTask',
+				operation: 'getByPid',
+				pid: '={{ $json.pid }}',
+				options: { includeNotFound: true, simplify: true },
+			},
 			{ input: [{ pid: 'nosuchpid0' }, { pid }] },
 		);
 		expect(result.error).toBeUndefined();
 		const items = result.outputs[0];
-		expect(items[0]).toEqual({ json: { pid: 'nosuchpid0', found: false }, pairedItem: { item: 0 } });
+		expect(items[0]).toEqual({
+			json: { pid: 'nosuchpid0', found: false },
+			pairedItem: { item: 0 },
+		});
 		const rest = items.slice(1);
-		const expected = sortBy((sandbox.data.ai.records('speech_tasks') as IDataObject[]).filter((row) => row.pid === pid), ['task_id']);
+		const expected = sortBy(
+			(sandbox.data.ai.records('speech_tasks') as IDataObject[]).filter((row) => row.pid === pid),
+			['task_id'],
+		);
 		expect(rest.map((item) => item.json.task_id)).toEqual(expected.map((row) => row.task_id));
 		expect(rest.every((item) => pairedIndex(item) === 1)).toBe(true);
 		expect(Object.keys(rest[0].json)).toContain('transcript_txt');
@@ -93,37 +128,58 @@ describe.each<AiNaming>(['seed', 'live'])('Get by PID (%s naming)', (naming) => 
 	it.each([
 		['faceMatch', 'face_matches', 'face_tasks'],
 		['imageMatch', 'image_matches', 'image_tasks'],
-	])('%s: matches carry no pid, so they are found through the PID\'s task clusters', async (resource, matchView, taskView) => {
-		const tasks = sandbox.data.ai.records(taskView, ['pid', 'cluster_uuids']) as IDataObject[];
-		const matches = sandbox.data.ai.records(matchView) as IDataObject[];
-		const matchedClusters = new Set(matches.map((row) => String(row.cluster_uuid)));
-		const pids = [
-			...new Set(
+	])(
+		"%s: matches carry no pid, so they are found through the PID's task clusters",
+		async (resource, matchView, taskView) => {
+			const tasks = sandbox.data.ai.records(taskView, ['pid', 'cluster_uuids']) as IDataObject[];
+			const matches = sandbox.data.ai.records(matchView) as IDataObject[];
+			const matchedClusters = new Set(matches.map((row) => String(row.cluster_uuid)));
+			const pids = [
+				...new Set(
+					tasks
+						.filter((task) =>
+							((task.cluster_uuids as string[] | null) ?? []).some((cluster) =>
+								matchedClusters.has(cluster),
+							),
+						)
+						.map((task) => String(task.pid)),
+				),
+			].slice(0, 120);
+			const result = await runAi(
+				sandbox,
+				{ resource, operation: 'getByPid', pid: '={{ $json.pid }}', options: { batchSize: 50 } },
+				{ input: pids.map((pid) => ({ pid })) },
+			);
+			expect(result.error).toBeUndefined();
+			const groups = byItem(result.outputs[0]);
+			const keyOf = (row: IDataObject) =>
+				`${row.cluster_uuid}|${row.refset_person_id}|${row.matched_time}`;
+			for (const [index, pid] of pids.entries()) {
+				const clusters = new Set(
+					tasks
+						.filter((task) => task.pid === pid)
+						.flatMap((task) => (task.cluster_uuids as string[] | null) ?? []),
+				);
+				const expected = matches
+					.filter((row) => clusters.has(String(row.cluster_uuid)))
+					.map(keyOf)
+					.sort();
+				expect(expected.length).toBeGreaterThan(0);
+				expect((groups.get(index) ?? []).map(keyOf).sort()).toEqual(expected);
+			}
+			// Introspection, 3 task batches of 50 PIDs, and one match query per 1,000 clusters; each batch's last page
+			// is confirmed by an empty one.
+			const pidSet = new Set(pids);
+			const clusterCount = new Set(
 				tasks
-					.filter((task) => ((task.cluster_uuids as string[] | null) ?? []).some((cluster) => matchedClusters.has(cluster)))
-					.map((task) => String(task.pid)),
-			),
-		].slice(0, 120);
-		const result = await runAi(
-			sandbox,
-			{ resource, operation: 'getByPid', pid: '={{ $json.pid }}', options: { batchSize: 50 } },
-			{ input: pids.map((pid) => ({ pid })) },
-		);
-		expect(result.error).toBeUndefined();
-		const groups = byItem(result.outputs[0]);
-		const keyOf = (row: IDataObject) => `${row.cluster_uuid}|${row.refset_person_id}|${row.matched_time}`;
-		for (const [index, pid] of pids.entries()) {
-			const clusters = new Set(tasks.filter((task) => task.pid === pid).flatMap((task) => (task.cluster_uuids as string[] | null) ?? []));
-			const expected = matches.filter((row) => clusters.has(String(row.cluster_uuid))).map(keyOf).sort();
-			expect(expected.length).toBeGreaterThan(0);
-			expect((groups.get(index) ?? []).map(keyOf).sort()).toEqual(expected);
-		}
-		// Introspection, 3 task batches of 50 PIDs, and one match query per 1,000 clusters; each batch's last page
-		// is confirmed by an empty one.
-		const pidSet = new Set(pids);
-		const clusterCount = new Set(tasks.filter((task) => pidSet.has(String(task.pid))).flatMap((task) => (task.cluster_uuids as string[] | null) ?? [])).size;
-		expect(graphqlRequests(sandbox)).toBeLessThanOrEqual(1 + 3 * 2 + Math.ceil(clusterCount / 1000) * 2);
-	});
+					.filter((task) => pidSet.has(String(task.pid)))
+					.flatMap((task) => (task.cluster_uuids as string[] | null) ?? []),
+			).size;
+			expect(graphqlRequests(sandbox)).toBeLessThanOrEqual(
+				1 + 3 * 2 + Math.ceil(clusterCount / 1000) * 2,
+			);
+		},
+	);
 });
 
 describe('Get by PID input checks', () => {
@@ -149,14 +205,27 @@ describe('Get by PID input checks', () => {
 		const pid = String(sandbox.data.ai.records('ner_tasks', ['pid'])[0].pid);
 		const result = await runAi(
 			sandbox,
-			{ resource: 'nerTask', operation: 'getByPid', pid: '={{ $json.pid }}', fieldSelection: 'selected', fields: ['task_id'] },
+			{
+				resource: 'nerTask',
+				operation: 'getByPid',
+				pid: '={{ $json.pid }}',
+				fieldSelection: 'selected',
+				fields: ['task_id'],
+			},
 			{ input: [{ pid: '' }, { pid }], settings: { continueOnFail: true } },
 		);
 		expect(result.error).toBeUndefined();
 		const items = result.outputs[0];
-		expect(items[0]).toEqual({ json: { error: 'Parameter "PID": must not be empty' }, pairedItem: { item: 0 } });
-		const expected = (sandbox.data.ai.records('ner_tasks', ['task_id', 'pid']) as IDataObject[]).filter((row) => row.pid === pid);
-		expect(items.slice(1).map((item) => item.json)).toEqual(sortBy(expected, ['task_id']).map((row) => ({ task_id: row.task_id })));
+		expect(items[0]).toEqual({
+			json: { error: 'Parameter "PID": must not be empty' },
+			pairedItem: { item: 0 },
+		});
+		const expected = (
+			sandbox.data.ai.records('ner_tasks', ['task_id', 'pid']) as IDataObject[]
+		).filter((row) => row.pid === pid);
+		expect(items.slice(1).map((item) => item.json)).toEqual(
+			sortBy(expected, ['task_id']).map((row) => ({ task_id: row.task_id })),
+		);
 		expect(items.slice(1).every((item) => pairedIndex(item) === 1)).toBe(true);
 	});
 
@@ -164,7 +233,12 @@ describe('Get by PID input checks', () => {
 		sandbox.faults.set('ai', { status5xx: { every: 1, code: 500 } });
 		const result = await runAi(
 			sandbox,
-			{ resource: 'faceTask', operation: 'getByPid', pid: '={{ $json.pid }}', options: { maxRetries: 1 } },
+			{
+				resource: 'faceTask',
+				operation: 'getByPid',
+				pid: '={{ $json.pid }}',
+				options: { maxRetries: 1 },
+			},
 			{ input: [{ pid: 'a' }, { pid: 'b' }], settings: { continueOnFail: true } },
 		);
 		expect(result.error).toBeUndefined();

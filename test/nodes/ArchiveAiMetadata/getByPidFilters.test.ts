@@ -26,14 +26,21 @@ describe('Get by PID: pid on match rows and Filters', () => {
 		return new Map([...byPid].slice(0, limit));
 	}
 
-	const keyOf = (row: IDataObject) => `${row.pid}|${row.cluster_uuid}|${row.refset_person_id}|${row.matched_time}`;
+	const keyOf = (row: IDataObject) =>
+		`${row.pid}|${row.cluster_uuid}|${row.refset_person_id}|${row.matched_time}`;
 
 	it('each match row carries the pid of the input item it answers, and Min Match Score is ANDed with the batch', async () => {
 		const expectedByPid = matchesByPid(60);
 		const pids = [...expectedByPid.keys()];
 		const result = await runAi(
 			sandbox,
-			{ resource: 'faceMatch', operation: 'getByPid', pid: '={{ $json.pid }}', filters: { minMatchScore: 0.8 }, options: { batchSize: 25 } },
+			{
+				resource: 'faceMatch',
+				operation: 'getByPid',
+				pid: '={{ $json.pid }}',
+				filters: { minMatchScore: 0.8 },
+				options: { batchSize: 25 },
+			},
 			{ input: pids.map((pid) => ({ pid })) },
 		);
 		expect(result.error).toBeUndefined();
@@ -42,7 +49,9 @@ describe('Get by PID: pid on match rows and Filters', () => {
 			expect(item.json.pid).toBe(pids[(item.pairedItem as { item: number }).item]);
 		}
 		const expected = pids.flatMap((pid) =>
-			(expectedByPid.get(pid) ?? []).filter((row) => (row.match_score as number) >= 0.8).map((row) => ({ ...row, pid })),
+			(expectedByPid.get(pid) ?? [])
+				.filter((row) => (row.match_score as number) >= 0.8)
+				.map((row) => ({ ...row, pid })),
 		);
 		expect(expected.length).toBeGreaterThan(10);
 		expect(expected.length).toBeLessThan([...expectedByPid.values()].flat().length);
@@ -54,19 +63,36 @@ describe('Get by PID: pid on match rows and Filters', () => {
 		const pids = [...new Set(records.map((row) => String(row.pid)))].slice(0, 200);
 		const result = await runAi(
 			sandbox,
-			{ resource: 'speechTask', operation: 'getByPid', pid: '={{ $json.pid }}', filters: { status: 'failed', title: 'journaal' }, fieldSelection: 'selected', fields: ['task_id', 'pid'] },
+			{
+				resource: 'speechTask',
+				operation: 'getByPid',
+				pid: '={{ $json.pid }}',
+				filters: { status: 'failed', title: 'journaal' },
+				fieldSelection: 'selected',
+				fields: ['task_id', 'pid'],
+			},
 			{ input: pids.map((pid) => ({ pid })) },
 		);
 		expect(result.error).toBeUndefined();
 		const expected = records.filter(
-			(row) => pids.includes(String(row.pid)) && row.status === 'failed' && String(row.title).toLowerCase().includes('journaal'),
+			(row) =>
+				pids.includes(String(row.pid)) &&
+				row.status === 'failed' &&
+				String(row.title).toLowerCase().includes('journaal'),
 		);
 		expect(expected.length).toBeGreaterThan(0);
-		expect(result.outputs[0].map((item) => item.json.task_id).sort()).toEqual(expected.map((row) => row.task_id).sort());
+		expect(result.outputs[0].map((item) => item.json.task_id).sort()).toEqual(
+			expected.map((row) => row.task_id).sort(),
+		);
 	});
 
 	it('a bad filter value stops the run before any request', async () => {
-		const result = await runAi(sandbox, { resource: 'faceMatch', operation: 'getByPid', pid: 'abc', filters: { timeFrom: 'soon' } });
+		const result = await runAi(sandbox, {
+			resource: 'faceMatch',
+			operation: 'getByPid',
+			pid: 'abc',
+			filters: { timeFrom: 'soon' },
+		});
 		expect(result.error?.message).toMatch(/^Parameter "Time From"/);
 		expect(sandbox.counters.get().ai.requests.graphql ?? 0).toBe(0);
 	});

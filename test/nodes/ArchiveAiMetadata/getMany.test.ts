@@ -8,20 +8,38 @@ import { graphqlRequests, jsonOf, resetState, runAi, sortBy, withSandbox } from 
 const VIEWS = [
 	{ resource: 'faceTask', view: 'face_tasks', key: ['task_id'], time: 'processed_time' },
 	{ resource: 'imageTask', view: 'image_tasks', key: ['task_id'], time: 'processed_time' },
-	{ resource: 'faceMatch', view: 'face_matches', key: ['cluster_uuid', 'refset_person_id', 'matched_time'], time: 'matched_time' },
-	{ resource: 'imageMatch', view: 'image_matches', key: ['cluster_uuid', 'refset_person_id', 'matched_time'], time: 'matched_time' },
+	{
+		resource: 'faceMatch',
+		view: 'face_matches',
+		key: ['cluster_uuid', 'refset_person_id', 'matched_time'],
+		time: 'matched_time',
+	},
+	{
+		resource: 'imageMatch',
+		view: 'image_matches',
+		key: ['cluster_uuid', 'refset_person_id', 'matched_time'],
+		time: 'matched_time',
+	},
 	{ resource: 'refsetPerson', view: 'refset_persons', key: ['id'], time: 'modified_at' },
 	{ resource: 'speechTask', view: 'speech_tasks', key: ['task_id'], time: 'processed_time' },
 	{ resource: 'nerTask', view: 'ner_tasks', key: ['task_id'], time: 'processed_time' },
 ];
 
-const RAW_JSON_COLUMNS = ['processed_json', 'extractor_json', 'nerengine_json', 'transcript_json', 'audio_classification_json', 'statistics'];
+const RAW_JSON_COLUMNS = [
+	'processed_json',
+	'extractor_json',
+	'nerengine_json',
+	'transcript_json',
+	'audio_classification_json',
+	'statistics',
+];
 
 /** A record as the node outputs it by default: raw JSON text columns parsed. */
 function parsed(record: IDataObject): IDataObject {
 	const out: IDataObject = { ...record };
 	for (const column of RAW_JSON_COLUMNS) {
-		if (typeof out[column] === 'string' && /^[[{]/.test(out[column] as string)) out[column] = JSON.parse(out[column] as string);
+		if (typeof out[column] === 'string' && /^[[{]/.test(out[column] as string))
+			out[column] = JSON.parse(out[column] as string);
 	}
 	return out;
 }
@@ -36,14 +54,24 @@ describe.each<AiNaming>(['seed', 'live'])('Get Many with %s naming', (naming) =>
 	afterAll(async () => sandbox.close());
 	beforeEach(async () => resetState(sandbox));
 
-	it.each(VIEWS)('$resource: Return All gives every row, parsed, in unique-key order', async ({ resource, view, key }) => {
-		const result = await runAi(sandbox, { resource, operation: 'getAll', returnAll: true, options: { pageSize: 150 } });
-		expect(result.error).toBeUndefined();
-		const expected = sortBy(sandbox.data.ai.records(view) as IDataObject[], key).map(parsed);
-		expect(jsonOf(result)).toEqual(expected);
-		// Every output item is paired to the one input item.
-		expect(result.outputs[0].every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
-	});
+	it.each(VIEWS)(
+		'$resource: Return All gives every row, parsed, in unique-key order',
+		async ({ resource, view, key }) => {
+			const result = await runAi(sandbox, {
+				resource,
+				operation: 'getAll',
+				returnAll: true,
+				options: { pageSize: 150 },
+			});
+			expect(result.error).toBeUndefined();
+			const expected = sortBy(sandbox.data.ai.records(view) as IDataObject[], key).map(parsed);
+			expect(jsonOf(result)).toEqual(expected);
+			// Every output item is paired to the one input item.
+			expect(
+				result.outputs[0].every((item) => (item.pairedItem as { item: number }).item === 0),
+			).toBe(true);
+		},
+	);
 
 	it('outputs the NER vendor column under its live name, parsed', async () => {
 		const vendor = naming === 'seed' ? 'extractor_json' : 'nerengine_json';
@@ -85,9 +113,16 @@ describe.each<AiNaming>(['seed', 'live'])('Get Many with %s naming', (naming) =>
 		expect(result.error).toBeUndefined();
 		const expected = (sandbox.data.ai.records('face_tasks') as IDataObject[])
 			.filter((row) => row.status === 'succeeded' && row.cp === partner)
-			.filter((row) => micros(row.processed_time) >= micros(from) && micros(row.processed_time) < micros(to))
+			.filter(
+				(row) =>
+					micros(row.processed_time) >= micros(from) && micros(row.processed_time) < micros(to),
+			)
 			.filter((row) => (row.n_faces as number) >= 5 || row.n_persons === 0)
-			.sort((a, b) => (b.n_faces as number) - (a.n_faces as number) || String(a.task_id).localeCompare(String(b.task_id)))
+			.sort(
+				(a, b) =>
+					(b.n_faces as number) - (a.n_faces as number) ||
+					String(a.task_id).localeCompare(String(b.task_id)),
+			)
 			.map((row) => ({ task_id: row.task_id, n_faces: row.n_faces, n_persons: row.n_persons }));
 		expect(expected.length).toBeGreaterThan(0);
 		expect(jsonOf(result)).toEqual(expected);
@@ -103,15 +138,25 @@ describe.each<AiNaming>(['seed', 'live'])('Get Many with %s naming', (naming) =>
 			options: { simplify: true },
 		});
 		expect(result.error).toBeUndefined();
-		const expected = (sandbox.data.ai.records('image_matches') as IDataObject[])
-			.filter((row) => (row.match_score as number) >= 0.9 && String(row.refset_person_name).toLowerCase().includes('a'));
+		const expected = (sandbox.data.ai.records('image_matches') as IDataObject[]).filter(
+			(row) =>
+				(row.match_score as number) >= 0.9 &&
+				String(row.refset_person_name).toLowerCase().includes('a'),
+		);
 		const rows = jsonOf(result);
 		expect(rows.map((row) => `${row.cluster_uuid}|${row.matched_time}`).sort()).toEqual(
 			expected.map((row) => `${row.cluster_uuid}|${row.matched_time}`).sort(),
 		);
 		// Simplify: the handful of fields most people want.
 		expect(Object.keys(rows[0]).sort()).toEqual(
-			['cluster_uuid', 'cp', 'match_score', 'matched_time', 'refset_person_name', 'refset_person_wiki_id'].sort(),
+			[
+				'cluster_uuid',
+				'cp',
+				'match_score',
+				'matched_time',
+				'refset_person_name',
+				'refset_person_wiki_id',
+			].sort(),
 		);
 	});
 
@@ -131,9 +176,16 @@ describe.each<AiNaming>(['seed', 'live'])('Get Many with %s naming', (naming) =>
 	});
 
 	it('Limit returns the first rows in stable order', async () => {
-		const result = await runAi(sandbox, { resource: 'refsetPerson', operation: 'getAll', limit: 25, options: { pageSize: 10 } });
+		const result = await runAi(sandbox, {
+			resource: 'refsetPerson',
+			operation: 'getAll',
+			limit: 25,
+			options: { pageSize: 10 },
+		});
 		expect(result.error).toBeUndefined();
-		const expected = sortBy(sandbox.data.ai.records('refset_persons') as IDataObject[], ['id']).slice(0, 25);
+		const expected = sortBy(sandbox.data.ai.records('refset_persons') as IDataObject[], [
+			'id',
+		]).slice(0, 25);
 		expect(jsonOf(result)).toEqual(expected);
 	});
 });
@@ -150,24 +202,54 @@ describe('Get Many input checks', () => {
 		[{ limit: 0 }, 'Parameter "Limit": must be a whole number from 1 to 2147483647'],
 		[{ limit: 2_147_483_648 }, 'Parameter "Limit"'],
 		[{ limit: 5, options: { pageSize: 1.5 } }, 'Parameter "Page Size"'],
-		[{ limit: 5, filters: { where: '{"status": ' } }, 'Parameter "Advanced Filter (JSON)": is not valid JSON'],
-		[{ limit: 5, filters: { where: '[1]' } }, 'Parameter "Advanced Filter (JSON)": must be a JSON object'],
+		[
+			{ limit: 5, filters: { where: '{"status": ' } },
+			'Parameter "Advanced Filter (JSON)": is not valid JSON',
+		],
+		[
+			{ limit: 5, filters: { where: '[1]' } },
+			'Parameter "Advanced Filter (JSON)": must be a JSON object',
+		],
 		[{ limit: 5, filters: { timeFrom: 'yesterday-ish' } }, 'Parameter "Time From"'],
-		[{ limit: 5, fieldSelection: 'selected', fields: [] }, 'Parameter "Fields": choose at least one field'],
+		[
+			{ limit: 5, fieldSelection: 'selected', fields: [] },
+			'Parameter "Fields": choose at least one field',
+		],
 	])('refuses %j before any request', async (parameters, message) => {
-		const result = await runAi(sandbox, { resource: 'faceTask', operation: 'getAll', ...parameters });
+		const result = await runAi(sandbox, {
+			resource: 'faceTask',
+			operation: 'getAll',
+			...parameters,
+		});
 		expect(result.error?.message).toContain(message);
 		expect(sandbox.counters.get().ai.requests.token ?? 0).toBe(0);
 		expect(graphqlRequests(sandbox)).toBe(0);
 	});
 
 	it.each([
-		[{ fieldSelection: 'selected', fields: ['task_id', 'no_such_field'] }, 'Parameter "Fields": unknown field "no_such_field"'],
-		[{ sort: { rules: [{ column: 'nope', direction: 'asc' }] } }, 'Parameter "Sort": unknown column "nope"'],
-		[{ filters: { where: '{"no_such_column": {"_eq": 1}}' } }, 'Parameter "Advanced Filter (JSON)": is not valid for this API'],
-		[{ filters: { where: '{"status": {"_almost": "x"}}' } }, 'Parameter "Advanced Filter (JSON)": is not valid for this API'],
+		[
+			{ fieldSelection: 'selected', fields: ['task_id', 'no_such_field'] },
+			'Parameter "Fields": unknown field "no_such_field"',
+		],
+		[
+			{ sort: { rules: [{ column: 'nope', direction: 'asc' }] } },
+			'Parameter "Sort": unknown column "nope"',
+		],
+		[
+			{ filters: { where: '{"no_such_column": {"_eq": 1}}' } },
+			'Parameter "Advanced Filter (JSON)": is not valid for this API',
+		],
+		[
+			{ filters: { where: '{"status": {"_almost": "x"}}' } },
+			'Parameter "Advanced Filter (JSON)": is not valid for this API',
+		],
 	])('refuses %j after reading the schema, before any data query', async (parameters, message) => {
-		const result = await runAi(sandbox, { resource: 'faceTask', operation: 'getAll', limit: 5, ...parameters });
+		const result = await runAi(sandbox, {
+			resource: 'faceTask',
+			operation: 'getAll',
+			limit: 5,
+			...parameters,
+		});
 		expect(result.error?.message).toContain(message);
 		// Only the introspection query was sent.
 		expect(graphqlRequests(sandbox)).toBe(1);
@@ -184,7 +266,9 @@ describe('Get Many input checks', () => {
 		expect(result.error?.message).toMatch(/^AI Metadata API: /);
 		expect(result.error?.message).toBe('AI Metadata API: invalid regular expression');
 		expect(result.error?.description).toContain('code data-exception');
-		expect(result.error?.description).toContain('path $.selectionSet.speech_tasks.args.where.title._regex');
+		expect(result.error?.description).toContain(
+			'path $.selectionSet.speech_tasks.args.where.title._regex',
+		);
 	});
 
 	it('with Continue On Fail, a failing item becomes an error item paired to it and the others still run', async () => {

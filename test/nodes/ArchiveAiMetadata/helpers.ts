@@ -18,7 +18,11 @@ export interface AiRunOptions {
 	credentials?: TestCredentialsHelper;
 }
 
-export async function runAi(sandbox: Sandbox, parameters: INodeParameters, options: AiRunOptions = {}): Promise<NodeRunResult> {
+export async function runAi(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	options: AiRunOptions = {},
+): Promise<NodeRunResult> {
 	return await runNode({
 		nodeType: new ArchiveAiMetadata(),
 		parameters,

@@ -6,8 +6,18 @@ import { jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 /** Filter parameter -> column, per resource: only where seed 001 gives the view that column. */
 const ID_FILTERS: Record<string, Record<string, string>> = {
-	faceTask: { externalId: 'external_id', mainLocalId: 'main_local_id', mediaObjectId: 'media_object_id', taskIds: 'task_id' },
-	imageTask: { externalId: 'external_id', mainLocalId: 'main_local_id', mediaObjectId: 'media_object_id', taskIds: 'task_id' },
+	faceTask: {
+		externalId: 'external_id',
+		mainLocalId: 'main_local_id',
+		mediaObjectId: 'media_object_id',
+		taskIds: 'task_id',
+	},
+	imageTask: {
+		externalId: 'external_id',
+		mainLocalId: 'main_local_id',
+		mediaObjectId: 'media_object_id',
+		taskIds: 'task_id',
+	},
 	speechTask: {
 		externalId: 'external_id',
 		fragmentId: 'fragment_id',
@@ -31,7 +41,14 @@ const VIEW_OF: Record<string, string> = {
 	refsetPerson: 'refset_persons',
 };
 
-const ALL_ID_FILTERS = ['externalId', 'fragmentId', 'mainLocalId', 'mediaObjectId', 'refsetPersonWikiId', 'taskIds'];
+const ALL_ID_FILTERS = [
+	'externalId',
+	'fragmentId',
+	'mainLocalId',
+	'mediaObjectId',
+	'refsetPersonWikiId',
+	'taskIds',
+];
 
 function filterNamesOffered(resource: string, operation: string): string[] {
 	const collection = new ArchiveAiMetadata().description.properties.find(
@@ -55,30 +72,46 @@ describe('friendly filters on the ids users hold', () => {
 	afterAll(async () => sandbox.close());
 	beforeEach(async () => resetState(sandbox));
 
-	it.each(Object.keys(ID_FILTERS))('%s offers exactly the id filters of its columns', (resource) => {
-		const offered = filterNamesOffered(resource, 'getAll').filter((name) => ALL_ID_FILTERS.includes(name));
-		expect(offered.sort()).toEqual(Object.keys(ID_FILTERS[resource]).sort());
-	});
+	it.each(Object.keys(ID_FILTERS))(
+		'%s offers exactly the id filters of its columns',
+		(resource) => {
+			const offered = filterNamesOffered(resource, 'getAll').filter((name) =>
+				ALL_ID_FILTERS.includes(name),
+			);
+			expect(offered.sort()).toEqual(Object.keys(ID_FILTERS[resource]).sort());
+		},
+	);
 
-	it.each(cases)('$resource: $filter returns exactly the rows with one of the listed $column values', async ({ resource, filter, column }) => {
-		const records = sandbox.data.ai.records(VIEW_OF[resource]) as IDataObject[];
-		const values = [...new Set(records.map((row) => row[column]).filter((value) => typeof value === 'string'))].slice(0, 3) as string[];
-		expect(values).toHaveLength(3);
-		const expected = records.filter((row) => values.includes(row[column] as string));
-		const result = await runAi(sandbox, {
-			resource,
-			operation: 'getAll',
-			returnAll: true,
-			filters: { [filter]: ` ${values.join(' , ')}, ` },
-		});
-		expect(result.error).toBeUndefined();
-		const rows = jsonOf(result);
-		expect(rows.map((row) => row[column]).sort()).toEqual(expected.map((row) => row[column]).sort());
-		expect(rows.length).toBeLessThan(records.length);
-	});
+	it.each(cases)(
+		'$resource: $filter returns exactly the rows with one of the listed $column values',
+		async ({ resource, filter, column }) => {
+			const records = sandbox.data.ai.records(VIEW_OF[resource]) as IDataObject[];
+			const values = [
+				...new Set(records.map((row) => row[column]).filter((value) => typeof value === 'string')),
+			].slice(0, 3) as string[];
+			expect(values).toHaveLength(3);
+			const expected = records.filter((row) => values.includes(row[column] as string));
+			const result = await runAi(sandbox, {
+				resource,
+				operation: 'getAll',
+				returnAll: true,
+				filters: { [filter]: ` ${values.join(' , ')}, ` },
+			});
+			expect(result.error).toBeUndefined();
+			const rows = jsonOf(result);
+			expect(rows.map((row) => row[column]).sort()).toEqual(
+				expected.map((row) => row[column]).sort(),
+			);
+			expect(rows.length).toBeLessThan(records.length);
+		},
+	);
 
 	it('says which task id is not a UUID, before the data query', async () => {
-		const result = await runAi(sandbox, { resource: 'speechTask', operation: 'getAll', filters: { taskIds: 'abc, 0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d' } });
+		const result = await runAi(sandbox, {
+			resource: 'speechTask',
+			operation: 'getAll',
+			filters: { taskIds: 'abc, 0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d' },
+		});
 		expect(result.error?.message).toBe('Parameter "Task IDs": must be UUIDs, got "abc"');
 	});
 });

@@ -24,7 +24,9 @@ describe('list columns: JSON arrays and Postgres array literals', () => {
 	it('the literal emulator really serves literal text', () => {
 		const task = literal.data.ai.records('face_tasks').find((row) => row.cluster_uuids !== null);
 		expect(task?.cluster_uuids).toMatch(/^\{[0-9a-f-]{36}(,[0-9a-f-]{36})*\}$/);
-		expect(literal.data.ai.records('face_matches')[0].time_intervals).toMatch(/^\{\{[\d.]+,[\d.]+\}/);
+		expect(literal.data.ai.records('face_matches')[0].time_intervals).toMatch(
+			/^\{\{[\d.]+,[\d.]+\}/,
+		);
 	});
 
 	it.each([
@@ -32,16 +34,26 @@ describe('list columns: JSON arrays and Postgres array literals', () => {
 		['faceMatch', ['cluster_uuid', 'refset_person_id', 'matched_time', 'time_intervals']],
 		['refsetPerson', ['id', 'public_links']],
 	])('%s: Get Many outputs the same arrays from either form', async (resource, fields) => {
-		const parameters = { resource, operation: 'getAll', returnAll: true, fieldSelection: 'selected', fields };
+		const parameters = {
+			resource,
+			operation: 'getAll',
+			returnAll: true,
+			fieldSelection: 'selected',
+			fields,
+		};
 		const fromLiteral = await runAi(literal, parameters);
 		const fromJson = await runAi(json, parameters);
 		expect(fromLiteral.error).toBeUndefined();
-		expect(jsonOf(fromJson).some((row) => Array.isArray(row[fields[fields.length - 1]]))).toBe(true);
+		expect(jsonOf(fromJson).some((row) => Array.isArray(row[fields[fields.length - 1]]))).toBe(
+			true,
+		);
 		expect(jsonOf(fromLiteral)).toEqual(jsonOf(fromJson));
 	});
 
 	it('Get by PID finds matches through literal cluster lists exactly as through JSON ones', async () => {
-		const pids = [...new Set(json.data.ai.records('face_tasks', ['pid']).map((row) => String(row.pid)))].slice(0, 80);
+		const pids = [
+			...new Set(json.data.ai.records('face_tasks', ['pid']).map((row) => String(row.pid))),
+		].slice(0, 80);
 		const parameters = { resource: 'faceMatch', operation: 'getByPid', pid: '={{ $json.pid }}' };
 		const input = pids.map((pid) => ({ pid }));
 		const fromLiteral = await runAi(literal, parameters, { input });
@@ -74,10 +86,22 @@ describe('list columns: JSON arrays and Postgres array literals', () => {
 		['json', { a: 1 }],
 	])('a %s list column holding %j fails loudly, naming the column', async (format, value) => {
 		const sandbox = format === 'literal' ? literal : json;
-		const [task] = sandbox.data.ai.insert('face_tasks', { values: { cluster_uuids: value, pid: `bad${format}pid` } });
-		const getMany = await runAi(sandbox, { resource: 'faceTask', operation: 'getAll', filters: { taskIds: String(task.task_id) } });
-		expect(getMany.error?.message).toMatch(/^Column "cluster_uuids" of face_tasks: expected a list \(a JSON array or a Postgres array literal such as \{a,b\}\), got /);
-		const byPid = await runAi(sandbox, { resource: 'faceMatch', operation: 'getByPid', pid: `bad${format}pid` });
+		const [task] = sandbox.data.ai.insert('face_tasks', {
+			values: { cluster_uuids: value, pid: `bad${format}pid` },
+		});
+		const getMany = await runAi(sandbox, {
+			resource: 'faceTask',
+			operation: 'getAll',
+			filters: { taskIds: String(task.task_id) },
+		});
+		expect(getMany.error?.message).toMatch(
+			/^Column "cluster_uuids" of face_tasks: expected a list \(a JSON array or a Postgres array literal such as \{a,b\}\), got /,
+		);
+		const byPid = await runAi(sandbox, {
+			resource: 'faceMatch',
+			operation: 'getByPid',
+			pid: `bad${format}pid`,
+		});
 		expect(byPid.error?.message).toMatch(/^Column "cluster_uuids" of face_tasks: expected a list/);
 	});
 });
@@ -86,8 +110,19 @@ describe('Postgres array literal reading', () => {
 	it.each<[string, 'text' | 'number', unknown[] | undefined]>([
 		['{}', 'text', []],
 		['{a,b}', 'text', ['a', 'b']],
-		[' { a , "b c" , NULL, "NULL", "q\\"uote\\\\" } ', 'text', ['a', 'b c', null, 'NULL', 'q"uote\\']],
-		['{{1.5,3},{5,7.25}}', 'number', [[1.5, 3], [5, 7.25]]],
+		[
+			' { a , "b c" , NULL, "NULL", "q\\"uote\\\\" } ',
+			'text',
+			['a', 'b c', null, 'NULL', 'q"uote\\'],
+		],
+		[
+			'{{1.5,3},{5,7.25}}',
+			'number',
+			[
+				[1.5, 3],
+				[5, 7.25],
+			],
+		],
 		['[0:1]={1,2}', 'number', [1, 2]],
 		['{1,x}', 'number', undefined],
 		['{a,b', 'text', undefined],

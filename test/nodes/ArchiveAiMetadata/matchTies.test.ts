@@ -16,14 +16,25 @@ describe('matches tied on cluster, person and time', () => {
 	beforeAll(async () => {
 		sandbox = await withSandbox({ rows: 200, aiUnstableTies: true });
 		const [first] = sandbox.data.ai.records('face_matches');
-		const values = { cluster_uuid: first.cluster_uuid, refset_person_id: first.refset_person_id, matched_time: '2026-01-01T00:00:00Z' };
+		const values = {
+			cluster_uuid: first.cluster_uuid,
+			refset_person_id: first.refset_person_id,
+			matched_time: '2026-01-01T00:00:00Z',
+		};
 		tied = sandbox.data.ai.insert('face_matches', { count: 12, values }) as IDataObject[];
 	});
 	afterAll(async () => sandbox.close());
 	beforeEach(async () => resetState(sandbox));
 
 	/** What tells the tied rows apart. */
-	const identity = (row: IDataObject) => JSON.stringify([row.cluster_uuid, row.refset_person_id, row.matched_time, row.match_score, row.time_intervals]);
+	const identity = (row: IDataObject) =>
+		JSON.stringify([
+			row.cluster_uuid,
+			row.refset_person_id,
+			row.matched_time,
+			row.match_score,
+			row.time_intervals,
+		]);
 
 	it('Return All in small pages gives every match exactly once', async () => {
 		const result = await runAi(sandbox, {
@@ -34,7 +45,9 @@ describe('matches tied on cluster, person and time', () => {
 			options: { pageSize: 2, maxConcurrency: 1 },
 		});
 		expect(result.error).toBeUndefined();
-		const expected = (sandbox.data.ai.records('face_matches') as IDataObject[]).filter((row) => row.cluster_uuid === tied[0].cluster_uuid);
+		const expected = (sandbox.data.ai.records('face_matches') as IDataObject[]).filter(
+			(row) => row.cluster_uuid === tied[0].cluster_uuid,
+		);
 		expect(expected.length).toBeGreaterThanOrEqual(13);
 		expect(jsonOf(result).map(identity).sort()).toEqual(expected.map(identity).sort());
 	});
@@ -42,7 +55,11 @@ describe('matches tied on cluster, person and time', () => {
 	it('the trigger emits every tied match once, one per poll', async () => {
 		const trigger = new PollHarness({
 			nodeType: new ArchiveAiMetadataTrigger(),
-			parameters: { view: 'face_matches', fields: 'all', options: { maxRecordsPerPoll: 1, startFrom: '2025-12-31T00:00:00Z' } },
+			parameters: {
+				view: 'face_matches',
+				fields: 'all',
+				options: { maxRecordsPerPoll: 1, startFrom: '2025-12-31T00:00:00Z' },
+			},
 			credentials: aiCredentials(sandbox),
 		});
 		const seen: IDataObject[] = [];

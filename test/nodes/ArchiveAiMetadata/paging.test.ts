@@ -35,7 +35,15 @@ describe('Return All over 12,000 rows with faults injected (seed naming, inline 
 			options: { pageSize: 500, maxConcurrency: 4 },
 		});
 		expect(result.error).toBeUndefined();
-		const expected = sortBy(sandbox.data.ai.records('face_tasks', ['task_id', 'pid', 'processed_time', 'status']) as IDataObject[], ['task_id']);
+		const expected = sortBy(
+			sandbox.data.ai.records('face_tasks', [
+				'task_id',
+				'pid',
+				'processed_time',
+				'status',
+			]) as IDataObject[],
+			['task_id'],
+		);
 		const rows = jsonOf(result);
 		expect(rows).toHaveLength(ROWS);
 		expect(rows).toEqual(expected);
@@ -61,9 +69,12 @@ describe('Return All over 12,000 rows with faults injected (seed naming, inline 
 		expect(result.error).toBeUndefined();
 		const rows = jsonOf(result);
 		expect(rows).toHaveLength(ROWS);
-		const keyOf = (row: IDataObject) => `${row.cluster_uuid}|${row.refset_person_id}|${row.matched_time}`;
+		const keyOf = (row: IDataObject) =>
+			`${row.cluster_uuid}|${row.refset_person_id}|${row.matched_time}`;
 		expect(new Set(rows.map(keyOf)).size).toBe(ROWS);
-		expect(rows.map(keyOf).sort()).toEqual((sandbox.data.ai.records('face_matches', columns) as IDataObject[]).map(keyOf).sort());
+		expect(rows.map(keyOf).sort()).toEqual(
+			(sandbox.data.ai.records('face_matches', columns) as IDataObject[]).map(keyOf).sort(),
+		);
 		// The user's order holds across pages.
 		const partners = rows.map((row) => String(row.cp));
 		expect(partners).toEqual([...partners].sort().reverse());
@@ -90,7 +101,11 @@ describe('Return All over 12,000 rows with faults injected (live naming, object-
 			options: { pageSize: 1000, maxConcurrency: 4 },
 		});
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual(sortBy(sandbox.data.ai.records('face_image_tasks', ['task_id', 'cp']) as IDataObject[], ['task_id']));
+		expect(jsonOf(result)).toEqual(
+			sortBy(sandbox.data.ai.records('face_image_tasks', ['task_id', 'cp']) as IDataObject[], [
+				'task_id',
+			]),
+		);
 	});
 
 	it('NER tasks: raw columns holding object paths are returned as the paths, vendor column under its live name', async () => {
@@ -106,7 +121,9 @@ describe('Return All over 12,000 rows with faults injected (live naming, object-
 		});
 		expect(result.error).toBeUndefined();
 		const rows = jsonOf(result);
-		expect(rows).toEqual(sortBy(sandbox.data.ai.records('ner_tasks', columns) as IDataObject[], ['task_id']));
+		expect(rows).toEqual(
+			sortBy(sandbox.data.ai.records('ner_tasks', columns) as IDataObject[], ['task_id']),
+		);
 		const withPath = rows.find((row) => row.nerengine_json !== null);
 		expect(withPath?.nerengine_json).toBe(`${withPath?.task_id}/nerengine.json`);
 	});

@@ -9,7 +9,12 @@ describe('friendly text filters match the text literally', () => {
 	beforeAll(async () => {
 		sandbox = await withSandbox({ rows: 150 });
 		const ai = sandbox.data.ai;
-		for (const title of ['Koers 100% live', 'Koers_2020 herfst', 'Pad C:\\archief\\koers', 'KOERS_2020 HERFST']) {
+		for (const title of [
+			'Koers 100% live',
+			'Koers_2020 herfst',
+			'Pad C:\\archief\\koers',
+			'KOERS_2020 HERFST',
+		]) {
 			ai.insert('face_tasks', { values: { title } });
 		}
 		ai.insert('refset_persons', { values: { label: 'Jan_Peeters' } });
@@ -22,7 +27,9 @@ describe('friendly text filters match the text literally', () => {
 	/** Every row whose column contains `text`, case-insensitively: what the filter promises. */
 	function containing(view: string, column: string, text: string): IDataObject[] {
 		return (sandbox.data.ai.records(view) as IDataObject[]).filter((row) =>
-			String(row[column] ?? '').toLowerCase().includes(text.toLowerCase()),
+			String(row[column] ?? '')
+				.toLowerCase()
+				.includes(text.toLowerCase()),
 		);
 	}
 
@@ -38,7 +45,12 @@ describe('friendly text filters match the text literally', () => {
 		const expected = containing(view, column, text);
 		expect(expected.length).toBeGreaterThan(0);
 		expect(expected.length).toBeLessThan(sandbox.data.ai.records(view).length / 10);
-		const result = await runAi(sandbox, { resource, operation: 'getAll', returnAll: true, filters: { [filter]: text } });
+		const result = await runAi(sandbox, {
+			resource,
+			operation: 'getAll',
+			returnAll: true,
+			filters: { [filter]: text },
+		});
 		expect(result.error).toBeUndefined();
 		const values = jsonOf(result).map((row) => row[column]);
 		expect(values.sort()).toEqual(expected.map((row) => row[column]).sort());

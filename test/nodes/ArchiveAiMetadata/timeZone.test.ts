@@ -40,19 +40,32 @@ describe('Time From / Time To in the workflow timezone', () => {
 				.map((row) => row.task_id)
 				.sort();
 		const run = async (timeFrom: string, timeTo: string) => {
-			const result = await runAi(sandbox, { resource: 'speechTask', operation: 'getAll', returnAll: true, filters: { timeFrom, timeTo } });
+			const result = await runAi(sandbox, {
+				resource: 'speechTask',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { timeFrom, timeTo },
+			});
 			expect(result.error).toBeUndefined();
-			return jsonOf(result).map((row) => row.task_id).sort();
+			return jsonOf(result)
+				.map((row) => row.task_id)
+				.sort();
 		};
 
 		const expected = within(atMs - 1800_000, atMs + 1800_000);
 		expect(expected).toEqual(expect.arrayContaining(inserted.map((row) => row.task_id)));
-		expect(await run(tokyoWallClock(atMs - 1800_000), tokyoWallClock(atMs + 1800_000))).toEqual(expected);
+		expect(await run(tokyoWallClock(atMs - 1800_000), tokyoWallClock(atMs + 1800_000))).toEqual(
+			expected,
+		);
 		expect(await run('2024-05-05T20:30:00+09:00', '2024-05-05T12:30:00Z')).toEqual(expected);
 	});
 
 	it('names the parameter when the date cannot be read', async () => {
-		const result = await runAi(sandbox, { resource: 'faceTask', operation: 'getAll', filters: { timeTo: 'next friday' } });
+		const result = await runAi(sandbox, {
+			resource: 'faceTask',
+			operation: 'getAll',
+			filters: { timeTo: 'next friday' },
+		});
 		expect(result.error?.message).toMatch(/^Parameter "Time To": is not an ISO 8601 date/);
 	});
 });

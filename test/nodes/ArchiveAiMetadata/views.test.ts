@@ -1,7 +1,11 @@
 import { buildClientSchema, buildSchema, introspectionFromSchema } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 
-import { looksLikeObjectPath, presignedFieldFor, resolvePresign } from '../../../nodes/ArchiveAiMetadata/api/presign';
+import {
+	looksLikeObjectPath,
+	presignedFieldFor,
+	resolvePresign,
+} from '../../../nodes/ArchiveAiMetadata/api/presign';
 import {
 	AI_VIEW_KEYS,
 	AI_VIEWS,
@@ -47,7 +51,11 @@ describe('view metadata', () => {
 		expect(ner.rawJsonColumns.sort()).toEqual(['nerengine_json', 'processed_json']);
 		expect(ner.files.map((file) => file.column)).toEqual(['processed_json', 'nerengine_json']);
 		expect(ner.aggregateField).toBeUndefined();
-		expect(ner.argumentTypes).toMatchObject({ where: 'ner_tasks_bool_exp', order_by: '[ner_tasks_order_by!]', limit: 'Int' });
+		expect(ner.argumentTypes).toMatchObject({
+			where: 'ner_tasks_bool_exp',
+			order_by: '[ner_tasks_order_by!]',
+			limit: 'Int',
+		});
 		expect(ner.columnTypes.task_id).toBe('uuid');
 	});
 
@@ -59,9 +67,13 @@ describe('view metadata', () => {
 	});
 
 	it('reports a view the API does not expose, and falls back to the seed only where asked to', () => {
-		const schema = buildSchema('type Query { face_tasks(limit: Int): [face_tasks!]! } type face_tasks { task_id: String pid: String }');
+		const schema = buildSchema(
+			'type Query { face_tasks(limit: Int): [face_tasks!]! } type face_tasks { task_id: String pid: String }',
+		);
 		expect(() => resolveView(schema, 'speech_tasks')).toThrow(ViewNotFoundError);
-		expect(() => resolveView(schema, 'image_tasks')).toThrow('The API does not expose the Image Task view (looked for image_tasks, face_image_tasks)');
+		expect(() => resolveView(schema, 'image_tasks')).toThrow(
+			'The API does not expose the Image Task view (looked for image_tasks, face_image_tasks)',
+		);
 		expect(resolveViewOrSeed(schema, 'speech_tasks').live).toBe(false);
 		// Only the columns the live view has are used, e.g. for the tiebreaker and Simplify.
 		const faceTasks = resolveView(schema, 'face_tasks');
@@ -99,16 +111,25 @@ describe('view metadata', () => {
 		expect(parseJsonText('abc/transcript.json')).toBe('abc/transcript.json');
 		expect(parseJsonText('{not json')).toBe('{not json');
 		const speech = resolveView(liveSchema('seed'), 'speech_tasks');
-		expect(shapeRecord(speech, { statistics: '{"n": 1}', title: '{"x": 1}' })).toEqual({ statistics: { n: 1 }, title: '{"x": 1}' });
-		expect(shapeRecord(speech, { statistics: '{"n": 1}' }, { keepRawJson: true })).toEqual({ statistics: '{"n": 1}' });
+		expect(shapeRecord(speech, { statistics: '{"n": 1}', title: '{"x": 1}' })).toEqual({
+			statistics: { n: 1 },
+			title: '{"x": 1}',
+		});
+		expect(shapeRecord(speech, { statistics: '{"n": 1}' }, { keepRawJson: true })).toEqual({
+			statistics: '{"n": 1}',
+		});
 	});
 
 	it('reads presignS3 names from the schema', () => {
 		const presign = resolvePresign(liveSchema('live'));
 		expect(presign?.argumentType).toBe('urls_sets_input!');
 		expect(presign && presignedFieldFor(presign, 'transcript_srt')).toBe('presigned_srt');
-		expect(presign && presignedFieldFor(presign, 'audio_classification_json')).toBe('presigned_audio_classification_json');
-		expect(presign && presignedFieldFor(presign, 'nerengine_json')).toBe('presigned_nerengine_json');
+		expect(presign && presignedFieldFor(presign, 'audio_classification_json')).toBe(
+			'presigned_audio_classification_json',
+		);
+		expect(presign && presignedFieldFor(presign, 'nerengine_json')).toBe(
+			'presigned_nerengine_json',
+		);
 		expect(presign && presignedFieldFor(presign, 'statistics')).toBeUndefined();
 	});
 

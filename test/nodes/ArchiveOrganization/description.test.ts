@@ -9,7 +9,8 @@ const RESOURCES = ['contentPartner', 'organization', 'person', 'school'];
 
 function operationsOf(resource: string): INodeProperties {
 	const property = description.properties.find(
-		(entry) => entry.name === 'operation' && entry.displayOptions?.show?.resource?.includes(resource),
+		(entry) =>
+			entry.name === 'operation' && entry.displayOptions?.show?.resource?.includes(resource),
 	);
 	if (!property) throw new Error(`no operation property for ${resource}`);
 	return property;
@@ -21,26 +22,42 @@ describe('node description', () => {
 		expect(description.displayName).toBe('Archive Organization');
 		expect(description.credentials).toEqual([{ name: 'archiveOrganizationApi', required: true }]);
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
-		expect(description.documentationUrl).toMatch(/^https:\/\/github\.com\/archive-services\/n8n-nodes-archive-services#/);
+		expect(description.subtitle).toBe(
+			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		);
+		expect(description.documentationUrl).toMatch(
+			/^https:\/\/github\.com\/archive-services\/n8n-nodes-archive-services#/,
+		);
 		expect(codex.node).toBe('n8n-nodes-archive-services.archiveOrganization');
 	});
 
-	it.each(RESOURCES)('%s offers Get and Get Many, each with an action and a description for agents', (resource) => {
-		const options = operationsOf(resource).options as Array<{ value: string; action?: string; description?: string }>;
-		expect(options.map((option) => option.value)).toEqual(['get', 'getMany']);
-		for (const option of options) {
-			expect(option.action).toMatch(/^Get (a|many) /);
-			expect(option.description?.length).toBeGreaterThan(20);
-		}
-	});
+	it.each(RESOURCES)(
+		'%s offers Get and Get Many, each with an action and a description for agents',
+		(resource) => {
+			const options = operationsOf(resource).options as Array<{
+				value: string;
+				action?: string;
+				description?: string;
+			}>;
+			expect(options.map((option) => option.value)).toEqual(['get', 'getMany']);
+			for (const option of options) {
+				expect(option.action).toMatch(/^Get (a|many) /);
+				expect(option.description?.length).toBeGreaterThan(20);
+			}
+		},
+	);
 
 	it('only persons are looked up by iri alone; the others by id or iri', () => {
 		const lookupFor = (resource: string) =>
-			description.properties.find((entry) => entry.name === 'lookupBy' && entry.displayOptions?.show?.resource?.includes(resource));
+			description.properties.find(
+				(entry) =>
+					entry.name === 'lookupBy' && entry.displayOptions?.show?.resource?.includes(resource),
+			);
 		expect(lookupFor('person')).toBeUndefined();
 		for (const resource of ['contentPartner', 'organization', 'school']) {
-			expect((lookupFor(resource)?.options as Array<{ value: string }>).map((option) => option.value)).toEqual(['id', 'iri']);
+			expect(
+				(lookupFor(resource)?.options as Array<{ value: string }>).map((option) => option.value),
+			).toEqual(['id', 'iri']);
 		}
 	});
 
@@ -50,7 +67,8 @@ describe('node description', () => {
 			for (const property of properties) {
 				const method = property.typeOptions?.loadOptionsMethod;
 				if (method) named.add(method);
-				if (Array.isArray(property.options)) visit(property.options.filter((option): option is INodeProperties => 'type' in option));
+				if (Array.isArray(property.options))
+					visit(property.options.filter((option): option is INodeProperties => 'type' in option));
 			}
 		};
 		visit(description.properties);
@@ -91,14 +109,21 @@ describe('descriptions promise only what the node does', () => {
 	});
 
 	it('Page Size names the 500 cap only where the API has one (persons have none)', () => {
-		expect(optionOf(property('person', 'getMany', 'options'), 'pageSize')?.description).not.toMatch(/500/);
+		expect(optionOf(property('person', 'getMany', 'options'), 'pageSize')?.description).not.toMatch(
+			/500/,
+		);
 		for (const resource of ['contentPartner', 'organization', 'school']) {
-			expect(optionOf(property(resource, 'getMany', 'options'), 'pageSize')?.description).toMatch(/at most 500/);
+			expect(optionOf(property(resource, 'getMany', 'options'), 'pageSize')?.description).toMatch(
+				/at most 500/,
+			);
 		}
 	});
 
 	it('Get Many for persons promises no posts (the default output has none; Output Detail decides)', () => {
-		const options = operationsOf('person').options as Array<{ value: string; description?: string }>;
+		const options = operationsOf('person').options as Array<{
+			value: string;
+			description?: string;
+		}>;
 		expect(options.find((option) => option.value === 'getMany')?.description).not.toMatch(/posts/);
 	});
 });

@@ -6,11 +6,21 @@ import type { GraphqlClient, RequestContext } from '../../../nodes/shared/graphq
 import { ORG_SDL } from '../../../dev/emulators/org/schema';
 import type { NodeRunResult } from '../../../dev/harness/execute';
 import { useSandbox } from '../../../dev/harness/sandboxFixture';
-import { CREDENTIAL_TYPE, jsonOf, orgCredentials, requestCounts, runOrganizationNode } from './helpers';
+import {
+	CREDENTIAL_TYPE,
+	jsonOf,
+	orgCredentials,
+	requestCounts,
+	runOrganizationNode,
+} from './helpers';
 
 const sandbox = useSandbox({ rows: 200 });
 
-const LIST_PARTNERS: INodeParameters = { resource: 'contentPartner', operation: 'getMany', limit: 3 };
+const LIST_PARTNERS: INodeParameters = {
+	resource: 'contentPartner',
+	operation: 'getMany',
+	limit: 3,
+};
 
 /** Everything a user or log could see of a failed run. */
 function visibleText(result: NodeRunResult): string {
@@ -26,28 +36,68 @@ function visibleText(result: NodeRunResult): string {
 
 function expectNoSecrets(result: NodeRunResult, ...secrets: string[]): void {
 	const text = visibleText(result);
-	for (const secret of ['demo-password', Buffer.from('demo:demo-password').toString('base64'), ...secrets]) {
+	for (const secret of [
+		'demo-password',
+		Buffer.from('demo:demo-password').toString('base64'),
+		...secrets,
+	]) {
 		expect(text).not.toContain(secret);
 	}
 }
 
 describe('bad input fails before any request', () => {
 	it.each([
-		['a limit of 0', { ...LIST_PARTNERS, limit: 0 }, 'Parameter \"Limit\": must be a whole number from 1 to 2147483647, got 0'],
-		['a page size above the cap', { ...LIST_PARTNERS, options: { pageSize: 600 } }, 'Parameter \"Page Size\": must be a whole number from 1 to 500, got 600'],
-		['no concurrency', { ...LIST_PARTNERS, options: { maxConcurrency: 0 } }, 'Parameter \"Max Concurrent Requests\": must be a whole number from 1 to 16, got 0'],
-		['a fractional retry count', { ...LIST_PARTNERS, options: { maxRetries: 1.5 } }, 'Parameter \"Max Retries\": must be a whole number from 0 to 10, got 1.5'],
-		['an unknown method', { ...LIST_PARTNERS, options: { requestMethod: 'PUT' } }, 'Parameter \"Request Method\": must be POST or GET, got "PUT"'],
+		[
+			'a limit of 0',
+			{ ...LIST_PARTNERS, limit: 0 },
+			'Parameter \"Limit\": must be a whole number from 1 to 2147483647, got 0',
+		],
+		[
+			'a page size above the cap',
+			{ ...LIST_PARTNERS, options: { pageSize: 600 } },
+			'Parameter \"Page Size\": must be a whole number from 1 to 500, got 600',
+		],
+		[
+			'no concurrency',
+			{ ...LIST_PARTNERS, options: { maxConcurrency: 0 } },
+			'Parameter \"Max Concurrent Requests\": must be a whole number from 1 to 16, got 0',
+		],
+		[
+			'a fractional retry count',
+			{ ...LIST_PARTNERS, options: { maxRetries: 1.5 } },
+			'Parameter \"Max Retries\": must be a whole number from 0 to 10, got 1.5',
+		],
+		[
+			'an unknown method',
+			{ ...LIST_PARTNERS, options: { requestMethod: 'PUT' } },
+			'Parameter \"Request Method\": must be POST or GET, got "PUT"',
+		],
 		// n8n itself refuses an empty required field typed in; an expression can still resolve to nothing.
-		['an empty id', { resource: 'school', operation: 'get', id: '={{ "  " }}' }, 'Parameter \"ID\": is empty: give the ID of the school to get'],
-		['an empty iri', { resource: 'person', operation: 'get', iri: '={{ $json.missing }}' }, 'Parameter \"IRI\": is empty: give the IRI of the person to get'],
-		['no custom fields', { ...LIST_PARTNERS, outputDetail: 'custom', fields: '={{ [] }}' }, 'Parameter \"Fields\": is empty: select at least one field, or choose a preset in "Output Detail"'],
+		[
+			'an empty id',
+			{ resource: 'school', operation: 'get', id: '={{ "  " }}' },
+			'Parameter \"ID\": is empty: give the ID of the school to get',
+		],
+		[
+			'an empty iri',
+			{ resource: 'person', operation: 'get', iri: '={{ $json.missing }}' },
+			'Parameter \"IRI\": is empty: give the IRI of the person to get',
+		],
+		[
+			'no custom fields',
+			{ ...LIST_PARTNERS, outputDetail: 'custom', fields: '={{ [] }}' },
+			'Parameter \"Fields\": is empty: select at least one field, or choose a preset in "Output Detail"',
+		],
 		[
 			'a malformed field path',
 			{ ...LIST_PARTNERS, outputDetail: 'custom', fields: ['label', 'label } __schema { types'] },
 			'Parameter \"Fields\": holds "label } __schema { types", which is not a field path',
 		],
-		['a non-text filter', { resource: 'organization', operation: 'getMany', filters: { label: 5 } }, 'Parameter "Label Contains": must be text, got 5'],
+		[
+			'a non-text filter',
+			{ resource: 'organization', operation: 'getMany', filters: { label: 5 } },
+			'Parameter "Label Contains": must be text, got 5',
+		],
 	])('%s', async (_case, parameters, message) => {
 		const result = await runOrganizationNode(sandbox(), parameters as INodeParameters);
 		expect(result.error?.message).toBe(message);
@@ -87,15 +137,33 @@ describe('API errors', () => {
 		// The node validated against a schema read earlier (cached for ten minutes) that still had a field the server
 		// has since dropped: the server's own validation error must come through with its code.
 		const earlierSchema = buildSchema(
-			ORG_SDL.replace('type ContentPartner implements IOrganization {', 'type ContentPartner implements IOrganization {\n\tfounded: String'),
+			ORG_SDL.replace(
+				'type ContentPartner implements IOrganization {',
+				'type ContentPartner implements IOrganization {\n\tfounded: String',
+			),
 		);
-		const ctx = { getNode: () => ({ credentials: { [CREDENTIAL_TYPE]: { id: `${CREDENTIAL_TYPE}-id` } } }) };
-		const client = { endpoint: sandbox().org.apiUrl, request: async () => introspectionFromSchema(earlierSchema) };
-		await loadSchema(ctx as unknown as RequestContext, client as unknown as GraphqlClient, CREDENTIAL_TYPE);
+		const ctx = {
+			getNode: () => ({ credentials: { [CREDENTIAL_TYPE]: { id: `${CREDENTIAL_TYPE}-id` } } }),
+		};
+		const client = {
+			endpoint: sandbox().org.apiUrl,
+			request: async () => introspectionFromSchema(earlierSchema),
+		};
+		await loadSchema(
+			ctx as unknown as RequestContext,
+			client as unknown as GraphqlClient,
+			CREDENTIAL_TYPE,
+		);
 
-		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, outputDetail: 'custom', fields: ['label', 'founded'] });
+		const result = await runOrganizationNode(sandbox(), {
+			...LIST_PARTNERS,
+			outputDetail: 'custom',
+			fields: ['label', 'founded'],
+		});
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('Organization API: Cannot query field "founded" on type "ContentPartner".');
+		expect(result.error?.message).toBe(
+			'Organization API: Cannot query field "founded" on type "ContentPartner".',
+		);
 		expect(result.error?.description).toContain('code GRAPHQL_VALIDATION_FAILED');
 		expect(result.error?.httpCode).toBe('400');
 		expect(sandbox().counters.get().org.statuses['400']).toBe(1);
@@ -106,7 +174,9 @@ describe('API errors', () => {
 		const result = await runOrganizationNode(sandbox(), LIST_PARTNERS);
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Organization API: Unable to query SPARQL service');
-		expect(result.error?.description).toBe('Unable to query SPARQL service (code INTERNAL_SERVER_ERROR, path contentpartners)');
+		expect(result.error?.description).toBe(
+			'Unable to query SPARQL service (code INTERNAL_SERVER_ERROR, path contentpartners)',
+		);
 		expect(result.outputs).toEqual([]);
 	});
 
@@ -130,7 +200,11 @@ describe('API errors', () => {
 
 	it('waits and retries after HTTP 429 with Retry-After', async () => {
 		sandbox().faults.set('org', { status429: { every: 2, retryAfter: 1 } });
-		const result = await runOrganizationNode(sandbox(), { resource: 'school', operation: 'get', id: sandbox().data.org.schools[0].id });
+		const result = await runOrganizationNode(sandbox(), {
+			resource: 'school',
+			operation: 'get',
+			id: sandbox().data.org.schools[0].id,
+		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toHaveLength(1);
 		expect(sandbox().counters.get().org.faults['graphql.status429']).toBe(1);
@@ -139,7 +213,10 @@ describe('API errors', () => {
 
 	it('gives up on HTTP 429 when retries are switched off', async () => {
 		sandbox().faults.set('org', { status429: { retryAfter: 1 } });
-		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, options: { maxRetries: 0 } });
+		const result = await runOrganizationNode(sandbox(), {
+			...LIST_PARTNERS,
+			options: { maxRetries: 0 },
+		});
 		expect(result.error?.message).toBe('Organization API: too many requests (HTTP 429)');
 		expect(result.error?.httpCode).toBe('429');
 		expect(requestCounts(sandbox()).graphql).toBe(1);
@@ -147,9 +224,14 @@ describe('API errors', () => {
 
 	it('stops after the configured retries when the server keeps failing (5xx)', async () => {
 		sandbox().faults.set('org', { status5xx: { code: 503 } });
-		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, options: { maxRetries: 2 } });
+		const result = await runOrganizationNode(sandbox(), {
+			...LIST_PARTNERS,
+			options: { maxRetries: 2 },
+		});
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('Organization API: the server failed (HTTP 503) after 2 retries');
+		expect(result.error?.message).toBe(
+			'Organization API: the server failed (HTTP 503) after 2 retries',
+		);
 		expect(requestCounts(sandbox()).graphql).toBe(3);
 	});
 
@@ -171,7 +253,11 @@ describe('token endpoint errors, without secrets', () => {
 			'Organization API: the token endpoint refused the credentials (HTTP 401). Check the user name / e-mail and password.',
 		);
 		expect(requestCounts(sandbox()).graphql).toBe(0);
-		expectNoSecrets(result, 'wrong-password', Buffer.from('demo:wrong-password').toString('base64'));
+		expectNoSecrets(
+			result,
+			'wrong-password',
+			Buffer.from('demo:wrong-password').toString('base64'),
+		);
 	});
 
 	it('explains a token endpoint that answers an HTML page', async () => {
@@ -184,8 +270,13 @@ describe('token endpoint errors, without secrets', () => {
 
 	it('retries a failing token endpoint, then explains it', async () => {
 		sandbox().faults.set('orgAuth', { status5xx: { code: 502 } });
-		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, options: { maxRetries: 1 } });
-		expect(result.error?.message).toMatch(/the token endpoint .*\/auth\/token answered HTTP 502.* after 1 retry$/);
+		const result = await runOrganizationNode(sandbox(), {
+			...LIST_PARTNERS,
+			options: { maxRetries: 1 },
+		});
+		expect(result.error?.message).toMatch(
+			/the token endpoint .*\/auth\/token answered HTTP 502.* after 1 retry$/,
+		);
 		expect(requestCounts(sandbox())).toEqual({ graphql: 0, token: 2 });
 	});
 
@@ -194,7 +285,12 @@ describe('token endpoint errors, without secrets', () => {
 		const credentials = orgCredentials(sandbox(), { jwtPlacement: 'query' });
 		const result = await runOrganizationNode(
 			sandbox(),
-			{ resource: 'contentPartner', operation: 'get', id: '={{ $json.id }}', options: { requestMethod: 'GET' } },
+			{
+				resource: 'contentPartner',
+				operation: 'get',
+				id: '={{ $json.id }}',
+				options: { requestMethod: 'GET' },
+			},
 			{
 				credentials,
 				input: [{ id: 'OR-none' }, { id: sandbox().data.org.contentPartners[0].id }],
@@ -230,7 +326,13 @@ describe('continue on fail and pairedItem', () => {
 		const partners = sandbox().data.org.contentPartners;
 		const result = await runOrganizationNode(
 			sandbox(),
-			{ resource: 'contentPartner', operation: 'getMany', limit: '={{ $json.limit }}', outputDetail: 'custom', fields: ['id'] },
+			{
+				resource: 'contentPartner',
+				operation: 'getMany',
+				limit: '={{ $json.limit }}',
+				outputDetail: 'custom',
+				fields: ['id'],
+			},
 			{ input: [{ limit: 2 }, { limit: 0 }, { limit: 1 }], settings: { continueOnFail: true } },
 		);
 		expect(result.error).toBeUndefined();
@@ -238,7 +340,10 @@ describe('continue on fail and pairedItem', () => {
 		expect(result.outputs[0]).toEqual([
 			{ json: { id: sorted[0].id }, pairedItem: { item: 0 } },
 			{ json: { id: sorted[1].id }, pairedItem: { item: 0 } },
-			{ json: { error: 'Parameter \"Limit\": must be a whole number from 1 to 2147483647, got 0' }, pairedItem: { item: 1 } },
+			{
+				json: { error: 'Parameter \"Limit\": must be a whole number from 1 to 2147483647, got 0' },
+				pairedItem: { item: 1 },
+			},
 			{ json: { id: sorted[0].id }, pairedItem: { item: 2 } },
 		]);
 	});
@@ -255,9 +360,19 @@ describe('continue on fail and pairedItem', () => {
 
 	it('puts API errors into error items with their HTTP code', async () => {
 		sandbox().faults.set('org', { status5xx: { code: 500 } });
-		const result = await runOrganizationNode(sandbox(), { ...LIST_PARTNERS, options: { maxRetries: 0 } }, { settings: { continueOnFail: true } });
+		const result = await runOrganizationNode(
+			sandbox(),
+			{ ...LIST_PARTNERS, options: { maxRetries: 0 } },
+			{ settings: { continueOnFail: true } },
+		);
 		expect(result.outputs[0]).toEqual([
-			{ json: expect.objectContaining({ error: 'Organization API: the server failed (HTTP 500)', httpCode: '500' }), pairedItem: { item: 0 } },
+			{
+				json: expect.objectContaining({
+					error: 'Organization API: the server failed (HTTP 500)',
+					httpCode: '500',
+				}),
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 });

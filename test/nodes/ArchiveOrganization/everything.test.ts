@@ -6,7 +6,14 @@ import type { Concept, OrgEntity, Person, Post } from '../../../dev/emulators/or
 import { ORG_SDL } from '../../../dev/emulators/org/schema';
 import { useSandbox } from '../../../dev/harness/sandboxFixture';
 import { graphqlPayload, startRecordingProxy } from './recordingProxy';
-import { ORGANIZATION_SCALARS, PERSON_SCALARS, jsonOf, orgCredentials, pick, runOrganizationNode } from './helpers';
+import {
+	ORGANIZATION_SCALARS,
+	PERSON_SCALARS,
+	jsonOf,
+	orgCredentials,
+	pick,
+	runOrganizationNode,
+} from './helpers';
 
 const sandbox = useSandbox({ rows: 200 });
 
@@ -66,19 +73,29 @@ const SEED_TYPES: Record<string, Record<string, string>> = {
 	IContactPoint: CONTACT,
 	ContactPoint: CONTACT,
 	// The seed leaves the scalar types of iri, label and alt_label open: any scalar is the seed's.
-	Concept: { iri: 'scalar', label: 'scalar', alt_label: 'scalar', broader: '[Concept]', narrower: '[Concept]' },
+	Concept: {
+		iri: 'scalar',
+		label: 'scalar',
+		alt_label: 'scalar',
+		broader: '[Concept]',
+		narrower: '[Concept]',
+	},
 	Logo: {},
 };
 
 function fieldsOf(type: GraphQLNamedType | null | undefined): Record<string, string> | undefined {
 	if (!isObjectType(type) && !isInterfaceType(type)) return undefined;
-	return Object.fromEntries(Object.values(type.getFields()).map((field) => [field.name, String(field.type)]));
+	return Object.fromEntries(
+		Object.values(type.getFields()).map((field) => [field.name, String(field.type)]),
+	);
 }
 
 function asSeedWrites(typeName: string, fields: Record<string, string>): Record<string, string> {
 	if (typeName !== 'Concept') return fields;
 	const scalar = new Set(['ID!', 'ID', 'String', 'String!']);
-	return Object.fromEntries(Object.entries(fields).map(([name, type]) => [name, scalar.has(type) ? 'scalar' : type]));
+	return Object.fromEntries(
+		Object.entries(fields).map(([name, type]) => [name, scalar.has(type) ? 'scalar' : type]),
+	);
 }
 
 describe('the fallback schema is the seed, and the emulator has all of it', () => {
@@ -93,7 +110,10 @@ describe('the fallback schema is the seed, and the emulator has all of it', () =
 		const withoutLogo = Object.fromEntries(
 			Object.entries(SEED_TYPES)
 				.filter(([name]) => name !== 'Logo')
-				.map(([name, fields]) => [name, Object.fromEntries(Object.entries(fields).filter(([field]) => field !== 'logo'))]),
+				.map(([name, fields]) => [
+					name,
+					Object.fromEntries(Object.entries(fields).filter(([field]) => field !== 'logo')),
+				]),
 		);
 		expect(declared).toEqual(withoutLogo);
 	});
@@ -114,7 +134,10 @@ const CONCEPT_SCALARS = ['iri', 'label', 'alt_label'];
 const CONTACT_FIELDS = ['iri', 'contact_type', 'email', 'telephone'];
 
 const concept = (value: Concept | null) => (value ? pick(value, CONCEPT_SCALARS) : null);
-const site = (value: OrgEntity['sites'][number]) => ({ iri: value.iri, address: { ...value.address } });
+const site = (value: OrgEntity['sites'][number]) => ({
+	iri: value.iri,
+	address: { ...value.address },
+});
 const organizationRef = (org: OrgEntity) => pick(org, ['iri', 'id', 'label']);
 
 function accountManagerFull(manager: Person | null) {
@@ -155,10 +178,17 @@ describe('Everything', () => {
 	it('an organization: units with their parent and their own objects, account manager with posts and managed organizations, full post organizations', async () => {
 		const org = sandbox().data.org.organizations.find(
 			(entry) =>
-				entry.units.some((unit) => unit.posts.length > 0) && entry.posts.length > 0 && entry.account_manager !== null,
+				entry.units.some((unit) => unit.posts.length > 0) &&
+				entry.posts.length > 0 &&
+				entry.account_manager !== null,
 		)!;
 		expect(org).toBeDefined();
-		const result = await runOrganizationNode(sandbox(), { resource: 'organization', operation: 'get', id: org.id, outputDetail: 'full' });
+		const result = await runOrganizationNode(sandbox(), {
+			resource: 'organization',
+			operation: 'get',
+			id: org.id,
+			outputDetail: 'full',
+		});
 		expect(result.error).toBeUndefined();
 		const [row] = jsonOf(result);
 		expect(row.units).toEqual(org.units.map(unitFull));
@@ -170,16 +200,28 @@ describe('Everything', () => {
 		const operator = sandbox().data.org.organizations.find((entry) =>
 			entry.posts.some((post) => post.role === sandbox().data.org.accountManagerRole),
 		)!;
-		const result = await runOrganizationNode(sandbox(), { resource: 'organization', operation: 'get', id: operator.id, outputDetail: 'full' });
+		const result = await runOrganizationNode(sandbox(), {
+			resource: 'organization',
+			operation: 'get',
+			id: operator.id,
+			outputDetail: 'full',
+		});
 		expect(result.error).toBeUndefined();
 		const posts = jsonOf(result)[0].posts as Array<{ post_in: Array<Record<string, unknown>> }>;
 		expect(posts).toEqual(operator.posts.map(postFull));
-		expect(posts[0].post_in[0]).toEqual(expect.objectContaining({ sector: operator.sector, category: operator.category }));
+		expect(posts[0].post_in[0]).toEqual(
+			expect.objectContaining({ sector: operator.sector, category: operator.category }),
+		);
 	});
 
 	it('a person: posts with roles, their broader and narrower roles, and the organizations', async () => {
 		const manager = sandbox().data.org.accountManagers[2];
-		const result = await runOrganizationNode(sandbox(), { resource: 'person', operation: 'get', iri: manager.iri, outputDetail: 'full' });
+		const result = await runOrganizationNode(sandbox(), {
+			resource: 'person',
+			operation: 'get',
+			iri: manager.iri,
+			outputDetail: 'full',
+		});
 		expect(result.error).toBeUndefined();
 		const [row] = jsonOf(result);
 		const narrowerRoles = manager.holds[0].role.narrower;
@@ -201,12 +243,22 @@ describe('Everything', () => {
 
 	it('without introspection, the seed preset asks the real server nothing the seed does not show', async () => {
 		const proxy = await startRecordingProxy(sandbox().org.baseUrl, (recorded) =>
-			recorded.url.pathname.startsWith('/organisation_v2') && graphqlPayload(recorded).query.includes('__schema')
-				? { status: 400, body: { errors: [{ message: 'introspection off', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] } }
+			recorded.url.pathname.startsWith('/organisation_v2') &&
+			graphqlPayload(recorded).query.includes('__schema')
+				? {
+						status: 400,
+						body: {
+							errors: [
+								{ message: 'introspection off', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+							],
+						},
+					}
 				: undefined,
 		);
 		try {
-			const org = sandbox().data.org.organizations.find((entry) => entry.units.length > 0 && entry.logo !== null)!;
+			const org = sandbox().data.org.organizations.find(
+				(entry) => entry.units.length > 0 && entry.logo !== null,
+			)!;
 			const credentials = orgCredentials(sandbox(), { apiUrl: `${proxy.baseUrl}/organisation_v2` });
 			const result = await runOrganizationNode(
 				sandbox(),
@@ -217,7 +269,9 @@ describe('Everything', () => {
 			const [row] = jsonOf(result);
 			expect(row).not.toHaveProperty('logo');
 			expect((row.units as Array<{ unit_of: { id: string } }>)[0].unit_of.id).toBe(org.id);
-			const sent = proxy.requests.map((request) => graphqlPayload(request).query).find((query) => query.includes('organizations'));
+			const sent = proxy.requests
+				.map((request) => graphqlPayload(request).query)
+				.find((query) => query.includes('organizations'));
 			expect(sent).not.toMatch(/\blogo\b/);
 		} finally {
 			await proxy.close();

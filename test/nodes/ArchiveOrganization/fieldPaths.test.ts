@@ -1,7 +1,10 @@
 import { buildSchema } from 'graphql';
 import type { GraphQLObjectType } from 'graphql';
 
-import { listFieldPaths, resolveFieldPaths } from '../../../nodes/ArchiveOrganization/api/fieldPaths';
+import {
+	listFieldPaths,
+	resolveFieldPaths,
+} from '../../../nodes/ArchiveOrganization/api/fieldPaths';
 import { flattenOrganization } from '../../../nodes/ArchiveOrganization/api/flatten';
 import { RESOURCES } from '../../../nodes/ArchiveOrganization/api/resources';
 import { getSeedSchema } from '../../../nodes/ArchiveOrganization/api/seedSchema';
@@ -20,10 +23,17 @@ describe('resolveFieldPaths', () => {
 	});
 
 	it('skips preset paths a server lacks instead of failing', () => {
-		const seedFull = resolveFieldPaths(typeOf(getSeedSchema(), 'Organization'), RESOURCES.organization.presets.full);
+		const seedFull = resolveFieldPaths(
+			typeOf(getSeedSchema(), 'Organization'),
+			RESOURCES.organization.presets.full,
+		);
 		// The seed does not show Logo's fields, so the fallback has no `logo`: only those preset paths are skipped.
 		expect(seedFull.unknown).toEqual(['logo.*', 'units.logo.*']);
-		const withExtra = resolveFieldPaths(typeOf(getSeedSchema(), 'Organization'), ['label', 'logo.url', 'primary_site.address.*']);
+		const withExtra = resolveFieldPaths(typeOf(getSeedSchema(), 'Organization'), [
+			'label',
+			'logo.url',
+			'primary_site.address.*',
+		]);
 		expect(withExtra.unknown).toEqual(['logo.url']);
 		expect(withExtra.paths).toEqual([
 			'label',
@@ -41,13 +51,19 @@ describe('resolveFieldPaths', () => {
 	});
 
 	it('selects the scalar fields of an object path and reports paths through scalars as unknown', () => {
-		const resolved = resolveFieldPaths(typeOf(live, 'Person'), ['holds.role', 'email.domain', 'holds.role.label']);
+		const resolved = resolveFieldPaths(typeOf(live, 'Person'), [
+			'holds.role',
+			'email.domain',
+			'holds.role.label',
+		]);
 		expect(resolved.paths).toEqual(['holds.role.iri', 'holds.role.label', 'holds.role.alt_label']);
 		expect(resolved.unknown).toEqual(['email.domain']);
 	});
 
 	it('walks interface types (OrganizationalUnit.unit_of: IOrganization)', () => {
-		expect(resolveFieldPaths(typeOf(live, 'OrganizationalUnit'), ['unit_of.label']).paths).toEqual(['unit_of.label']);
+		expect(resolveFieldPaths(typeOf(live, 'OrganizationalUnit'), ['unit_of.label']).paths).toEqual([
+			'unit_of.label',
+		]);
 	});
 
 	it('every preset of every resource resolves fully against the live schema', () => {
@@ -73,7 +89,10 @@ describe('flattenOrganization', () => {
 	it('uses the primary contact point, wherever it is in the list, and keeps every point under its type', () => {
 		const flat = flattenOrganization({
 			id: 'OR-1',
-			primary_site: { iri: 's', address: { street: 'Kerkstraat 1', postal_code: '9000', locality: 'Gent' } },
+			primary_site: {
+				iri: 's',
+				address: { street: 'Kerkstraat 1', postal_code: '9000', locality: 'Gent' },
+			},
 			contact_point: [
 				{ iri: 'c1', contact_type: 'financial', email: 'fin@x', telephone: '1' },
 				{ iri: 'c2', contact_type: 'Primary', email: 'info@x', telephone: null },
@@ -109,7 +128,12 @@ describe('flattenOrganization', () => {
 		const flat = flattenOrganization({
 			id: 'OR-2',
 			primary_site: null,
-			contact_point: [null, { contact_type: 'technical', email: 't@x' }, { email: 'u@x' }, { contact_type: ' Technical ', email: 't2@x' }],
+			contact_point: [
+				null,
+				{ contact_type: 'technical', email: 't@x' },
+				{ email: 'u@x' },
+				{ contact_type: ' Technical ', email: 't2@x' },
+			],
 		});
 		expect(flat.contact_email).toBe('t@x');
 		expect(flat.contact_type).toBe('technical');
@@ -125,6 +149,13 @@ describe('flattenOrganization', () => {
 			primary_site: { iri: 's', label: 'Depot', address: { iri: 'a', geo: '51,3' } },
 			contact_point: [{ iri: 'c', contact_type: 'primary', url: 'https://x' }],
 		});
-		expect(flat).toEqual(expect.objectContaining({ primary_site_label: 'Depot', address_geo: '51,3', contact_url: 'https://x', contact_primary_url: 'https://x' }));
+		expect(flat).toEqual(
+			expect.objectContaining({
+				primary_site_label: 'Depot',
+				address_geo: '51,3',
+				contact_url: 'https://x',
+				contact_primary_url: 'https://x',
+			}),
+		);
 	});
 });

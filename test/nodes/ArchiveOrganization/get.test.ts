@@ -1,31 +1,62 @@
 import { useSandbox } from '../../../dev/harness/sandboxFixture';
-import { ORGANIZATION_SCALARS, PERSON_SCALARS, jsonOf, pick, requestCounts, runOrganizationNode } from './helpers';
+import {
+	ORGANIZATION_SCALARS,
+	PERSON_SCALARS,
+	jsonOf,
+	pick,
+	requestCounts,
+	runOrganizationNode,
+} from './helpers';
 
 const sandbox = useSandbox({ rows: 200 });
 
 describe('Get by id and by iri', () => {
 	it.each([
 		['contentPartner', () => sandbox().data.org.contentPartners[3], ORGANIZATION_SCALARS],
-		['organization', () => sandbox().data.org.organizations[10], [...ORGANIZATION_SCALARS, 'category']],
-		['school', () => sandbox().data.org.schools.find((school) => !school.id.startsWith('OR-'))!, ORGANIZATION_SCALARS],
+		[
+			'organization',
+			() => sandbox().data.org.organizations[10],
+			[...ORGANIZATION_SCALARS, 'category'],
+		],
+		[
+			'school',
+			() => sandbox().data.org.schools.find((school) => !school.id.startsWith('OR-'))!,
+			ORGANIZATION_SCALARS,
+		],
 	] as const)('%s by id and by iri', async (resource, entity, fields) => {
 		const expected = [pick(entity(), [...fields])];
-		const byId = await runOrganizationNode(sandbox(), { resource, operation: 'get', lookupBy: 'id', id: entity().id });
+		const byId = await runOrganizationNode(sandbox(), {
+			resource,
+			operation: 'get',
+			lookupBy: 'id',
+			id: entity().id,
+		});
 		expect(byId.error).toBeUndefined();
 		expect(jsonOf(byId)).toEqual(expected);
-		const byIri = await runOrganizationNode(sandbox(), { resource, operation: 'get', lookupBy: 'iri', iri: entity().iri });
+		const byIri = await runOrganizationNode(sandbox(), {
+			resource,
+			operation: 'get',
+			lookupBy: 'iri',
+			iri: entity().iri,
+		});
 		expect(jsonOf(byIri)).toEqual(expected);
 	});
 
 	it('person by iri', async () => {
 		const person = sandbox().data.org.persons[42];
-		const result = await runOrganizationNode(sandbox(), { resource: 'person', operation: 'get', iri: person.iri });
+		const result = await runOrganizationNode(sandbox(), {
+			resource: 'person',
+			operation: 'get',
+			iri: person.iri,
+		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([pick(person, PERSON_SCALARS)]);
 	});
 
 	it('gets everything about an organization: account manager, units, posts with roles, classification tree', async () => {
-		const org = sandbox().data.org.organizations.find((entry) => entry.units.length > 0 && entry.posts.length > 0)!;
+		const org = sandbox().data.org.organizations.find(
+			(entry) => entry.units.length > 0 && entry.posts.length > 0,
+		)!;
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
 			operation: 'get',
@@ -35,9 +66,13 @@ describe('Get by id and by iri', () => {
 		expect(result.error).toBeUndefined();
 		const [row] = jsonOf(result);
 		expect(row.account_manager).toEqual(
-			org.account_manager ? expect.objectContaining(pick(org.account_manager, PERSON_SCALARS)) : null,
+			org.account_manager
+				? expect.objectContaining(pick(org.account_manager, PERSON_SCALARS))
+				: null,
 		);
-		expect((row.units as Array<{ id: string }>).map((unit) => unit.id)).toEqual(org.units.map((unit) => unit.id));
+		expect((row.units as Array<{ id: string }>).map((unit) => unit.id)).toEqual(
+			org.units.map((unit) => unit.id),
+		);
 		expect(row.posts).toEqual(
 			org.posts.map((post) => ({
 				iri: post.iri,
@@ -48,10 +83,16 @@ describe('Get by id and by iri', () => {
 		const classification = org.classification!;
 		expect(row.classification).toEqual({
 			...pick(classification, ['iri', 'label', 'alt_label']),
-			broader: classification.broader.map((concept) => pick(concept, ['iri', 'label', 'alt_label'])),
-			narrower: classification.narrower.map((concept) => pick(concept, ['iri', 'label', 'alt_label'])),
+			broader: classification.broader.map((concept) =>
+				pick(concept, ['iri', 'label', 'alt_label']),
+			),
+			narrower: classification.narrower.map((concept) =>
+				pick(concept, ['iri', 'label', 'alt_label']),
+			),
 		});
-		expect(row.contact_point).toEqual(org.contact_point.map((point) => pick(point, ['iri', 'contact_type', 'email', 'telephone'])));
+		expect(row.contact_point).toEqual(
+			org.contact_point.map((point) => pick(point, ['iri', 'contact_type', 'email', 'telephone'])),
+		);
 		expect(row.logo).toEqual(org.logo ? { ...org.logo } : null);
 	});
 
@@ -59,7 +100,13 @@ describe('Get by id and by iri', () => {
 		const partners = sandbox().data.org.contentPartners.slice(0, 3);
 		const result = await runOrganizationNode(
 			sandbox(),
-			{ resource: 'contentPartner', operation: 'get', id: '={{ $json.partner }}', outputDetail: 'custom', fields: ['id'] },
+			{
+				resource: 'contentPartner',
+				operation: 'get',
+				id: '={{ $json.partner }}',
+				outputDetail: 'custom',
+				fields: ['id'],
+			},
 			{ input: partners.map((partner) => ({ partner: partner.id })) },
 		);
 		expect(result.error).toBeUndefined();
@@ -84,7 +131,11 @@ describe('not found', () => {
 	});
 
 	it('an unknown id (the API answers []) fails the same way', async () => {
-		const result = await runOrganizationNode(sandbox(), { resource: 'school', operation: 'get', id: '999999' });
+		const result = await runOrganizationNode(sandbox(), {
+			resource: 'school',
+			operation: 'get',
+			id: '999999',
+		});
 		expect(result.error?.message).toBe('No school found with id "999999"');
 	});
 
@@ -92,12 +143,21 @@ describe('not found', () => {
 		const known = sandbox().data.org.organizations[0];
 		const result = await runOrganizationNode(
 			sandbox(),
-			{ resource: 'organization', operation: 'get', id: '={{ $json.id }}', outputDetail: 'custom', fields: ['id'] },
+			{
+				resource: 'organization',
+				operation: 'get',
+				id: '={{ $json.id }}',
+				outputDetail: 'custom',
+				fields: ['id'],
+			},
 			{ input: [{ id: 'OR-missing' }, { id: known.id }], settings: { continueOnFail: true } },
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.outputs[0]).toEqual([
-			{ json: expect.objectContaining({ error: 'No organization found with id "OR-missing"' }), pairedItem: { item: 0 } },
+			{
+				json: expect.objectContaining({ error: 'No organization found with id "OR-missing"' }),
+				pairedItem: { item: 0 },
+			},
 			{ json: { id: known.id }, pairedItem: { item: 1 } },
 		]);
 	});

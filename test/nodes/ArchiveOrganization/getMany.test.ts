@@ -17,17 +17,31 @@ const ORGANIZATION_BASIC = [...ORGANIZATION_SCALARS, 'category'];
 
 describe('Get Many, Return All, basic fields: exactly the emulator data in IRI order', () => {
 	it.each([
-		['contentPartner', (): Array<{ iri: string }> => sandbox().data.org.contentPartners, ORGANIZATION_SCALARS],
-		['organization', (): Array<{ iri: string }> => sandbox().data.org.organizations, ORGANIZATION_BASIC],
+		[
+			'contentPartner',
+			(): Array<{ iri: string }> => sandbox().data.org.contentPartners,
+			ORGANIZATION_SCALARS,
+		],
+		[
+			'organization',
+			(): Array<{ iri: string }> => sandbox().data.org.organizations,
+			ORGANIZATION_BASIC,
+		],
 		['school', (): Array<{ iri: string }> => sandbox().data.org.schools, ORGANIZATION_SCALARS],
 		['person', (): Array<{ iri: string }> => sandbox().data.org.persons, PERSON_SCALARS],
 	] as const)('%s', async (resource, entities, fields) => {
 		const expected = sortedByIri(entities()).map((entity) => pick(entity, [...fields]));
 		expect(expected.length).toBeGreaterThan(500);
-		const result = await runOrganizationNode(sandbox(), { resource, operation: 'getMany', returnAll: true });
+		const result = await runOrganizationNode(sandbox(), {
+			resource,
+			operation: 'getMany',
+			returnAll: true,
+		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual(expected);
-		expect(result.outputs[0].every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
+		expect(
+			result.outputs[0].every((item) => JSON.stringify(item.pairedItem) === '{"item":0}'),
+		).toBe(true);
 	});
 });
 
@@ -37,7 +51,9 @@ it('pages past the 500 cap concurrently with faults injected and still returns e
 		status429: { every: 5, retryAfter: 0 },
 		dropConnection: { every: 7 },
 	});
-	const expected = sortedByIri(sandbox().data.org.organizations).map((entity) => pick(entity, ORGANIZATION_BASIC));
+	const expected = sortedByIri(sandbox().data.org.organizations).map((entity) =>
+		pick(entity, ORGANIZATION_BASIC),
+	);
 	const result = await runOrganizationNode(sandbox(), {
 		resource: 'organization',
 		operation: 'getMany',
@@ -73,12 +89,20 @@ describe('on the wire', () => {
 			const credentials = orgCredentials(sandbox(), { apiUrl: `${proxy.baseUrl}/organisation_v2` });
 			const result = await runOrganizationNode(
 				sandbox(),
-				{ resource: 'school', operation: 'getMany', returnAll: false, limit: 120, options: { pageSize: 50 } },
+				{
+					resource: 'school',
+					operation: 'getMany',
+					returnAll: false,
+					limit: 120,
+					options: { pageSize: 50 },
+				},
 				{ credentials },
 			);
 			expect(result.error).toBeUndefined();
 			expect(jsonOf(result)).toHaveLength(120);
-			const dataRequests = proxy.requests.filter((request) => graphqlPayload(request).query.includes('schools'));
+			const dataRequests = proxy.requests.filter((request) =>
+				graphqlPayload(request).query.includes('schools'),
+			);
 			expect(dataRequests.map((request) => graphqlPayload(request).variables)).toEqual([
 				{ offset: 0, limit: 50 },
 				{ offset: 50, limit: 50 },
@@ -124,8 +148,12 @@ describe('on the wire', () => {
 				expect(request.url.searchParams.get('jwtauth')).toMatch(/\S+/);
 				expect(request.headers.authorization).toBeUndefined();
 			}
-			const variables = proxy.requests.map((request) => graphqlPayload(request).variables).filter((v) => 'limit' in v);
-			expect(variables.every((v) => v.sector === 'Cultuur' && typeof v.offset === 'number')).toBe(true);
+			const variables = proxy.requests
+				.map((request) => graphqlPayload(request).variables)
+				.filter((v) => 'limit' in v);
+			expect(variables.every((v) => v.sector === 'Cultuur' && typeof v.offset === 'number')).toBe(
+				true,
+			);
 		} finally {
 			await proxy.close();
 		}
@@ -134,13 +162,15 @@ describe('on the wire', () => {
 
 it('falls back to the seed schema when the server refuses introspection (Apollo in production mode)', async () => {
 	const proxy = await startRecordingProxy(sandbox().org.baseUrl, (recorded) =>
-		recorded.url.pathname.startsWith('/organisation_v2') && graphqlPayload(recorded).query.includes('__schema')
+		recorded.url.pathname.startsWith('/organisation_v2') &&
+		graphqlPayload(recorded).query.includes('__schema')
 			? {
 					status: 400,
 					body: {
 						errors: [
 							{
-								message: 'GraphQL introspection is not allowed by Apollo Server, but the query contained __schema or __type.',
+								message:
+									'GraphQL introspection is not allowed by Apollo Server, but the query contained __schema or __type.',
 								extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
 							},
 						],
@@ -152,14 +182,22 @@ it('falls back to the seed schema when the server refuses introspection (Apollo 
 		const credentials = orgCredentials(sandbox(), { apiUrl: `${proxy.baseUrl}/organisation_v2` });
 		const result = await runOrganizationNode(
 			sandbox(),
-			{ resource: 'contentPartner', operation: 'getMany', limit: 20, outputDetail: 'contact', options: { flatten: true } },
+			{
+				resource: 'contentPartner',
+				operation: 'getMany',
+				limit: 20,
+				outputDetail: 'contact',
+				options: { flatten: true },
+			},
 			{ credentials },
 		);
 		expect(result.error).toBeUndefined();
 		const seedScalars = ORGANIZATION_SCALARS.filter((field) => field !== 'iiif');
 		const rows = jsonOf(result);
 		expect(rows.map((row) => pick(row, seedScalars))).toEqual(
-			sortedByIri(sandbox().data.org.contentPartners).slice(0, 20).map((cp) => pick(cp, seedScalars)),
+			sortedByIri(sandbox().data.org.contentPartners)
+				.slice(0, 20)
+				.map((cp) => pick(cp, seedScalars)),
 		);
 		// The seed knows no `iiif`: the preset is built from the seed's fields.
 		expect(rows[0]).not.toHaveProperty('iiif');
@@ -175,19 +213,33 @@ it('sends the text filters to the API as written, outer spaces removed: no wildc
 		const credentials = orgCredentials(sandbox(), { apiUrl: `${proxy.baseUrl}/organisation_v2` });
 		const result = await runOrganizationNode(
 			sandbox(),
-			{ resource: 'person', operation: 'getMany', limit: 5, filters: { givenName: '  jAn %_ ', familyName: 'De Smet' } },
+			{
+				resource: 'person',
+				operation: 'getMany',
+				limit: 5,
+				filters: { givenName: '  jAn %_ ', familyName: 'De Smet' },
+			},
 			{ credentials },
 		);
 		expect(result.error).toBeUndefined();
-		const sent = proxy.requests.map((request) => graphqlPayload(request)).find((payload) => payload.query.includes('persons'));
-		expect(sent?.variables).toEqual({ given_name: 'jAn %_', family_name: 'De Smet', offset: 0, limit: 5 });
+		const sent = proxy.requests
+			.map((request) => graphqlPayload(request))
+			.find((payload) => payload.query.includes('persons'));
+		expect(sent?.variables).toEqual({
+			given_name: 'jAn %_',
+			family_name: 'De Smet',
+			offset: 0,
+			limit: 5,
+		});
 		// Label Contains likewise: the API's label argument does the substring match; the node adds no wildcard.
 		await runOrganizationNode(
 			sandbox(),
 			{ resource: 'organization', operation: 'getMany', limit: 5, filters: { label: ' 50%_a*b ' } },
 			{ credentials },
 		);
-		const label = proxy.requests.map((request) => graphqlPayload(request)).find((payload) => payload.query.includes('organizations'));
+		const label = proxy.requests
+			.map((request) => graphqlPayload(request))
+			.find((payload) => payload.query.includes('organizations'));
 		expect(label?.variables).toEqual({ label: '50%_a*b', offset: 0, limit: 5 });
 	} finally {
 		await proxy.close();
@@ -216,7 +268,9 @@ describe('filters', () => {
 
 	it('includes subtypes for a type filter (ServiceProvider includes DigitizationPartner)', async () => {
 		const expected = organizations()
-			.filter((org) => org.orgTypes.some((type) => type === 'ServiceProvider' || type === 'DigitizationPartner'))
+			.filter((org) =>
+				org.orgTypes.some((type) => type === 'ServiceProvider' || type === 'DigitizationPartner'),
+			)
 			.map((org) => org.id);
 		expect(expected.length).toBeGreaterThan(500);
 		const result = await runOrganizationNode(sandbox(), {
@@ -236,14 +290,21 @@ describe('filters', () => {
 			limit: 5,
 			filters: { label: '  ', sector: '' },
 		});
-		expect(jsonOf(result).map((row) => row.id)).toEqual(organizations().slice(0, 5).map((org) => org.id));
+		expect(jsonOf(result).map((row) => row.id)).toEqual(
+			organizations()
+				.slice(0, 5)
+				.map((org) => org.id),
+		);
 	});
 
 	// How the real API compares names is not documented; the emulator's rule (exact, ignoring case) is its own guess.
 	it('filters persons by given and family name as the emulator matches them', async () => {
 		const someone = sandbox().data.org.persons[100];
 		const expected = sortedByIri(sandbox().data.org.persons)
-			.filter((person) => person.given_name === someone.given_name && person.family_name === someone.family_name)
+			.filter(
+				(person) =>
+					person.given_name === someone.given_name && person.family_name === someone.family_name,
+			)
 			.map((person) => pick(person, PERSON_SCALARS));
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'person',
@@ -259,21 +320,35 @@ describe('filters', () => {
 
 describe('output detail', () => {
 	it('returns schools together with OR- organizations of sector Onderwijs, unfiltered (documented)', async () => {
-		const result = await runOrganizationNode(sandbox(), { resource: 'school', operation: 'getMany', returnAll: true });
+		const result = await runOrganizationNode(sandbox(), {
+			resource: 'school',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		const rows = jsonOf(result);
 		const fromOrganizations = rows.filter((row) => String(row.id).startsWith('OR-'));
 		expect(fromOrganizations.length).toBeGreaterThan(0);
 		expect(fromOrganizations.every((row) => row.sector === 'Onderwijs')).toBe(true);
-		expect(rows.filter((row) => !String(row.id).startsWith('OR-')).every((row) => row.sector === null)).toBe(true);
+		expect(
+			rows.filter((row) => !String(row.id).startsWith('OR-')).every((row) => row.sector === null),
+		).toBe(true);
 	});
 
 	it('flattens the primary site, its whole address and every contact point into columns, dropping nothing', async () => {
 		const partners = sortedByIri(sandbox().data.org.contentPartners);
 		const expected = partners.map(flattenedPartner);
 		// The data has what Flatten must keep: non-primary points, no primary, two points of one type, address e-mail.
-		expect(partners.some((cp) => !cp.contact_point.some((point) => point.contact_type === 'primary'))).toBe(true);
-		expect(partners.some((cp) => cp.contact_point.filter((point) => point.contact_type === 'technical').length > 1)).toBe(true);
-		expect(partners.some((cp) => cp.primary_site?.address.email && cp.primary_site.address.telephone)).toBe(true);
+		expect(
+			partners.some((cp) => !cp.contact_point.some((point) => point.contact_type === 'primary')),
+		).toBe(true);
+		expect(
+			partners.some(
+				(cp) => cp.contact_point.filter((point) => point.contact_type === 'technical').length > 1,
+			),
+		).toBe(true);
+		expect(
+			partners.some((cp) => cp.primary_site?.address.email && cp.primary_site.address.telephone),
+		).toBe(true);
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
 			operation: 'getMany',
@@ -295,14 +370,23 @@ describe('output detail', () => {
 				label: cp.label,
 				primary_site: { address: { locality: cp.primary_site?.address.locality } },
 				account_manager: cp.account_manager ? { email: cp.account_manager.email } : null,
-				classification: { label: cp.classification?.label, broader: cp.classification?.broader.map((c) => ({ label: c.label })) },
+				classification: {
+					label: cp.classification?.label,
+					broader: cp.classification?.broader.map((c) => ({ label: c.label })),
+				},
 			}));
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
 			operation: 'getMany',
 			limit: 30,
 			outputDetail: 'custom',
-			fields: ['label', 'primary_site.address.locality', 'account_manager.email', 'classification.label', 'classification.broader.label'],
+			fields: [
+				'label',
+				'primary_site.address.locality',
+				'account_manager.email',
+				'classification.label',
+				'classification.broader.label',
+			],
 		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual(expected);
@@ -329,7 +413,8 @@ type ContentPartner = ReturnType<typeof sandbox>['data']['org']['contentPartners
 /** Flatten's columns, written out from the emulator data. */
 function flattenedPartner(cp: ContentPartner): Record<string, unknown> {
 	const address = cp.primary_site?.address;
-	const main = cp.contact_point.find((point) => point.contact_type === 'primary') ?? cp.contact_point[0];
+	const main =
+		cp.contact_point.find((point) => point.contact_type === 'primary') ?? cp.contact_point[0];
 	const row: Record<string, unknown> = {
 		...pick(cp, ORGANIZATION_SCALARS),
 		sites: cp.sites.map((site) => ({ iri: site.iri, address: { ...site.address } })),
@@ -353,7 +438,8 @@ function flattenedPartner(cp: ContentPartner): Record<string, unknown> {
 	for (const point of cp.contact_point) {
 		const count = (perType.get(point.contact_type) ?? 0) + 1;
 		perType.set(point.contact_type, count);
-		const prefix = count === 1 ? `contact_${point.contact_type}` : `contact_${point.contact_type}_${count}`;
+		const prefix =
+			count === 1 ? `contact_${point.contact_type}` : `contact_${point.contact_type}_${count}`;
 		row[`${prefix}_iri`] = point.iri;
 		row[`${prefix}_email`] = point.email;
 		row[`${prefix}_telephone`] = point.telephone;

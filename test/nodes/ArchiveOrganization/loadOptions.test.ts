@@ -2,8 +2,15 @@ import { Container } from '@n8n/di';
 import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 
 import { clearAccessTokenCache } from '../../../credentials/common/accessToken';
-import { getFields, getOrgTypes, getSectors } from '../../../nodes/ArchiveOrganization/methods/loadOptions';
-import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS } from '../../../nodes/ArchiveOrganization/api/seedSchema';
+import {
+	getFields,
+	getOrgTypes,
+	getSectors,
+} from '../../../nodes/ArchiveOrganization/methods/loadOptions';
+import {
+	DEFAULT_ORG_TYPES,
+	DEFAULT_SECTORS,
+} from '../../../nodes/ArchiveOrganization/api/seedSchema';
 import { clearSchemaCache } from '../../../nodes/shared/graphql/schemaCache';
 import { startSandbox } from '../../../dev/emulators';
 import type { Sandbox } from '../../../dev/emulators';
@@ -27,24 +34,50 @@ beforeEach(() => {
 });
 
 function liveContext(resource: string) {
-	return loadOptionsContext(orgCredentials(sandbox), { resource, operation: 'getMany', outputDetail: 'custom' });
+	return loadOptionsContext(orgCredentials(sandbox), {
+		resource,
+		operation: 'getMany',
+		outputDetail: 'custom',
+	});
 }
 
 function unreachableContext(resource: string) {
 	// Nothing listens on port 9: the schema cannot be read.
 	const credentials = orgCredentials(sandbox, { apiUrl: 'http://127.0.0.1:9/organisation_v2' });
-	return loadOptionsContext(credentials, { resource, operation: 'getMany', outputDetail: 'custom' });
+	return loadOptionsContext(credentials, {
+		resource,
+		operation: 'getMany',
+		outputDetail: 'custom',
+	});
 }
 
 describe('field lists from the live schema', () => {
 	it('lists scalar and nested field paths of content partners, with the live extra `iiif`', async () => {
 		const options = await getFields.call(liveContext('contentPartner'));
 		const paths = options.map((option) => option.value as string);
-		expect(paths).toEqual(expect.arrayContaining(['iri', 'id', 'label', 'iiif', 'primary_site.address.locality', 'contact_point.email', 'account_manager.email', 'classification.broader.label', 'logo.url']));
+		expect(paths).toEqual(
+			expect.arrayContaining([
+				'iri',
+				'id',
+				'label',
+				'iiif',
+				'primary_site.address.locality',
+				'contact_point.email',
+				'account_manager.email',
+				'classification.broader.label',
+				'logo.url',
+			]),
+		);
 		expect(paths).not.toContain('category');
 		// Depth-limited: Person.holds.post_in... cycles stop at four levels.
 		expect(Math.max(...paths.map((path) => path.split('.').length))).toBe(4);
-		expect(paths).toEqual(expect.arrayContaining(['account_manager.holds.post_in.label', 'account_manager.holds.role.label', 'units.primary_site.address.locality']));
+		expect(paths).toEqual(
+			expect.arrayContaining([
+				'account_manager.holds.post_in.label',
+				'account_manager.holds.role.label',
+				'units.primary_site.address.locality',
+			]),
+		);
 		expect(paths).not.toContain('account_manager.holds.post_in.posts.iri');
 		expect([...paths].sort((a, b) => a.localeCompare(b))).toEqual(paths);
 		expect(options.find((option) => option.value === 'iri')?.description).toBe('ID!');
@@ -52,15 +85,29 @@ describe('field lists from the live schema', () => {
 	});
 
 	it('lists `category` for organizations and person fields for persons', async () => {
-		const organization = (await getFields.call(liveContext('organization'))).map((option) => option.value);
+		const organization = (await getFields.call(liveContext('organization'))).map(
+			(option) => option.value,
+		);
 		expect(organization).toContain('category');
 		const person = (await getFields.call(liveContext('person'))).map((option) => option.value);
-		expect(person).toEqual(expect.arrayContaining(['given_name', 'family_name', 'holds.role.label', 'holds.post_in.label', 'account_manager_of.id', 'holds.role.narrower.label', 'holds.post_in.primary_site.iri']));
+		expect(person).toEqual(
+			expect.arrayContaining([
+				'given_name',
+				'family_name',
+				'holds.role.label',
+				'holds.post_in.label',
+				'account_manager_of.id',
+				'holds.role.narrower.label',
+				'holds.post_in.primary_site.iri',
+			]),
+		);
 		expect(person).not.toContain('label');
 	});
 
 	it('falls back to the seed schema when the server cannot be reached', async () => {
-		const paths = (await getFields.call(unreachableContext('school'))).map((option) => option.value);
+		const paths = (await getFields.call(unreachableContext('school'))).map(
+			(option) => option.value,
+		);
 		expect(paths).toEqual(expect.arrayContaining(['id', 'label', 'primary_site.address.locality']));
 		// `iiif` exists only on the real service, not in the seed.
 		expect(paths).not.toContain('iiif');
@@ -69,14 +116,22 @@ describe('field lists from the live schema', () => {
 
 describe('enum values', () => {
 	it('reads OrgType and Sector values from the live schema', async () => {
-		expect((await getOrgTypes.call(liveContext('organization'))).map((option) => option.value)).toEqual([...ORG_TYPES]);
+		expect(
+			(await getOrgTypes.call(liveContext('organization'))).map((option) => option.value),
+		).toEqual([...ORG_TYPES]);
 		const sectors = await getSectors.call(liveContext('organization'));
 		expect(sectors.map((option) => option.value)).toEqual([...SECTORS]);
-		expect(sectors.find((option) => option.value === 'Regionale_Omroep')?.name).toBe('Regionale Omroep');
+		expect(sectors.find((option) => option.value === 'Regionale_Omroep')?.name).toBe(
+			'Regionale Omroep',
+		);
 	});
 
 	it("uses facts.md's values when the schema cannot be read", async () => {
-		expect((await getOrgTypes.call(unreachableContext('organization'))).map((option) => option.value)).toEqual(DEFAULT_ORG_TYPES);
-		expect((await getSectors.call(unreachableContext('organization'))).map((option) => option.value)).toEqual(DEFAULT_SECTORS);
+		expect(
+			(await getOrgTypes.call(unreachableContext('organization'))).map((option) => option.value),
+		).toEqual(DEFAULT_ORG_TYPES);
+		expect(
+			(await getSectors.call(unreachableContext('organization'))).map((option) => option.value),
+		).toEqual(DEFAULT_SECTORS);
 	});
 });

@@ -22,9 +22,14 @@ export interface RecordingProxy {
  * unchanged to the emulator, so tests can check the wire format without touching the emulator.
  */
 /** An answer the proxy gives itself instead of forwarding, e.g. a server that refuses introspection. */
-export type Interceptor = (recorded: RecordedRequest) => { status: number; body: unknown } | undefined;
+export type Interceptor = (
+	recorded: RecordedRequest,
+) => { status: number; body: unknown } | undefined;
 
-export async function startRecordingProxy(targetBaseUrl: string, intercept?: Interceptor): Promise<RecordingProxy> {
+export async function startRecordingProxy(
+	targetBaseUrl: string,
+	intercept?: Interceptor,
+): Promise<RecordingProxy> {
 	const target = new URL(targetBaseUrl);
 	const requests: RecordedRequest[] = [];
 	const server: Server = createServer((req, res) => {
@@ -76,7 +81,10 @@ export async function startRecordingProxy(targetBaseUrl: string, intercept?: Int
 }
 
 /** The GraphQL request a recorded request carried, from the JSON body (POST) or the query string (GET). */
-export function graphqlPayload(recorded: RecordedRequest): { query: string; variables: Record<string, unknown> } {
+export function graphqlPayload(recorded: RecordedRequest): {
+	query: string;
+	variables: Record<string, unknown>;
+} {
 	if (recorded.method === 'GET') {
 		const variables = recorded.url.searchParams.get('variables');
 		return {

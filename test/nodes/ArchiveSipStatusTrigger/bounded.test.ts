@@ -14,7 +14,12 @@ import {
 	SHARED_REPLAY_CAPACITY,
 	StaticDataReplayStore,
 } from '../../../nodes/ArchiveSipStatusTrigger/replay/sharedReplayStore';
-import { rememberSigningKeys, signingKeyCacheSizes, takeForcedReread, secretsChanged } from '../../../nodes/ArchiveSipStatusTrigger/verify/signingKeyCache';
+import {
+	rememberSigningKeys,
+	signingKeyCacheSizes,
+	takeForcedReread,
+	secretsChanged,
+} from '../../../nodes/ArchiveSipStatusTrigger/verify/signingKeyCache';
 
 /** The trigger's process-wide maps hold a bounded number of entries, dropping the least recently used. */
 
@@ -37,7 +42,8 @@ describe('process-local replay stores', () => {
 		const plugged = new InMemoryReplayStore();
 		setReplayStore('bounded-plugged', plugged);
 		const first = replayStoreFor('bounded-rs-0');
-		for (let index = 1; index < MAX_REPLAY_SCOPES + 10; index++) replayStoreFor(`bounded-rs-${index}`);
+		for (let index = 1; index < MAX_REPLAY_SCOPES + 10; index++)
+			replayStoreFor(`bounded-rs-${index}`);
 		expect(replayStoreCount()).toBe(MAX_REPLAY_SCOPES);
 		expect(replayStoreFor('bounded-plugged')).toBe(plugged);
 		expect(replayStoreFor('bounded-rs-0')).not.toBe(first);
@@ -52,7 +58,11 @@ describe('signing key cache', () => {
 			takeForcedReread(`bounded-cred-${index}`, 0);
 			secretsChanged(`bounded-cred-${index}`, 'fingerprint');
 		}
-		expect(signingKeyCacheSizes()).toEqual({ keys: 1000, forcedRereads: 1000, secretFingerprints: 1000 });
+		expect(signingKeyCacheSizes()).toEqual({
+			keys: 1000,
+			forcedRereads: 1000,
+			secretFingerprints: 1000,
+		});
 	});
 });
 
@@ -61,13 +71,24 @@ describe('pending repairs of the shared replay record', () => {
 		const now = () => 1_000_000;
 		for (let index = 0; index < MAX_TRIGGER_SCOPES + 10; index++) {
 			const scope = `bounded-pending-${index}`;
-			await new LayeredReplayStore(new InMemoryReplayStore(), new StaticDataReplayStore({}, now), scope, now).remember('msg', now() + REPLAY_WINDOW_MS);
+			await new LayeredReplayStore(
+				new InMemoryReplayStore(),
+				new StaticDataReplayStore({}, now),
+				scope,
+				now,
+			).remember('msg', now() + REPLAY_WINDOW_MS);
 		}
 		expect(pendingRepairSizes().scopes).toBe(MAX_TRIGGER_SCOPES);
 
-		const store = new LayeredReplayStore(new InMemoryReplayStore(100_000, now), new StaticDataReplayStore({}, now), 'bounded-pending-many', now);
+		const store = new LayeredReplayStore(
+			new InMemoryReplayStore(100_000, now),
+			new StaticDataReplayStore({}, now),
+			'bounded-pending-many',
+			now,
+		);
 		const before = pendingRepairSizes().ids;
-		for (let index = 0; index < SHARED_REPLAY_CAPACITY + 10; index++) await store.remember(`msg_${index}`, now() + REPLAY_WINDOW_MS);
+		for (let index = 0; index < SHARED_REPLAY_CAPACITY + 10; index++)
+			await store.remember(`msg_${index}`, now() + REPLAY_WINDOW_MS);
 		expect(pendingRepairSizes().ids - before).toBe(SHARED_REPLAY_CAPACITY);
 	});
 });

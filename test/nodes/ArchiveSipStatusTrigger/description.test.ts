@@ -33,7 +33,14 @@ function outputsFor(parameters: INode['parameters']) {
 function responseModeFor(parameters: INode['parameters']) {
 	const workflow = workflowWith(parameters);
 	const responseMode = nodeType.description.webhooks![0].responseMode as string;
-	return workflow.expression.getSimpleParameterValue(workflow.getNode('Trigger')!, responseMode, 'webhook', {}, undefined, 'onReceived');
+	return workflow.expression.getSimpleParameterValue(
+		workflow.getNode('Trigger')!,
+		responseMode,
+		'webhook',
+		{},
+		undefined,
+		'onReceived',
+	);
 }
 
 describe('node description', () => {
@@ -52,7 +59,9 @@ describe('node description', () => {
 		]);
 		expect(description.usableAsTool).toBeUndefined();
 		expect(description.group).toEqual(['trigger']);
-		expect(description.properties.find((property) => property.type === 'notice')?.displayName).toMatch(/register/i);
+		expect(
+			description.properties.find((property) => property.type === 'notice')?.displayName,
+		).toMatch(/register/i);
 	});
 
 	it('answers on receipt by default and from the saved execution with Respond: After the Event Is Saved', () => {
@@ -65,7 +74,11 @@ describe('node description', () => {
 
 	it('is tested by its own credential test, and the credential names it', () => {
 		expect(nodeType.description.credentials).toEqual([
-			{ name: new ArchiveSipWebhookApi().name, required: true, testedBy: 'archiveSipWebhookSecretTest' },
+			{
+				name: new ArchiveSipWebhookApi().name,
+				required: true,
+				testedBy: 'archiveSipWebhookSecretTest',
+			},
 		]);
 		expect(Object.keys(nodeType.methods.credentialTest)).toEqual(['archiveSipWebhookSecretTest']);
 	});

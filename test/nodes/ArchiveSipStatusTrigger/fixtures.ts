@@ -31,10 +31,15 @@ export function signedHeaders(
 }
 
 /** A SIP status event as the real sender writes it: a space after every `:` and `,`. */
-export function sipEventBody(overrides: { outcome?: string; type?: string; extraData?: string } = {}): string {
+export function sipEventBody(
+	overrides: { outcome?: string; type?: string; extraData?: string } = {},
+): string {
 	const outcome = overrides.outcome ?? 'success';
 	const type = overrides.type ?? 'meemoo.sip.archived';
-	const detail = outcome === 'success' ? '"pid": "kdleipkyuj"' : '"message": "sipin.sip-2.validate -- bad checksum"';
+	const detail =
+		outcome === 'success'
+			? '"pid": "kdleipkyuj"'
+			: '"message": "sipin.sip-2.validate -- bad checksum"';
 	return `{"type": "${type}", "timestamp": "2025-09-03T20:26:10.344522Z", "data": {"correlation_id": "843e9ba457593d0edf69a24baa0babf3", "outcome": "${outcome}", ${detail}${overrides.extraData ?? ''}}}`;
 }
 

@@ -15,8 +15,20 @@ import {
 	sharedReplayKey,
 	StaticDataReplayStore,
 } from '../../../nodes/ArchiveSipStatusTrigger/replay/sharedReplayStore';
-import { postRaw, startWebhookHarness, TRIGGER_NODE_NAME, type HttpAnswer, type WebhookHarness } from '../../../dev/harness/webhook';
-import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders, sipEventBody } from './fixtures';
+import {
+	postRaw,
+	startWebhookHarness,
+	TRIGGER_NODE_NAME,
+	type HttpAnswer,
+	type WebhookHarness,
+} from '../../../dev/harness/webhook';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE_NAME,
+	newSecret,
+	signedHeaders,
+	sipEventBody,
+} from './fixtures';
 
 const SECRET = newSecret();
 
@@ -31,7 +43,8 @@ function loadIsolatedNodeType(): INodeType {
 	let nodeType: INodeType | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const module = require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
+		const module =
+			require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
 		nodeType = new module.ArchiveSipStatusTrigger();
 	});
 	return nodeType!;
@@ -60,7 +73,8 @@ async function startQueueMode(count = 2, mode: WorkflowExecuteMode = 'webhook') 
 	const row: WorkflowRow = { staticData: {} };
 	const workflowId = `queue-replay-${workflowCounter}`;
 	const started: Processor[] = [];
-	for (let index = 0; index < count; index++) started.push(await startProcessor(row, workflowId, mode));
+	for (let index = 0; index < count; index++)
+		started.push(await startProcessor(row, workflowId, mode));
 	processors.push(...started);
 	return { row, workflowId, processors: started };
 }
@@ -70,8 +84,16 @@ afterEach(async () => {
 });
 
 /** Each call signs afresh with the current time: a sender retry has a new timestamp and signature. */
-async function deliver(processor: Processor, id: string, body = sipEventBody()): Promise<HttpAnswer> {
-	return await postRaw(processor.url, body, signedHeaders(SECRET, id, Math.floor(Date.now() / 1000), body));
+async function deliver(
+	processor: Processor,
+	id: string,
+	body = sipEventBody(),
+): Promise<HttpAnswer> {
+	return await postRaw(
+		processor.url,
+		body,
+		signedHeaders(SECRET, id, Math.floor(Date.now() / 1000), body),
+	);
 }
 
 function recordedKeys(row: WorkflowRow): string[] {
@@ -85,7 +107,9 @@ function totalRuns(all: Processor[]): number {
 
 describe('replays across webhook processors sharing n8n static data', () => {
 	it('drops a retry that reaches the other process than the first delivery', async () => {
-		const { processors: [first, second] } = await startQueueMode();
+		const {
+			processors: [first, second],
+		} = await startQueueMode();
 
 		expect((await deliver(first, 'msg_cross_1')).status).toBe(204);
 		const retry = await deliver(second, 'msg_cross_1');
@@ -99,14 +123,19 @@ describe('replays across webhook processors sharing n8n static data', () => {
 		const { processors: both } = await startQueueMode();
 		const ids = Array.from({ length: 10 }, (_, index) => `msg_alt_${index}`);
 
-		for (const [index, id] of ids.entries()) expect((await deliver(both[index % 2], id)).status).toBe(204);
-		for (const [index, id] of ids.entries()) expect((await deliver(both[(index + 1) % 2], id)).status).toBe(204);
+		for (const [index, id] of ids.entries())
+			expect((await deliver(both[index % 2], id)).status).toBe(204);
+		for (const [index, id] of ids.entries())
+			expect((await deliver(both[(index + 1) % 2], id)).status).toBe(204);
 
 		expect(totalRuns(both)).toBe(ids.length);
 	});
 
 	it('records a fixed-size hash of the id, not the id itself', async () => {
-		const { row, processors: [first] } = await startQueueMode(1);
+		const {
+			row,
+			processors: [first],
+		} = await startQueueMode(1);
 		const longId = `msg_${'x'.repeat(250)}`;
 
 		await deliver(first, longId);
@@ -116,7 +145,11 @@ describe('replays across webhook processors sharing n8n static data', () => {
 	});
 
 	it('drops a replay after the only process restarted (memory lost, database kept)', async () => {
-		const { row, workflowId, processors: [before] } = await startQueueMode(1);
+		const {
+			row,
+			workflowId,
+			processors: [before],
+		} = await startQueueMode(1);
 		await deliver(before, 'msg_restart');
 		processors.splice(processors.indexOf(before), 1);
 		await before.close();
@@ -127,8 +160,11 @@ describe('replays across webhook processors sharing n8n static data', () => {
 		expect(after.runs()).toHaveLength(0);
 	});
 
-	it('writes an id lost to a concurrent save back on the accepting process\'s next delivery', async () => {
-		const { row, processors: [first, second] } = await startQueueMode();
+	it("writes an id lost to a concurrent save back on the accepting process's next delivery", async () => {
+		const {
+			row,
+			processors: [first, second],
+		} = await startQueueMode();
 		const beforeConcurrentSave = structuredClone(row.staticData);
 		await deliver(first, 'msg_overwritten');
 		// The other process saved a copy it had read before that delivery: the id is gone.
@@ -147,7 +183,10 @@ describe('replays across webhook processors sharing n8n static data', () => {
 	});
 
 	it('keeps test-URL deliveries out of the shared record (n8n does not save them)', async () => {
-		const { row, processors: [first] } = await startQueueMode(1, 'manual');
+		const {
+			row,
+			processors: [first],
+		} = await startQueueMode(1, 'manual');
 
 		expect((await deliver(first, 'msg_manual')).status).toBe(204);
 		expect((await deliver(first, 'msg_manual')).status).toBe(204);
@@ -157,7 +196,10 @@ describe('replays across webhook processors sharing n8n static data', () => {
 	});
 
 	it('does not record an unsigned delivery in the shared record', async () => {
-		const { row, processors: [first, second] } = await startQueueMode();
+		const {
+			row,
+			processors: [first, second],
+		} = await startQueueMode();
 		const body = sipEventBody();
 		const forged = signedHeaders(newSecret(), 'msg_forged', Math.floor(Date.now() / 1000), body);
 
@@ -178,7 +220,9 @@ describe('StaticDataReplayStore', () => {
 
 		expect(await store.remember('msg_a', now + HOUR)).toBe(true);
 		expect(await store.remember('msg_a', now + HOUR)).toBe(false);
-		expect(await new StaticDataReplayStore(structuredClone(data), () => now).seen('msg_a')).toBe(true);
+		expect(await new StaticDataReplayStore(structuredClone(data), () => now).seen('msg_a')).toBe(
+			true,
+		);
 		now += 2 * HOUR;
 		expect(await store.seen('msg_a')).toBe(false);
 	});
@@ -226,14 +270,20 @@ describe('StaticDataReplayStore', () => {
 		const now = 1_000 * HOUR;
 		const key = sharedReplayKey('msg_straddling');
 		const straddled = `${'a'.repeat(6)}${key}${'b'.repeat(6)}`;
-		const store = new StaticDataReplayStore({ [SHARED_REPLAY_KEY]: { [String(1_001)]: straddled } }, () => now);
+		const store = new StaticDataReplayStore(
+			{ [SHARED_REPLAY_KEY]: { [String(1_001)]: straddled } },
+			() => now,
+		);
 
 		expect(await store.seen('msg_straddling')).toBe(false);
 	});
 
 	it('still reads ids recorded in the earlier layout (key -> expiry minute), so an upgrade keeps them', async () => {
 		const now = 1_000 * HOUR;
-		const earlierKey = createHash('sha256').update('msg_before_upgrade', 'utf8').digest('base64url').slice(0, 22);
+		const earlierKey = createHash('sha256')
+			.update('msg_before_upgrade', 'utf8')
+			.digest('base64url')
+			.slice(0, 22);
 		const data: IDataObject = { [SHARED_REPLAY_KEY]: { [earlierKey]: (now + HOUR) / 60_000 } };
 		const store = new StaticDataReplayStore(data, () => now);
 

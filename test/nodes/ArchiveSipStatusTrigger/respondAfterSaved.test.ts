@@ -13,7 +13,13 @@ import {
 	type HttpAnswer,
 	type WebhookHarness,
 } from '../../../dev/harness/webhook';
-import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders, sipEventBody } from './fixtures';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE_NAME,
+	newSecret,
+	signedHeaders,
+	sipEventBody,
+} from './fixtures';
 
 const SECRET = newSecret();
 const AFTER_SAVED: INodeParameters = { respond: 'afterSaved' };
@@ -26,7 +32,8 @@ function loadIsolatedNodeType(): INodeType {
 	let nodeType: INodeType | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const module = require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
+		const module =
+			require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
 		nodeType = new module.ArchiveSipStatusTrigger();
 	});
 	return nodeType!;
@@ -47,7 +54,13 @@ function newWorkflow(): { row: WorkflowRow; workflowId: string } {
 /** One n8n process (fresh module memory, as after a restart) on the shared workflow row. */
 async function startProcess(
 	{ row, workflowId }: { row: WorkflowRow; workflowId: string },
-	{ parameters = AFTER_SAVED, fault }: { parameters?: INodeParameters; fault?: (call: number) => ExecutionFault | Promise<ExecutionFault> } = {},
+	{
+		parameters = AFTER_SAVED,
+		fault,
+	}: {
+		parameters?: INodeParameters;
+		fault?: (call: number) => ExecutionFault | Promise<ExecutionFault>;
+	} = {},
 ): Promise<WebhookHarness> {
 	const harness = await startWebhookHarness(loadIsolatedNodeType(), {
 		nodeTypeName: NODE_TYPE_NAME,
@@ -62,9 +75,17 @@ async function startProcess(
 }
 
 /** A sender attempt: fresh timestamp and signature, the given id. Status 0 when no answer came. */
-async function deliver(harness: WebhookHarness, id: string, body = sipEventBody()): Promise<HttpAnswer> {
+async function deliver(
+	harness: WebhookHarness,
+	id: string,
+	body = sipEventBody(),
+): Promise<HttpAnswer> {
 	const headers = signedHeaders(SECRET, id, Math.floor(Date.now() / 1000), body);
-	return await postRaw(harness.url, body, headers).catch(() => ({ status: 0, headers: {}, body: '' }));
+	return await postRaw(harness.url, body, headers).catch(() => ({
+		status: 0,
+		headers: {},
+		body: '',
+	}));
 }
 
 function executionsOf(...harnesses: WebhookHarness[]): number {
@@ -82,26 +103,36 @@ function gate(): { fault: Promise<ExecutionFault>; release: (fault: ExecutionFau
 
 describe('Respond: After the Event Is Saved', () => {
 	it('answers 204 from the saved execution, not from webhook(), with the event on its outcome output', async () => {
-		const process = await startProcess(newWorkflow(), { parameters: { ...AFTER_SAVED, outputMode: 'perOutcome' } });
+		const process = await startProcess(newWorkflow(), {
+			parameters: { ...AFTER_SAVED, outputMode: 'perOutcome' },
+		});
 
 		const answer = await deliver(process, 'msg_saved_1', sipEventBody({ outcome: 'failure' }));
 
 		expect(answer).toMatchObject({ status: 204, body: '' });
 		expect(process.calls[0].result.noWebhookResponse).toBeUndefined();
 		const [outputs] = process.runs();
-		expect(outputs.map((items) => items.map((item) => item.json.outcome))).toEqual([[], ['failure']]);
+		expect(outputs.map((items) => items.map((item) => item.json.outcome))).toEqual([
+			[],
+			['failure'],
+		]);
 		expect(outputs[1][0].pairedItem).toEqual({ item: 0 });
 	});
 
 	it('leaves the default (Immediately) answering from webhook(), before the execution', async () => {
-		const process = await startProcess(newWorkflow(), { parameters: {}, fault: () => 'failToSave' });
+		const process = await startProcess(newWorkflow(), {
+			parameters: {},
+			fault: () => 'failToSave',
+		});
 
 		expect((await deliver(process, 'msg_immediate_1')).status).toBe(204);
 		expect(process.calls[0].result.noWebhookResponse).toBe(true);
 	});
 
 	it('answers 500 when n8n cannot save the execution, and runs the retry', async () => {
-		const process = await startProcess(newWorkflow(), { fault: (call) => (call === 0 ? 'failToSave' : 'run') });
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? 'failToSave' : 'run'),
+		});
 
 		expect((await deliver(process, 'msg_fail_1')).status).toBe(500);
 		expect(executionsOf(process)).toBe(0);
@@ -142,7 +173,9 @@ describe('Respond: After the Event Is Saved', () => {
 
 	it('answers 409 to a retry while the first delivery still waits for its execution, then runs it once', async () => {
 		const held = gate();
-		const process = await startProcess(newWorkflow(), { fault: (call) => (call === 0 ? held.fault : 'run') });
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+		});
 
 		const first = deliver(process, 'msg_inflight_1');
 		await waitUntil(() => process.calls.length === 1);
@@ -159,7 +192,9 @@ describe('Respond: After the Event Is Saved', () => {
 	it('does not let a concurrent delivery record an id whose execution was never saved', async () => {
 		const workflow = newWorkflow();
 		const held = gate();
-		const first = await startProcess(workflow, { fault: (call) => (call === 0 ? held.fault : 'run') });
+		const first = await startProcess(workflow, {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+		});
 
 		const failing = deliver(first, 'msg_repair_failed');
 		await waitUntil(() => first.calls.length === 1);

@@ -18,7 +18,10 @@ describe('parseSigningSecret', () => {
 
 	it('decodes a secret without the whsec_ prefix as base64, as the Standard Webhooks libraries do', () => {
 		const parsed = parseSigningSecret('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'Signing Secret');
-		expect(parsed).toEqual({ ok: true, key: Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64') });
+		expect(parsed).toEqual({
+			ok: true,
+			key: Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64'),
+		});
 	});
 
 	it('holds a secret without prefix to the 16-byte minimum too', () => {
@@ -36,9 +39,17 @@ describe('parseSigningSecret', () => {
 	it.each([
 		['an empty value', '', 'Signing Secret is empty'],
 		['a non-string', 42, 'Signing Secret is empty'],
-		['a signature', 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=', 'looks like a signature (starts with "v1,")'],
+		[
+			'a signature',
+			'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+			'looks like a signature (starts with "v1,")',
+		],
 		['spaces inside', 'whsec_abcd efgh', 'contains spaces'],
-		['plain text without prefix', 'my-plain-secret', 'is not valid base64 (a signing secret is "whsec_" followed by base64, or the base64 alone)'],
+		[
+			'plain text without prefix',
+			'my-plain-secret',
+			'is not valid base64 (a signing secret is "whsec_" followed by base64, or the base64 alone)',
+		],
 		['non-base64 text', 'whsec_not*base64!', 'is not valid base64'],
 		['an impossible base64 length', 'whsec_abcde', 'is not valid base64'],
 		['only the prefix', 'whsec_', 'is not valid base64'],
@@ -58,7 +69,10 @@ describe('parseSigningSecret', () => {
 	});
 
 	it.each([1, 8, 15])('refuses a key of %i bytes (guessable from one signature)', (bytes) => {
-		const parsed = parseSigningSecret(`whsec_${randomBytes(bytes).toString('base64')}`, 'Signing Secret');
+		const parsed = parseSigningSecret(
+			`whsec_${randomBytes(bytes).toString('base64')}`,
+			'Signing Secret',
+		);
 		expect(parsed).toEqual({
 			ok: false,
 			problem: `Signing Secret decodes to ${bytes} bytes, fewer than the minimum of 16 (Standard Webhooks secrets hold 24 to 64 random bytes)`,
@@ -66,13 +80,21 @@ describe('parseSigningSecret', () => {
 	});
 
 	it('accepts a 16-byte key with a warning', () => {
-		const parsed = parseSigningSecret(`whsec_${randomBytes(16).toString('base64')}`, 'Signing Secret');
+		const parsed = parseSigningSecret(
+			`whsec_${randomBytes(16).toString('base64')}`,
+			'Signing Secret',
+		);
 		expect(parsed.ok && parsed.key.length).toBe(16);
 		expect(parsed.ok && parsed.warning).toContain('16 bytes');
 	});
 
 	it('never repeats the value in a message', () => {
-		const values = ['v1,c2VjcmV0c2VjcmV0', 'whsec_c2Vj cmV0', 'c2VjcmV0c2VjcmV0', 'whsec_c2VjcmV0*'];
+		const values = [
+			'v1,c2VjcmV0c2VjcmV0',
+			'whsec_c2Vj cmV0',
+			'c2VjcmV0c2VjcmV0',
+			'whsec_c2VjcmV0*',
+		];
 		for (const value of values) {
 			const parsed = parseSigningSecret(value, 'X');
 			expect(parsed.ok).toBe(false);
@@ -86,13 +108,19 @@ describe('parseSigningKeys', () => {
 		const [main, second, third] = [newSecret(), newSecret(), newSecret()];
 		const parsed = parseSigningKeys(main, `${second}\r\n\n ${third} `);
 		expect(parsed.errors).toEqual([]);
-		expect(parsed.keys.map((key) => `whsec_${key.toString('base64')}`)).toEqual([main, second, third]);
+		expect(parsed.keys.map((key) => `whsec_${key.toString('base64')}`)).toEqual([
+			main,
+			second,
+			third,
+		]);
 	});
 
 	it('numbers the additional secret that is wrong and keeps the good ones', () => {
 		const parsed = parseSigningKeys(newSecret(), `${newSecret()}\nv1,abc`);
 		expect(parsed.keys).toHaveLength(2);
-		expect(parsed.errors).toEqual([expect.stringContaining('Additional Secret 2 looks like a signature')]);
+		expect(parsed.errors).toEqual([
+			expect.stringContaining('Additional Secret 2 looks like a signature'),
+		]);
 	});
 
 	it('splits the rotation field on lines and spaces only', () => {
@@ -119,11 +147,16 @@ describe('credential test archiveSipWebhookSecretTest', () => {
 	it('reports OK with a warning for a short key', async () => {
 		const result = await runTest({ signingSecret: KNOWN_ANSWER_VECTORS[3].secret });
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/^1 signing secret valid\. Warning: Signing Secret decodes to 18 bytes/);
+		expect(result.message).toMatch(
+			/^1 signing secret valid\. Warning: Signing Secret decodes to 18 bytes/,
+		);
 	});
 
 	it('reports every invalid entry as an error without echoing it', async () => {
-		const result = await runTest({ signingSecret: 'v1,c2VjcmV0c2VjcmV0', additionalSecrets: 'plainc2VjcmV0' });
+		const result = await runTest({
+			signingSecret: 'v1,c2VjcmV0c2VjcmV0',
+			additionalSecrets: 'plainc2VjcmV0',
+		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain('Signing Secret looks like a signature');
 		expect(result.message).toContain('Additional Secret 1 is not valid base64 (a signing secret');
@@ -134,11 +167,15 @@ describe('credential test archiveSipWebhookSecretTest', () => {
 		const result = await runTest({ signingSecret: newSecret(), additionalSecrets: 'whsec_QQ==' });
 		expect(result).toEqual({
 			status: 'Error',
-			message: 'Additional Secret 1 decodes to 1 bytes, fewer than the minimum of 16 (Standard Webhooks secrets hold 24 to 64 random bytes)',
+			message:
+				'Additional Secret 1 decodes to 1 bytes, fewer than the minimum of 16 (Standard Webhooks secrets hold 24 to 64 random bytes)',
 		});
 	});
 
 	it('reports a missing secret', async () => {
-		expect(await runTest(undefined)).toEqual({ status: 'Error', message: 'Signing Secret is empty' });
+		expect(await runTest(undefined)).toEqual({
+			status: 'Error',
+			message: 'Signing Secret is empty',
+		});
 	});
 });

@@ -1,10 +1,20 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
-import { setReplayStore, type ReplayStore } from '../../../nodes/ArchiveSipStatusTrigger/replay/replayStore';
-import { FORCED_REREAD_INTERVAL_MS, SIGNING_KEY_REUSE_MS } from '../../../nodes/ArchiveSipStatusTrigger/verify/signingKeyCache';
+import {
+	setReplayStore,
+	type ReplayStore,
+} from '../../../nodes/ArchiveSipStatusTrigger/replay/replayStore';
+import {
+	FORCED_REREAD_INTERVAL_MS,
+	SIGNING_KEY_REUSE_MS,
+} from '../../../nodes/ArchiveSipStatusTrigger/verify/signingKeyCache';
 import {
 	freezeClock,
 	postBytes,
@@ -166,7 +176,9 @@ describe('known-answer vectors (facts.md), clock frozen at each timestamp', () =
 	it('verifies vector 1 with its secret given without the whsec_ prefix', async () => {
 		const vector = KNOWN_ANSWER_VECTORS[0];
 		freezeClock(vector.timestamp * 1000);
-		const trigger = await startTrigger({ credentials: { signingSecret: vector.secret.slice('whsec_'.length) } });
+		const trigger = await startTrigger({
+			credentials: { signingSecret: vector.secret.slice('whsec_'.length) },
+		});
 		const answer = await postRaw(trigger.url, vector.body, {
 			'content-type': 'application/json',
 			'webhook-id': vector.id,
@@ -211,7 +223,10 @@ describe('signatures', () => {
 	it('accepts the old and the new secret while rotating', async () => {
 		const [oldSecret, olderSecret, newestSecret] = [newSecret(), newSecret(), newSecret()];
 		const trigger = await startTrigger({
-			credentials: { signingSecret: newestSecret, additionalSecrets: `${oldSecret}\n${olderSecret}\n` },
+			credentials: {
+				signingSecret: newestSecret,
+				additionalSecrets: `${oldSecret}\n${olderSecret}\n`,
+			},
 		});
 		for (const secret of [newestSecret, oldSecret, olderSecret]) {
 			expect((await deliver(trigger, sipEventBody(), { secret })).status).toBe(204);
@@ -242,7 +257,11 @@ describe('signatures', () => {
 			([name, value]): [string, Buffer] => [name, Buffer.from(value, 'utf8')],
 		);
 		// The UTF-8 bytes of the id go on the wire as they are; the signature covers those bytes.
-		const answer = await postBytes(trigger.url, [...headers, ['content-length', Buffer.from(String(Buffer.byteLength(body)))]], Buffer.from(body));
+		const answer = await postBytes(
+			trigger.url,
+			[...headers, ['content-length', Buffer.from(String(Buffer.byteLength(body)))]],
+			Buffer.from(body),
+		);
 		expect(answer.status).toBe(204);
 		expect(onlyItem(trigger).json.webhook_id).toBe(id);
 	});
@@ -267,7 +286,10 @@ describe('signatures', () => {
 		const answer = await postRaw(trigger.url, body, {
 			'webhook-id': id,
 			'webhook-timestamp': String(NOW_SECONDS),
-			'webhook-signature': [`v1,${randomBytes(32).toString('base64')}`, sign(SECRET, id, NOW_SECONDS, body)],
+			'webhook-signature': [
+				`v1,${randomBytes(32).toString('base64')}`,
+				sign(SECRET, id, NOW_SECONDS, body),
+			],
 		});
 		expect(answer.status).toBe(204);
 	});
@@ -275,7 +297,12 @@ describe('signatures', () => {
 
 describe('hostile signature headers (bounded before parsing)', () => {
 	function forgedHeaders(signature: string, id = nextId()): Record<string, string> {
-		return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(NOW_SECONDS), 'webhook-signature': signature };
+		return {
+			'content-type': 'application/json',
+			'webhook-id': id,
+			'webhook-timestamp': String(NOW_SECONDS),
+			'webhook-signature': signature,
+		};
 	}
 
 	it('refuses 16,000 commas (under the HTTP header limit) with 401 before parsing them', async () => {
@@ -291,7 +318,11 @@ describe('hostile signature headers (bounded before parsing)', () => {
 		const body = sipEventBody();
 		const id = nextId();
 		const decoys = Array.from({ length: 10 }, () => `v1,${randomBytes(32).toString('base64')}`);
-		const answer = await postRaw(trigger.url, body, forgedHeaders([...decoys, sign(SECRET, id, NOW_SECONDS, body)].join(' '), id));
+		const answer = await postRaw(
+			trigger.url,
+			body,
+			forgedHeaders([...decoys, sign(SECRET, id, NOW_SECONDS, body)].join(' '), id),
+		);
 		expect(answer.status).toBe(401);
 		expect(errorOf(answer)).toBe('webhook-signature header has more than 10 entries');
 		expect(trigger.runs()).toHaveLength(0);
@@ -304,7 +335,11 @@ describe('hostile signature headers (bounded before parsing)', () => {
 		const decoys = Array.from({ length: 10 }, () => `v1,${randomBytes(32).toString('base64')}`);
 		const answer = await postRaw(trigger.url, body, {
 			...forgedHeaders('', id),
-			'webhook-signature': [decoys.slice(0, 5).join(' '), decoys.slice(5).join(' '), sign(SECRET, id, NOW_SECONDS, body)],
+			'webhook-signature': [
+				decoys.slice(0, 5).join(' '),
+				decoys.slice(5).join(' '),
+				sign(SECRET, id, NOW_SECONDS, body),
+			],
 		});
 		expect(answer.status).toBe(401);
 		expect(errorOf(answer)).toBe('webhook-signature header has more than 10 entries');
@@ -315,7 +350,11 @@ describe('hostile signature headers (bounded before parsing)', () => {
 		const body = sipEventBody();
 		const id = nextId();
 		const decoys = Array.from({ length: 9 }, () => `v1,${randomBytes(32).toString('base64')}`);
-		const answer = await postRaw(trigger.url, body, forgedHeaders([...decoys, sign(SECRET, id, NOW_SECONDS, body)].join(' '), id));
+		const answer = await postRaw(
+			trigger.url,
+			body,
+			forgedHeaders([...decoys, sign(SECRET, id, NOW_SECONDS, body)].join(' '), id),
+		);
 		expect(answer.status).toBe(204);
 	});
 
@@ -327,7 +366,9 @@ describe('hostile signature headers (bounded before parsing)', () => {
 		expect(answer.status).toBe(401);
 		expect(errorOf(answer)).toBe('webhook-id header is too long');
 		const fits = id.slice(0, 256);
-		expect((await postRaw(trigger.url, body, signedHeaders(SECRET, fits, NOW_SECONDS, body))).status).toBe(204);
+		expect(
+			(await postRaw(trigger.url, body, signedHeaders(SECRET, fits, NOW_SECONDS, body))).status,
+		).toBe(204);
 	});
 });
 
@@ -336,15 +377,18 @@ describe('headers', () => {
 		return signedHeaders(SECRET, id, NOW_SECONDS, body);
 	}
 
-	it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])('rejects a missing %s with 401', async (name) => {
-		const trigger = await startTrigger();
-		const body = sipEventBody();
-		const headers = headersFor(body);
-		delete headers[name];
-		const answer = await postRaw(trigger.url, body, headers);
-		expect(answer.status).toBe(401);
-		expect(errorOf(answer)).toBe(`missing ${name} header`);
-	});
+	it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])(
+		'rejects a missing %s with 401',
+		async (name) => {
+			const trigger = await startTrigger();
+			const body = sipEventBody();
+			const headers = headersFor(body);
+			delete headers[name];
+			const answer = await postRaw(trigger.url, body, headers);
+			expect(answer.status).toBe(401);
+			expect(errorOf(answer)).toBe(`missing ${name} header`);
+		},
+	);
 
 	it('rejects a webhook-id sent twice with different values', async () => {
 		const trigger = await startTrigger();
@@ -407,10 +451,13 @@ describe('timestamp window', () => {
 		{ label: '301 s ahead', timestamp: NOW_SECONDS + 301, status: 401 },
 		{ label: '300 s old', timestamp: NOW_SECONDS - 300, status: 204 },
 		{ label: '300 s ahead', timestamp: NOW_SECONDS + 300, status: 204 },
-	])('with the default 300 s tolerance, a delivery $label is answered $status', async ({ timestamp, status }) => {
-		const trigger = await startTrigger();
-		expect((await deliver(trigger, sipEventBody(), { timestamp })).status).toBe(status);
-	});
+	])(
+		'with the default 300 s tolerance, a delivery $label is answered $status',
+		async ({ timestamp, status }) => {
+			const trigger = await startTrigger();
+			expect((await deliver(trigger, sipEventBody(), { timestamp })).status).toBe(status);
+		},
+	);
 
 	it('names stale and future timestamps', async () => {
 		const trigger = await startTrigger();
@@ -424,18 +471,28 @@ describe('timestamp window', () => {
 
 	it('clamps the tolerance to one hour: a 10-day-old signed delivery is refused even with 1e9', async () => {
 		const trigger = await startTrigger({ parameters: { options: { toleranceSeconds: 1e9 } } });
-		const tenDaysOld = await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 10 * 86_400 });
+		const tenDaysOld = await deliver(trigger, sipEventBody(), {
+			timestamp: NOW_SECONDS - 10 * 86_400,
+		});
 		expect(tenDaysOld.status).toBe(401);
 		expect(errorOf(tenDaysOld)).toBe('webhook-timestamp is too old');
-		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 3601 })).status).toBe(401);
-		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 3600 })).status).toBe(204);
+		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 3601 })).status).toBe(
+			401,
+		);
+		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 3600 })).status).toBe(
+			204,
+		);
 		expect(trigger.runs()).toHaveLength(1);
 	});
 
 	it('honours a configured tolerance', async () => {
 		const trigger = await startTrigger({ parameters: { options: { toleranceSeconds: 600 } } });
-		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 500 })).status).toBe(204);
-		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 601 })).status).toBe(401);
+		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 500 })).status).toBe(
+			204,
+		);
+		expect((await deliver(trigger, sipEventBody(), { timestamp: NOW_SECONDS - 601 })).status).toBe(
+			401,
+		);
 	});
 });
 
@@ -458,7 +515,10 @@ describe('replays', () => {
 		expect((await deliver(trigger, body, { id: 'msg_retry' })).status).toBe(204);
 
 		freezeClock((NOW_SECONDS + 5 * 3600) * 1000);
-		const retry = await deliver(trigger, body, { id: 'msg_retry', timestamp: NOW_SECONDS + 5 * 3600 });
+		const retry = await deliver(trigger, body, {
+			id: 'msg_retry',
+			timestamp: NOW_SECONDS + 5 * 3600,
+		});
 		expect(retry.status).toBe(204);
 		expect(trigger.runs()).toHaveLength(1);
 	});
@@ -466,7 +526,9 @@ describe('replays', () => {
 	it('does not let an unsigned delivery reserve an id', async () => {
 		const trigger = await startTrigger();
 		const body = sipEventBody();
-		expect((await deliver(trigger, body, { id: 'msg_poison', secret: newSecret() })).status).toBe(401);
+		expect((await deliver(trigger, body, { id: 'msg_poison', secret: newSecret() })).status).toBe(
+			401,
+		);
 		expect((await deliver(trigger, body, { id: 'msg_poison' })).status).toBe(204);
 		expect(trigger.runs()).toHaveLength(1);
 	});
@@ -492,7 +554,9 @@ describe('replays', () => {
 describe('event validation', () => {
 	it('1 MiB is the default size limit', async () => {
 		const trigger = await startTrigger();
-		const fits = sipEventBody({ extraData: `, "note": "${'x'.repeat(1024 * 1024 - Buffer.byteLength(sipEventBody()) - 12)}"` });
+		const fits = sipEventBody({
+			extraData: `, "note": "${'x'.repeat(1024 * 1024 - Buffer.byteLength(sipEventBody()) - 12)}"`,
+		});
 		expect(Buffer.byteLength(fits)).toBe(1024 * 1024);
 		expect((await deliver(trigger, fits)).status).toBe(204);
 		const tooLarge = sipEventBody({ extraData: `, "note": "${'x'.repeat(1024 * 1024)}"` });
@@ -503,10 +567,15 @@ describe('event validation', () => {
 		const trigger = await startTrigger();
 		const boundary = 'sip-boundary';
 		const body = `--${boundary}\r\ncontent-disposition: form-data; name="event"\r\n\r\n${sipEventBody()}\r\n--${boundary}--\r\n`;
-		const headers = { ...signedHeaders(SECRET, nextId(), NOW_SECONDS, body), 'content-type': `multipart/form-data; boundary=${boundary}` };
+		const headers = {
+			...signedHeaders(SECRET, nextId(), NOW_SECONDS, body),
+			'content-type': `multipart/form-data; boundary=${boundary}`,
+		};
 		const answer = await postRaw(trigger.url, body, headers);
 		expect(answer.status).toBe(400);
-		expect(errorOf(answer)).toBe('multipart bodies are not accepted: send the event as application/json');
+		expect(errorOf(answer)).toBe(
+			'multipart bodies are not accepted: send the event as application/json',
+		);
 		expect(trigger.runs()).toHaveLength(0);
 	});
 
@@ -519,10 +588,14 @@ describe('event validation', () => {
 		expect(trigger.runs()).toHaveLength(0);
 	});
 
-	const valid = JSON.parse(sipEventBody()) as Record<string, unknown> & { data: Record<string, unknown> };
-	const withData = (data: Record<string, unknown>) => JSON.stringify({ ...valid, data: { ...valid.data, ...data } });
+	const valid = JSON.parse(sipEventBody()) as Record<string, unknown> & {
+		data: Record<string, unknown>;
+	};
+	const withData = (data: Record<string, unknown>) =>
+		JSON.stringify({ ...valid, data: { ...valid.data, ...data } });
 	const without = (field: string) => JSON.stringify({ ...valid, [field]: undefined });
-	const withoutData = (field: string) => JSON.stringify({ ...valid, data: { ...valid.data, [field]: undefined } });
+	const withoutData = (field: string) =>
+		JSON.stringify({ ...valid, data: { ...valid.data, [field]: undefined } });
 
 	it.each([
 		['an array body', '[1, 2]', 'body must be a JSON object'],
@@ -532,10 +605,22 @@ describe('event validation', () => {
 		['a numeric type', JSON.stringify({ ...valid, type: 5 }), 'type must be a non-empty string'],
 		['a missing data', without('data'), 'data must be an object'],
 		['a string data', JSON.stringify({ ...valid, data: 'x' }), 'data must be an object'],
-		['a missing correlation_id', withoutData('correlation_id'), 'data.correlation_id must be a non-empty string'],
-		['an empty correlation_id', withData({ correlation_id: '' }), 'data.correlation_id must be a non-empty string'],
+		[
+			'a missing correlation_id',
+			withoutData('correlation_id'),
+			'data.correlation_id must be a non-empty string',
+		],
+		[
+			'an empty correlation_id',
+			withData({ correlation_id: '' }),
+			'data.correlation_id must be a non-empty string',
+		],
 		['a missing outcome', withoutData('outcome'), 'data.outcome must be one of success, failure'],
-		['an unknown outcome', withData({ outcome: 'archived' }), 'data.outcome must be one of success, failure'],
+		[
+			'an unknown outcome',
+			withData({ outcome: 'archived' }),
+			'data.outcome must be one of success, failure',
+		],
 		['a numeric pid', withData({ pid: 12 }), 'data.pid must be a string'],
 		['an object message', withData({ message: { text: 'x' } }), 'data.message must be a string'],
 	])('answers 400 naming the problem for %s', async (_label, body, error) => {
@@ -553,12 +638,18 @@ describe('event validation', () => {
 		['an impossible date', '2025-02-30T10:00:00Z', null],
 		['a number', 1756931170, null],
 		['no timestamp at all', undefined, null],
-	])('accepts a signed event whose timestamp has %s, passing it on as sent', async (_label, timestamp, utc) => {
-		const trigger = await startTrigger();
-		const body = JSON.stringify({ ...valid, timestamp });
-		expect((await deliver(trigger, body)).status).toBe(204);
-		expect(onlyItem(trigger).json).toMatchObject({ timestamp: timestamp ?? null, timestamp_utc: utc });
-	});
+	])(
+		'accepts a signed event whose timestamp has %s, passing it on as sent',
+		async (_label, timestamp, utc) => {
+			const trigger = await startTrigger();
+			const body = JSON.stringify({ ...valid, timestamp });
+			expect((await deliver(trigger, body)).status).toBe(204);
+			expect(onlyItem(trigger).json).toMatchObject({
+				timestamp: timestamp ?? null,
+				timestamp_utc: utc,
+			});
+		},
+	);
 
 	it('accepts offsets and missing optional fields', async () => {
 		const trigger = await startTrigger();
@@ -573,10 +664,16 @@ describe('event validation', () => {
 
 	it('answers 400 for a declared Content-Length over the limit without waiting for the body', async () => {
 		// Lazy: the body is left unread, as n8n leaves it for content types it does not parse.
-		const trigger = await startTrigger({ rawBody: 'lazy', parameters: { options: { maxBodySizeKib: 1 } } });
+		const trigger = await startTrigger({
+			rawBody: 'lazy',
+			parameters: { options: { maxBodySizeKib: 1 } },
+		});
 		const answer = await postBytes(
 			trigger.url,
-			[['content-type', 'application/octet-stream'], ['content-length', String(10 * 1024 * 1024)]],
+			[
+				['content-type', 'application/octet-stream'],
+				['content-length', String(10 * 1024 * 1024)],
+			],
 			Buffer.from('{"type": '),
 			{ endBody: false },
 		);
@@ -586,7 +683,10 @@ describe('event validation', () => {
 	});
 
 	it('stops reading a chunked body (no Content-Length) once it passes the limit', async () => {
-		const trigger = await startTrigger({ rawBody: 'lazy', parameters: { options: { maxBodySizeKib: 1 } } });
+		const trigger = await startTrigger({
+			rawBody: 'lazy',
+			parameters: { options: { maxBodySizeKib: 1 } },
+		});
 		const chunk = 'x'.repeat(2048);
 		const answer = await postBytes(
 			trigger.url,
@@ -599,7 +699,10 @@ describe('event validation', () => {
 	});
 
 	it('reads an unread body itself and still verifies it (lazy, within the limit)', async () => {
-		const trigger = await startTrigger({ rawBody: 'lazy', parameters: { options: { maxBodySizeKib: 1 } } });
+		const trigger = await startTrigger({
+			rawBody: 'lazy',
+			parameters: { options: { maxBodySizeKib: 1 } },
+		});
 		expect((await deliver(trigger, sipEventBody())).status).toBe(204);
 		expect(trigger.runs()).toHaveLength(1);
 	});
@@ -615,7 +718,9 @@ describe('event validation', () => {
 		expect(unsigned.status).toBe(400);
 		expect(trigger.runs()).toHaveLength(0);
 
-		const justFits = sipEventBody({ extraData: `, "note": "${'x'.repeat(1024 - Buffer.byteLength(sipEventBody()) - 12)}"` });
+		const justFits = sipEventBody({
+			extraData: `, "note": "${'x'.repeat(1024 - Buffer.byteLength(sipEventBody()) - 12)}"`,
+		});
 		expect(Buffer.byteLength(justFits)).toBe(1024);
 		expect((await deliver(trigger, justFits)).status).toBe(204);
 	});
@@ -642,8 +747,14 @@ describe('filters and outputs', () => {
 		await deliver(trigger, sipEventBody({ outcome: 'success' }));
 		await deliver(trigger, sipEventBody({ outcome: 'failure' }));
 		const [successRun, failureRun] = trigger.runs();
-		expect(successRun.map((items) => items.map((item) => item.json.outcome))).toEqual([['success'], []]);
-		expect(failureRun.map((items) => items.map((item) => item.json.outcome))).toEqual([[], ['failure']]);
+		expect(successRun.map((items) => items.map((item) => item.json.outcome))).toEqual([
+			['success'],
+			[],
+		]);
+		expect(failureRun.map((items) => items.map((item) => item.json.outcome))).toEqual([
+			[],
+			['failure'],
+		]);
 	});
 
 	it('by default only starts for *.sip.* types', async () => {
@@ -655,11 +766,16 @@ describe('filters and outputs', () => {
 	});
 
 	it('uses a configured list of type patterns', async () => {
-		const trigger = await startTrigger({ parameters: { options: { eventTypes: 'service.sip.archived,\n*.ie.*' } } });
+		const trigger = await startTrigger({
+			parameters: { options: { eventTypes: 'service.sip.archived,\n*.ie.*' } },
+		});
 		await deliver(trigger, sipEventBody({ type: 'meemoo.sip.archived' }));
 		await deliver(trigger, sipEventBody({ type: 'meemoo.ie.created' }));
 		await deliver(trigger, sipEventBody({ type: 'service.sip.archived' }));
-		expect(trigger.runs().map((run) => run[0][0].json.type)).toEqual(['meemoo.ie.created', 'service.sip.archived']);
+		expect(trigger.runs().map((run) => run[0][0].json.type)).toEqual([
+			'meemoo.ie.created',
+			'service.sip.archived',
+		]);
 	});
 
 	it('matches a backtracking-prone pattern against a 200-character type over HTTP without building a regex', async () => {
@@ -672,7 +788,9 @@ describe('filters and outputs', () => {
 		});
 		try {
 			expect((await deliver(trigger, sipEventBody({ type: 'a'.repeat(200) }))).status).toBe(204);
-			expect((await deliver(trigger, sipEventBody({ type: `${'a'.repeat(199)}b` }))).status).toBe(204);
+			expect((await deliver(trigger, sipEventBody({ type: `${'a'.repeat(199)}b` }))).status).toBe(
+				204,
+			);
 		} finally {
 			spy.mockRestore();
 		}
@@ -698,7 +816,10 @@ describe('rate limit', () => {
 		expect(trigger.runs()).toHaveLength(2);
 
 		freezeClock((NOW_SECONDS + 30) * 1000);
-		const retried = await deliver(trigger, sipEventBody(), { id: 'msg_limited', timestamp: NOW_SECONDS + 30 });
+		const retried = await deliver(trigger, sipEventBody(), {
+			id: 'msg_limited',
+			timestamp: NOW_SECONDS + 30,
+		});
 		expect(retried.status).toBe(204);
 		expect(trigger.runs()).toHaveLength(3);
 	});
@@ -728,7 +849,11 @@ describe('secrets and internal errors', () => {
 		expect(answer.status).toBe(500);
 		expect(JSON.parse(answer.body)).toEqual({ error: 'internal error' });
 		expect(JSON.stringify(recordedLogs)).not.toContain('c2VjcmV0LXRoYXQtaXMtYS1zaWduYXR1cmU');
-		expect(recordedLogs.some((entry) => entry.level === 'error' && entry.message.includes('Signing Secret'))).toBe(true);
+		expect(
+			recordedLogs.some(
+				(entry) => entry.level === 'error' && entry.message.includes('Signing Secret'),
+			),
+		).toBe(true);
 	});
 
 	it('refuses a 1-byte key at delivery: 500 (never 410) and a log line naming the minimum, even for a correct signature', async () => {
@@ -795,7 +920,8 @@ describe('signing keys: read once, reused for a few seconds by production delive
 	it('reads the credential once for a burst of deliveries, and again once the keys are older than the window', async () => {
 		const { harness } = await startEditableTrigger();
 		const statuses = [];
-		for (let index = 0; index < 5; index++) statuses.push((await deliver(harness, sipEventBody())).status);
+		for (let index = 0; index < 5; index++)
+			statuses.push((await deliver(harness, sipEventBody())).status);
 		expect(statuses).toEqual([204, 204, 204, 204, 204]);
 		expect(harness.credentialReads()).toBe(1);
 		freezeClock(NOW_SECONDS * 1000 + SIGNING_KEY_REUSE_MS);
@@ -841,9 +967,16 @@ describe('signing keys: read once, reused for a few seconds by production delive
 		const { harness } = await startEditableTrigger();
 		expect((await deliver(harness, sipEventBody())).status).toBe(204);
 		const body = sipEventBody();
-		expect((await postRaw(harness.url, body, { 'content-type': 'application/json' })).status).toBe(401);
-		expect((await deliver(harness, body, { secret: newSecret(), timestamp: NOW_SECONDS - 3600 })).status).toBe(401);
-		const overlong = { ...signedHeaders(newSecret(), nextId(), NOW_SECONDS, body), 'webhook-signature': 'v1,x '.repeat(11) };
+		expect((await postRaw(harness.url, body, { 'content-type': 'application/json' })).status).toBe(
+			401,
+		);
+		expect(
+			(await deliver(harness, body, { secret: newSecret(), timestamp: NOW_SECONDS - 3600 })).status,
+		).toBe(401);
+		const overlong = {
+			...signedHeaders(newSecret(), nextId(), NOW_SECONDS, body),
+			'webhook-signature': 'v1,x '.repeat(11),
+		};
 		expect((await postRaw(harness.url, body, overlong)).status).toBe(401);
 		expect(harness.credentialReads()).toBe(1);
 	});
@@ -856,28 +989,37 @@ describe('signing keys: read once, reused for a few seconds by production delive
 		}
 		expect(harness.credentialReads()).toBe(2);
 		freezeClock(NOW_SECONDS * 1000 + FORCED_REREAD_INTERVAL_MS);
-		expect((await deliver(harness, sipEventBody(), { secret: newSecret(), timestamp: NOW_SECONDS + 5 })).status).toBe(401);
+		expect(
+			(await deliver(harness, sipEventBody(), { secret: newSecret(), timestamp: NOW_SECONDS + 5 }))
+				.status,
+		).toBe(401);
 		expect(harness.credentialReads()).toBe(3);
 	});
 
 	it('logs the unusable-secret warning once per change of the secrets, not on every read', async () => {
-		const credential: ICredentialDataDecryptedObject = { signingSecret: SECRET, additionalSecrets: 'not-a-secret' };
+		const credential: ICredentialDataDecryptedObject = {
+			signingSecret: SECRET,
+			additionalSecrets: 'not-a-secret',
+		};
 		// Test-URL deliveries read the credential every time.
 		const harness = await startTrigger({ credentials: credential, mode: 'manual' });
 		const logsBefore = recordedLogs.length;
 		const warnings = () => recordedLogs.slice(logsBefore).filter((entry) => entry.level === 'warn');
-		for (let index = 0; index < 3; index++) expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		for (let index = 0; index < 3; index++)
+			expect((await deliver(harness, sipEventBody())).status).toBe(204);
 		expect(harness.credentialReads()).toBe(3);
 		expect(warnings()).toHaveLength(1);
 		expect(warnings()[0].message).toContain('Additional Secret 1 is not valid base64');
 		credential.additionalSecrets = 'still-not-a-secret';
-		for (let index = 0; index < 2; index++) expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		for (let index = 0; index < 2; index++)
+			expect((await deliver(harness, sipEventBody())).status).toBe(204);
 		expect(warnings()).toHaveLength(2);
 	});
 
 	it('reads the credential for every test-URL delivery, so edits show at once in the editor', async () => {
 		const { harness } = await startEditableTrigger('manual');
-		for (let index = 0; index < 3; index++) expect((await deliver(harness, sipEventBody())).status).toBe(204);
+		for (let index = 0; index < 3; index++)
+			expect((await deliver(harness, sipEventBody())).status).toBe(204);
 		expect(harness.credentialReads()).toBe(3);
 	});
 });
@@ -899,6 +1041,9 @@ describe('a failing replay store (e.g. a shared store that is down)', () => {
 		expect(JSON.parse(answer.body)).toEqual({ error: 'internal error' });
 		expect(trigger.runs()).toHaveLength(0);
 		expect(JSON.stringify(recordedLogs)).not.toContain('hunter2');
-		expect(recordedLogs.at(-1)).toMatchObject({ level: 'error', message: expect.stringContaining('unexpected Error') });
+		expect(recordedLogs.at(-1)).toMatchObject({
+			level: 'error',
+			message: expect.stringContaining('unexpected Error'),
+		});
 	});
 });

@@ -1,7 +1,14 @@
 import { parseEventTime } from '../../../nodes/ArchiveSipStatusTrigger/event';
 import { RateLimiter } from '../../../nodes/ArchiveSipStatusTrigger/rateLimit';
-import { InMemoryReplayStore, REPLAY_WINDOW_MS } from '../../../nodes/ArchiveSipStatusTrigger/replay/replayStore';
-import { globMatches, splitPatterns, typeMatches } from '../../../nodes/ArchiveSipStatusTrigger/typeFilter';
+import {
+	InMemoryReplayStore,
+	REPLAY_WINDOW_MS,
+} from '../../../nodes/ArchiveSipStatusTrigger/replay/replayStore';
+import {
+	globMatches,
+	splitPatterns,
+	typeMatches,
+} from '../../../nodes/ArchiveSipStatusTrigger/typeFilter';
 
 describe('parseEventTime', () => {
 	it.each([
@@ -73,16 +80,26 @@ describe('globMatches (no regular expression)', () => {
 
 	it('agrees with a brute-force matcher on every short pattern and text over {a, b}', () => {
 		const words = (length: number, alphabet: string[]): string[] =>
-			length === 0 ? [''] : words(length - 1, alphabet).flatMap((word) => alphabet.map((letter) => word + letter));
+			length === 0
+				? ['']
+				: words(length - 1, alphabet).flatMap((word) => alphabet.map((letter) => word + letter));
 		const bruteForce = (pattern: string, text: string): boolean => {
 			if (pattern === '') return text === '';
-			if (pattern[0] === '*') return [...Array(text.length + 1).keys()].some((skip) => bruteForce(pattern.slice(1), text.slice(skip)));
+			if (pattern[0] === '*')
+				return [...Array(text.length + 1).keys()].some((skip) =>
+					bruteForce(pattern.slice(1), text.slice(skip)),
+				);
 			return text[0] === pattern[0] && bruteForce(pattern.slice(1), text.slice(1));
 		};
 		const patterns = [0, 1, 2, 3, 4].flatMap((length) => words(length, ['a', 'b', '*']));
 		const texts = [0, 1, 2, 3, 4, 5].flatMap((length) => words(length, ['a', 'b']));
 		for (const pattern of patterns) {
-			for (const text of texts) expect([pattern, text, globMatches(pattern, text)]).toEqual([pattern, text, bruteForce(pattern, text)]);
+			for (const text of texts)
+				expect([pattern, text, globMatches(pattern, text)]).toEqual([
+					pattern,
+					text,
+					bruteForce(pattern, text),
+				]);
 		}
 	});
 });

@@ -15,21 +15,37 @@ function keyOf(secret: string): Buffer {
 }
 
 describe('known-answer vectors', () => {
-	it.each(KNOWN_ANSWER_VECTORS.map((vector) => [vector.id, vector] as const))('%s', (_id, vector) => {
-		const signature = computeSignature(keyOf(vector.secret), vector.id, String(vector.timestamp), Buffer.from(vector.body));
-		expect(`v1,${signature.toString('base64')}`).toBe(vector.signature);
+	it.each(KNOWN_ANSWER_VECTORS.map((vector) => [vector.id, vector] as const))(
+		'%s',
+		(_id, vector) => {
+			const signature = computeSignature(
+				keyOf(vector.secret),
+				vector.id,
+				String(vector.timestamp),
+				Buffer.from(vector.body),
+			);
+			expect(`v1,${signature.toString('base64')}`).toBe(vector.signature);
 
-		const headers = {
-			'webhook-id': vector.id,
-			'webhook-timestamp': String(vector.timestamp),
-			'webhook-signature': vector.signature,
-		};
-		const options = { keys: [keyOf(vector.secret)], nowMs: vector.timestamp * 1000, toleranceSeconds: 300 };
-		expect(verifyDelivery(headers, Buffer.from(vector.body), options).ok).toBe(true);
-		// Re-serialized JSON is different bytes and must not verify.
-		const reserialized = Buffer.from(JSON.stringify(JSON.parse(vector.body), null, 1));
-		expect(verifyDelivery(headers, reserialized, options)).toEqual({ ok: false, reason: 'no valid webhook signature', signatureOnly: true });
-	});
+			const headers = {
+				'webhook-id': vector.id,
+				'webhook-timestamp': String(vector.timestamp),
+				'webhook-signature': vector.signature,
+			};
+			const options = {
+				keys: [keyOf(vector.secret)],
+				nowMs: vector.timestamp * 1000,
+				toleranceSeconds: 300,
+			};
+			expect(verifyDelivery(headers, Buffer.from(vector.body), options).ok).toBe(true);
+			// Re-serialized JSON is different bytes and must not verify.
+			const reserialized = Buffer.from(JSON.stringify(JSON.parse(vector.body), null, 1));
+			expect(verifyDelivery(headers, reserialized, options)).toEqual({
+				ok: false,
+				reason: 'no valid webhook signature',
+				signatureOnly: true,
+			});
+		},
+	);
 });
 
 describe('checkTimestamp', () => {
@@ -37,19 +53,25 @@ describe('checkTimestamp', () => {
 	it('accepts digits only within the tolerance', () => {
 		expect(checkTimestamp('1700000000', now, 300)).toEqual({ ok: true, value: 1_700_000_000 });
 		expect(checkTimestamp('1699999700', now, 300).ok).toBe(true);
-		expect(checkTimestamp('1699999699', now, 300)).toEqual({ ok: false, reason: 'webhook-timestamp is too old' });
+		expect(checkTimestamp('1699999699', now, 300)).toEqual({
+			ok: false,
+			reason: 'webhook-timestamp is too old',
+		});
 		expect(checkTimestamp('1700000301', now, 300)).toEqual({
 			ok: false,
 			reason: 'webhook-timestamp is too far in the future',
 		});
 	});
 
-	it.each(['', '123abc', '1.5', '-5', '+1700000000', '0x10', '1e9', '1700000000000000'])('refuses %p', (value) => {
-		expect(checkTimestamp(value, now, 300)).toEqual({
-			ok: false,
-			reason: 'webhook-timestamp must be integer seconds since the epoch',
-		});
-	});
+	it.each(['', '123abc', '1.5', '-5', '+1700000000', '0x10', '1e9', '1700000000000000'])(
+		'refuses %p',
+		(value) => {
+			expect(checkTimestamp(value, now, 300)).toEqual({
+				ok: false,
+				reason: 'webhook-timestamp must be integer seconds since the epoch',
+			});
+		},
+	);
 });
 
 describe('readWebhookHeaders', () => {
@@ -67,7 +89,10 @@ describe('readWebhookHeaders', () => {
 	});
 
 	it('reports an empty header as missing', () => {
-		expect(readWebhookHeaders({ ...base, 'webhook-id': ' ' })).toEqual({ ok: false, reason: 'missing webhook-id header' });
+		expect(readWebhookHeaders({ ...base, 'webhook-id': ' ' })).toEqual({
+			ok: false,
+			reason: 'missing webhook-id header',
+		});
 	});
 });
 
@@ -96,6 +121,8 @@ describe('signature header parsing is linear and bounded', () => {
 
 	it('finds no signature in an entry of commas only', () => {
 		expect(v1Signatures([','.repeat(4000)])).toEqual([]);
-		expect(v1Signatures([`v1,${Buffer.alloc(32, 1).toString('base64')}${','.repeat(4000)}`])).toEqual([Buffer.alloc(32, 1)]);
+		expect(
+			v1Signatures([`v1,${Buffer.alloc(32, 1).toString('base64')}${','.repeat(4000)}`]),
+		).toEqual([Buffer.alloc(32, 1)]);
 	});
 });

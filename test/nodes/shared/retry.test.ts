@@ -19,7 +19,10 @@ beforeAll(async () => {
 	front = await startTestOrigin((request, res) => {
 		const failure = answer(request);
 		if (!failure) return forward(request, res, sandbox.ai.baseUrl);
-		res.writeHead(failure.status, { 'content-type': 'application/json', ...(failure.retryAfter === undefined ? {} : { 'retry-after': failure.retryAfter }) });
+		res.writeHead(failure.status, {
+			'content-type': 'application/json',
+			...(failure.retryAfter === undefined ? {} : { 'retry-after': failure.retryAfter }),
+		});
 		res.end('{"error":"busy"}');
 	});
 });
@@ -58,7 +61,8 @@ describe('Retry-After never removes the backoff', () => {
 		// Two refused introspections, the third passes, then the count query.
 		expect(front.requests).toHaveLength(4);
 		// A timer never fires early: each retry came at least half the base delay after the refusal.
-		for (const gap of gapsAfterRefusals().slice(0, 2)) expect(gap).toBeGreaterThanOrEqual(DEFAULT_RETRY.baseDelayMs / 2);
+		for (const gap of gapsAfterRefusals().slice(0, 2))
+			expect(gap).toBeGreaterThanOrEqual(DEFAULT_RETRY.baseDelayMs / 2);
 	});
 
 	it('the wait grows with each retry even when the server says 0, and never exceeds the cap', () => {
@@ -78,9 +82,10 @@ describe('a Retry-After beyond the cap', () => {
 		const before = Date.now();
 		const result = await count(3);
 		expect(front.requests).toHaveLength(1);
-		const match = /AI Metadata API: too many requests \(HTTP 429\); the server asks to wait 120 s before retrying, longer than the node waits; try again after (\S+)$/.exec(
-			result.error?.message ?? '',
-		);
+		const match =
+			/AI Metadata API: too many requests \(HTTP 429\); the server asks to wait 120 s before retrying, longer than the node waits; try again after (\S+)$/.exec(
+				result.error?.message ?? '',
+			);
 		expect(match).not.toBeNull();
 		expect(Date.parse(match![1])).toBeGreaterThanOrEqual(before + 120_000);
 	});

@@ -13,7 +13,11 @@ export interface ReceivedRequest {
 }
 
 /** Decides the answer of a test origin; `origin` is the server itself (for redirects to its own paths). */
-export type OriginHandler = (request: ReceivedRequest, res: ServerResponse, origin: TestOrigin) => void;
+export type OriginHandler = (
+	request: ReceivedRequest,
+	res: ServerResponse,
+	origin: TestOrigin,
+) => void;
 
 export interface TestOrigin {
 	/** e.g. http://127.0.0.1:40123 — a different origin from every other server in the test. */
@@ -28,7 +32,9 @@ export interface TestOrigin {
  * A loopback HTTP server on a port of its own that records everything it receives. Tests use it as the "other
  * host" a redirect points to, and check that no credential ever reached it.
  */
-export async function startTestOrigin(handler: OriginHandler = answerNotFound): Promise<TestOrigin> {
+export async function startTestOrigin(
+	handler: OriginHandler = answerNotFound,
+): Promise<TestOrigin> {
 	const requests: ReceivedRequest[] = [];
 	let origin: TestOrigin;
 	const server = createServer((req, res) => {
@@ -52,7 +58,10 @@ export async function startTestOrigin(handler: OriginHandler = answerNotFound): 
 		baseUrl: `http://127.0.0.1:${port}`,
 		requests,
 		receivedCredentials: () =>
-			requests.some((request) => request.headers.authorization !== undefined || request.url.searchParams.has('jwtauth')),
+			requests.some(
+				(request) =>
+					request.headers.authorization !== undefined || request.url.searchParams.has('jwtauth'),
+			),
 		close: () =>
 			new Promise<void>((resolve, reject) => {
 				server.closeAllConnections();
@@ -73,7 +82,11 @@ export function redirect(res: ServerResponse, status: number, location: string):
 }
 
 /** Passes a received request on to `targetBaseUrl` (same path and query) and pipes the answer back. */
-export function forward(request: ReceivedRequest, res: ServerResponse, targetBaseUrl: string): void {
+export function forward(
+	request: ReceivedRequest,
+	res: ServerResponse,
+	targetBaseUrl: string,
+): void {
 	const target = new URL(targetBaseUrl);
 	const upstream = httpRequest(
 		{

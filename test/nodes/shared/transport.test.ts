@@ -7,8 +7,16 @@ import { graphqlProbe } from '../../../dev/harness/graphqlProbe';
 import { aiCredentials, orgCredentials } from '../../../dev/harness/sandboxCredentials';
 import { orgToken, postGraphql } from '../../dev/emulators/testHelpers';
 
-const aiProbe = graphqlProbe({ credentialType: 'archiveAiMetadataApi', serviceName: 'AI Metadata API', endpointProperty: 'graphqlUrl' });
-const orgProbe = graphqlProbe({ credentialType: 'archiveOrganizationApi', serviceName: 'Organization API', endpointProperty: 'apiUrl' });
+const aiProbe = graphqlProbe({
+	credentialType: 'archiveAiMetadataApi',
+	serviceName: 'AI Metadata API',
+	endpointProperty: 'graphqlUrl',
+});
+const orgProbe = graphqlProbe({
+	credentialType: 'archiveOrganizationApi',
+	serviceName: 'Organization API',
+	endpointProperty: 'apiUrl',
+});
 
 let sandbox: Sandbox;
 const ai = () => aiCredentials(sandbox);
@@ -36,11 +44,16 @@ beforeEach(async () => {
 	sandbox.counters.reset();
 });
 
-const PAGE_QUERY = 'query Page($limit: Int!, $offset: Int!) { face_tasks(limit: $limit, offset: $offset, order_by: [{task_id: asc}]) { task_id } }';
+const PAGE_QUERY =
+	'query Page($limit: Int!, $offset: Int!) { face_tasks(limit: $limit, offset: $offset, order_by: [{task_id: asc}]) { task_id } }';
 
 describe('GraphQL transport', () => {
 	it('retries 429 (honouring Retry-After), 5xx and dropped connections, and the paged result stays exact', async () => {
-		sandbox.faults.set('ai', { status429: { every: 5, retryAfter: 1 }, status5xx: { every: 7, code: 502 }, dropConnection: { every: 11 } });
+		sandbox.faults.set('ai', {
+			status429: { every: 5, retryAfter: 1 },
+			status5xx: { every: 7, code: 502 },
+			dropConnection: { every: 11 },
+		});
 		const started = Date.now();
 		const result = await runNode({
 			nodeType: aiProbe,
@@ -48,8 +61,13 @@ describe('GraphQL transport', () => {
 			credentials: ai(),
 		});
 		expect(result.error).toBeUndefined();
-		const ids = (result.outputs[0][0].json.rows as Array<{ task_id: string }>).map((row) => row.task_id);
-		const expected = sandbox.data.ai.records('face_tasks', ['task_id']).map((row) => String(row.task_id)).sort();
+		const ids = (result.outputs[0][0].json.rows as Array<{ task_id: string }>).map(
+			(row) => row.task_id,
+		);
+		const expected = sandbox.data.ai
+			.records('face_tasks', ['task_id'])
+			.map((row) => String(row.task_id))
+			.sort();
 		expect(ids).toEqual(expected);
 		const counters = sandbox.counters.get().ai;
 		expect(counters.faults['graphql.status429']).toBeGreaterThan(0);
@@ -61,13 +79,23 @@ describe('GraphQL transport', () => {
 
 	it('gives up after the configured retries with the status in the message', async () => {
 		sandbox.faults.set('ai', { status5xx: { every: 1, code: 503 } });
-		const result = await runNode({ nodeType: aiProbe, parameters: { query: '{ __typename }', maxRetries: 2 }, credentials: ai() });
-		expect(result.error?.message).toBe('AI Metadata API: the server failed (HTTP 503) after 2 retries');
+		const result = await runNode({
+			nodeType: aiProbe,
+			parameters: { query: '{ __typename }', maxRetries: 2 },
+			credentials: ai(),
+		});
+		expect(result.error?.message).toBe(
+			'AI Metadata API: the server failed (HTTP 503) after 2 retries',
+		);
 		expect(sandbox.counters.get().ai.requests.graphql).toBe(3);
 	});
 
 	it('turns Hasura errors (HTTP 200, no data) into a NodeApiError with message, code and path, without retrying', async () => {
-		const result = await runNode({ nodeType: aiProbe, parameters: { query: '{ face_tasks { no_such_field } }' }, credentials: ai() });
+		const result = await runNode({
+			nodeType: aiProbe,
+			parameters: { query: '{ face_tasks { no_such_field } }' },
+			credentials: ai(),
+		});
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toMatch(/^AI Metadata API: .*no_such_field/);
 		expect(result.error?.description).toMatch(/code validation-failed/);
@@ -76,19 +104,28 @@ describe('GraphQL transport', () => {
 	});
 
 	it('turns Apollo validation errors (HTTP 400) and resolver failures (HTTP 200, null data) into NodeApiErrors', async () => {
-		const invalid = await runNode({ nodeType: orgProbe, parameters: { query: '{ organizations(offset: 0) { nope } }' }, credentials: org() });
+		const invalid = await runNode({
+			nodeType: orgProbe,
+			parameters: { query: '{ organizations(offset: 0) { nope } }' },
+			credentials: org(),
+		});
 		expect(invalid.error?.message).toMatch(/^Organization API: Cannot query field "nope"/);
 		expect(invalid.error?.description).toMatch(/code GRAPHQL_VALIDATION_FAILED/);
 		expect(invalid.error?.httpCode).toBe('400');
 
 		sandbox.faults.set('org', { sparqlDown: true });
-		const down = await runNode({ nodeType: orgProbe, parameters: { query: '{ organizations(offset: 0, limit: 1) { id } }' }, credentials: org() });
+		const down = await runNode({
+			nodeType: orgProbe,
+			parameters: { query: '{ organizations(offset: 0, limit: 1) { id } }' },
+			credentials: org(),
+		});
 		expect(down.error?.message).toBe('Organization API: Unable to query SPARQL service');
 		expect(down.error?.description).toMatch(/code INTERNAL_SERVER_ERROR, path organizations/);
 	});
 
 	it('pages through a silent server cap (500) without losing rows, by POST and by GET', async () => {
-		const query = 'query Page($limit: Int, $offset: Int) { organizations(limit: $limit, offset: $offset) { iri } }';
+		const query =
+			'query Page($limit: Int, $offset: Int) { organizations(limit: $limit, offset: $offset) { iri } }';
 		const expected = sandbox.data.org.organizations.map((entity) => String(entity.iri)).sort();
 		expect(expected.length).toBeGreaterThan(1000);
 		for (const method of ['POST', 'GET']) {
@@ -108,7 +145,11 @@ describe('GraphQL transport', () => {
 		const token = await orgToken(sandbox);
 		const outcomes: string[] = [];
 		for (let request = 0; request < 4; request++) {
-			const answer = await postGraphql(sandbox.org.apiUrl, token, '{ organizations(limit: 1, offset: 0) { id } }');
+			const answer = await postGraphql(
+				sandbox.org.apiUrl,
+				token,
+				'{ organizations(limit: 1, offset: 0) { id } }',
+			);
 			expect(answer.status).toBe(200);
 			outcomes.push(String(answer.body.errors?.[0]?.extensions?.code ?? 'ok'));
 		}
@@ -117,7 +158,8 @@ describe('GraphQL transport', () => {
 
 	it('retries "Unable to query SPARQL service" (HTTP 200) like a 5xx, and the paged result stays exact', async () => {
 		sandbox.faults.set('org', { sparqlDown: { every: 3 } });
-		const query = 'query Page($limit: Int, $offset: Int) { organizations(limit: $limit, offset: $offset) { iri } }';
+		const query =
+			'query Page($limit: Int, $offset: Int) { organizations(limit: $limit, offset: $offset) { iri } }';
 		const result = await runNode({
 			nodeType: orgProbe,
 			parameters: { query, pageField: 'organizations', pageSize: 200, concurrency: 2 },
@@ -131,7 +173,11 @@ describe('GraphQL transport', () => {
 
 	it('gives up on a SPARQL store that stays down after the configured retries', async () => {
 		sandbox.faults.set('org', { sparqlDown: true });
-		const result = await runNode({ nodeType: orgProbe, parameters: { query: '{ organizations(offset: 0, limit: 1) { id } }', maxRetries: 2 }, credentials: org() });
+		const result = await runNode({
+			nodeType: orgProbe,
+			parameters: { query: '{ organizations(offset: 0, limit: 1) { id } }', maxRetries: 2 },
+			credentials: org(),
+		});
 		expect(result.error?.message).toBe('Organization API: Unable to query SPARQL service');
 		expect(sandbox.counters.get().org.requests.graphql).toBe(3);
 	});

@@ -5,7 +5,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { REPO_ROOT } from '../../../../dev/n8n/install';
-import { freePort, N8nInstance, type CredentialImport, type ExecutionRecord, type PackageMode } from '../../../../dev/n8n/n8n';
+import {
+	freePort,
+	N8nInstance,
+	type CredentialImport,
+	type ExecutionRecord,
+	type PackageMode,
+} from '../../../../dev/n8n/n8n';
 import { runGroup, spawnGroup, type GroupProcess } from '../../../../dev/n8n/processes';
 import type { RunExecutionData } from '../../../../dev/n8n/run-data';
 import type { WorkflowJson } from '../../../../dev/n8n/workflows';
@@ -110,7 +116,9 @@ export class QueueCluster {
 		await this.mainInstance.start();
 		await Promise.all([
 			...this.workers.map((each) => this.startProcess(each, this.workerArgs(), WORKER_READY)),
-			...this.webhookProcessors.map((each) => this.startProcess(each, ['webhook'], /Webhook listener waiting for requests/)),
+			...this.webhookProcessors.map((each) =>
+				this.startProcess(each, ['webhook'], /Webhook listener waiting for requests/),
+			),
 		]);
 	}
 
@@ -123,7 +131,9 @@ export class QueueCluster {
 	/** Execution ids each worker logged as started (`Worker started execution N`). */
 	executionsByWorker(): string[][] {
 		return this.workers.map((_, index) =>
-			[...this.workerLog(index).matchAll(/Worker started execution (\d+)/g)].map((match) => match[1]),
+			[...this.workerLog(index).matchAll(/Worker started execution (\d+)/g)].map(
+				(match) => match[1],
+			),
 		);
 	}
 
@@ -131,14 +141,23 @@ export class QueueCluster {
 	logs(): string {
 		const parts = [`--- main\n${this.mainInstance.serverLog()}`];
 		for (const each of [...this.workers, ...this.webhookProcessors]) {
-			parts.push(`--- ${each.role} ${each.instance.port}\n${this.mainInstance.redact(each.output.join(''))}`);
+			parts.push(
+				`--- ${each.role} ${each.instance.port}\n${this.mainInstance.redact(each.output.join(''))}`,
+			);
 		}
 		return parts.join('\n');
 	}
 
 	/** Executions in PostgreSQL, oldest first, with decoded run data. */
 	async executions(workflowId: string): Promise<ExecutionRecord[]> {
-		const rows = await this.sql<{ id: number; workflowId: string; status: string; mode: string; finished: boolean; data: string | null }>(
+		const rows = await this.sql<{
+			id: number;
+			workflowId: string;
+			status: string;
+			mode: string;
+			finished: boolean;
+			data: string | null;
+		}>(
 			`SELECT e.id, e."workflowId", e.status, e.mode, e.finished, d.data FROM execution_entity e
 			 LEFT JOIN execution_data d ON d."executionId" = e.id
 			 WHERE e."workflowId" = '${workflowId.replace(/'/g, "''")}' ORDER BY e.id`,
@@ -159,7 +178,11 @@ export class QueueCluster {
 		const rows = await this.sql<{ id: number; stoppedAt: string | null }>(
 			`SELECT id, "stoppedAt" FROM execution_entity WHERE "workflowId" = '${workflowId.replace(/'/g, "''")}'`,
 		);
-		return new Map(rows.filter((row) => row.stoppedAt).map((row) => [String(row.id), Date.parse(row.stoppedAt!)]));
+		return new Map(
+			rows
+				.filter((row) => row.stoppedAt)
+				.map((row) => [String(row.id), Date.parse(row.stoppedAt!)]),
+		);
 	}
 
 	/** Stops one worker (the queue keeps its jobs for the others). */
@@ -173,14 +196,20 @@ export class QueueCluster {
 	}
 
 	/** Polls until at least `count` executions of the workflow have finished (any outcome). */
-	async waitForExecutions(workflowId: string, count: number, timeoutMs = 120_000): Promise<ExecutionRecord[]> {
+	async waitForExecutions(
+		workflowId: string,
+		count: number,
+		timeoutMs = 120_000,
+	): Promise<ExecutionRecord[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const all = await this.executions(workflowId);
 			const done = all.filter((each) => !['new', 'running', 'waiting'].includes(each.status));
 			if (done.length >= count && done.length === all.length) return done;
 			if (Date.now() > deadline) {
-				throw new Error(`${done.length}/${count} executions of ${workflowId} finished (${all.length} recorded) after ${timeoutMs} ms\n${this.logs()}`);
+				throw new Error(
+					`${done.length}/${count} executions of ${workflowId} finished (${all.length} recorded) after ${timeoutMs} ms\n${this.logs()}`,
+				);
 			}
 			await sleep(250);
 		}
@@ -191,7 +220,21 @@ export class QueueCluster {
 		const wrapped = `SELECT coalesce(json_agg(t), '[]'::json) FROM (${query}) t`;
 		const result = await runGroup(
 			'psql',
-			['-X', '-q', '-At', '-h', '127.0.0.1', '-p', String(this.postgresPort), '-U', 'postgres', '-d', DATABASE, '-c', wrapped],
+			[
+				'-X',
+				'-q',
+				'-At',
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(this.postgresPort),
+				'-U',
+				'postgres',
+				'-d',
+				DATABASE,
+				'-c',
+				wrapped,
+			],
 			{ env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeoutMs: 60_000 },
 		);
 		if (result.code !== 0) throw new Error(`psql failed: ${result.stderr}`);
@@ -200,29 +243,56 @@ export class QueueCluster {
 
 	/** Stops every n8n process, then PostgreSQL and Redis, and deletes the temp folders. */
 	async dispose(): Promise<void> {
-		await Promise.all([...this.webhookProcessors, ...this.workers].map((each) => this.stopProcess(each)));
+		await Promise.all(
+			[...this.webhookProcessors, ...this.workers].map((each) => this.stopProcess(each)),
+		);
 		await this.main?.stop();
 		await Promise.all([this.postgres?.stop(15_000), this.redis?.stop(5_000)]);
 		this.postgres = undefined;
 		this.redis = undefined;
-		for (const instance of [this.main, ...this.workers.map((each) => each.instance), ...this.webhookProcessors.map((each) => each.instance)]) {
+		for (const instance of [
+			this.main,
+			...this.workers.map((each) => each.instance),
+			...this.webhookProcessors.map((each) => each.instance),
+		]) {
 			await instance?.dispose();
 		}
-		if (process.env.E2E_KEEP_USER_FOLDER !== '1') fs.rmSync(this.root, { recursive: true, force: true });
+		if (process.env.E2E_KEEP_USER_FOLDER !== '1')
+			fs.rmSync(this.root, { recursive: true, force: true });
 	}
 
 	private async startServices(): Promise<void> {
 		const collect = (chunk: string) => this.serviceOutput.push(chunk);
 		const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-		this.redis = spawnGroup('bash', [SERVICES_SCRIPT, 'redis', String(this.redisPort)], { env, onOutput: collect });
-		this.postgres = spawnGroup('bash', [SERVICES_SCRIPT, 'postgres', String(this.postgresPort), path.join(this.root, 'postgres')], {
+		this.redis = spawnGroup('bash', [SERVICES_SCRIPT, 'redis', String(this.redisPort)], {
 			env,
 			onOutput: collect,
 		});
+		this.postgres = spawnGroup(
+			'bash',
+			[SERVICES_SCRIPT, 'postgres', String(this.postgresPort), path.join(this.root, 'postgres')],
+			{
+				env,
+				onOutput: collect,
+			},
+		);
 		await Promise.all([this.waitForRedis(), this.waitForPostgres()]);
 		const created = await runGroup(
 			'psql',
-			['-X', '-q', '-h', '127.0.0.1', '-p', String(this.postgresPort), '-U', 'postgres', '-d', 'postgres', '-c', `CREATE DATABASE ${DATABASE}`],
+			[
+				'-X',
+				'-q',
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(this.postgresPort),
+				'-U',
+				'postgres',
+				'-d',
+				'postgres',
+				'-c',
+				`CREATE DATABASE ${DATABASE}`,
+			],
 			{ env, timeoutMs: 60_000 },
 		);
 		if (created.code !== 0) throw new Error(`could not create the database: ${created.stderr}`);
@@ -235,7 +305,11 @@ export class QueueCluster {
 	private async waitForPostgres(): Promise<void> {
 		const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 		await this.pollUntil('PostgreSQL', async () => {
-			const probe = await runGroup('pg_isready', ['-q', '-h', '127.0.0.1', '-p', String(this.postgresPort)], { env, timeoutMs: 10_000 });
+			const probe = await runGroup(
+				'pg_isready',
+				['-q', '-h', '127.0.0.1', '-p', String(this.postgresPort)],
+				{ env, timeoutMs: 10_000 },
+			);
 			return probe.code === 0;
 		});
 	}
@@ -243,7 +317,8 @@ export class QueueCluster {
 	private async pollUntil(what: string, ready: () => Promise<boolean>): Promise<void> {
 		const deadline = Date.now() + 60_000;
 		while (!(await ready().catch(() => false))) {
-			if (Date.now() > deadline) throw new Error(`${what} did not start:\n${this.serviceOutput.join('')}`);
+			if (Date.now() > deadline)
+				throw new Error(`${what} did not start:\n${this.serviceOutput.join('')}`);
 			await sleep(200);
 		}
 	}
@@ -306,7 +381,9 @@ export class QueueCluster {
 		});
 		while (!ready.test(member.output.slice(from).join(''))) {
 			if (exitCode !== undefined || Date.now() > deadline) {
-				throw new Error(`n8n ${args[0]} (port ${instance.port}) not ready (exit ${exitCode}):\n${this.mainInstance.redact(member.output.join(''))}`);
+				throw new Error(
+					`n8n ${args[0]} (port ${instance.port}) not ready (exit ${exitCode}):\n${this.mainInstance.redact(member.output.join(''))}`,
+				);
 			}
 			await sleep(200);
 		}

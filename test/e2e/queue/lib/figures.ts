@@ -45,10 +45,15 @@ export function percentile(values: number[], fraction: number): number {
 }
 
 export function formatFigures(figures: QueueFigures): string {
-	const lines = ['', 'queue mode figures (SIP Status Trigger, events sent through both webhook processors)'];
+	const lines = [
+		'',
+		'queue mode figures (SIP Status Trigger, events sent through both webhook processors)',
+	];
 	for (const [version, each] of Object.entries(figures)) {
 		lines.push(`n8n ${version}`);
-		lines.push(`  ${'workers'.padEnd(8)}${'events'.padEnd(8)}${'events/s'.padEnd(10)}${'p50 ms'.padEnd(9)}${'p99 ms'.padEnd(9)}lost`);
+		lines.push(
+			`  ${'workers'.padEnd(8)}${'events'.padEnd(8)}${'events/s'.padEnd(10)}${'p50 ms'.padEnd(9)}${'p99 ms'.padEnd(9)}lost`,
+		);
 		for (const run of each.trigger) {
 			lines.push(
 				`  ${String(run.workers).padEnd(8)}${String(run.events).padEnd(8)}${run.eventsPerSecond.toFixed(1).padEnd(10)}` +
@@ -56,7 +61,9 @@ export function formatFigures(figures: QueueFigures): string {
 			);
 		}
 		if (each.tokenRequests) {
-			lines.push(`  token requests: ${each.tokenRequests.tokens} for ${each.tokenRequests.executions} executions over both workers`);
+			lines.push(
+				`  token requests: ${each.tokenRequests.tokens} for ${each.tokenRequests.executions} executions over both workers`,
+			);
 		}
 	}
 	return lines.join('\n');

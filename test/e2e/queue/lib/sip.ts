@@ -25,7 +25,11 @@ export interface Delivery {
 }
 
 /** Sends a delivery signed now: a retry of the same delivery gets a fresh timestamp and signature. */
-export async function sendSigned(url: string, secret: string, delivery: Delivery): Promise<HttpResponse> {
+export async function sendSigned(
+	url: string,
+	secret: string,
+	delivery: Delivery,
+): Promise<HttpResponse> {
 	const now = new Date();
 	return await request(url, {
 		method: 'POST',
@@ -40,7 +44,11 @@ export async function sendSigned(url: string, secret: string, delivery: Delivery
 }
 
 /** Exactly the headers and bytes of an earlier send (an attacker's or a proxy's replay). */
-export function signedHeaders(secret: string, delivery: Delivery, at = new Date()): Record<string, string> {
+export function signedHeaders(
+	secret: string,
+	delivery: Delivery,
+	at = new Date(),
+): Record<string, string> {
 	return {
 		'content-type': 'application/json',
 		'webhook-id': delivery.id,
@@ -50,7 +58,11 @@ export function signedHeaders(secret: string, delivery: Delivery, at = new Date(
 }
 
 /** Runs `task` over `items` with at most `limit` in flight; results in input order. */
-export async function mapLimit<T, R>(items: T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+	items: T[],
+	limit: number,
+	task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
 	const results: R[] = new Array(items.length);
 	let next = 0;
 	const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {

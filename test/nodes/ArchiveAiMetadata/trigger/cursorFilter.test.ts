@@ -37,7 +37,9 @@ function holds(where: IDataObject, row: Row): boolean {
 
 /** Sorts like `cursorOrder(columns, 'asc')`: time ascending, then each key ascending with nulls last. */
 function sortedAsCursor(rows: Row[], columns: CursorColumns): Row[] {
-	const order = cursorOrder(columns, 'asc').map((entry) => Object.entries(entry)[0] as [string, string]);
+	const order = cursorOrder(columns, 'asc').map(
+		(entry) => Object.entries(entry)[0] as [string, string],
+	);
 	return [...rows].sort((a, b) => {
 		for (const [column] of order) {
 			if (a[column] === b[column]) continue;
@@ -54,44 +56,70 @@ const COLUMNS: CursorColumns = { time: 'updated_at', key: ['task_id', 'person_id
 /** Every combination of a few times and key values, nulls included: ties on time and on the first key. */
 function rows(): Row[] {
 	const result: Row[] = [];
-	for (const time of ['2025-01-01T10:00:00.000001', '2025-01-01T10:00:00.000002', '2025-01-02T00:00:00'])
+	for (const time of [
+		'2025-01-01T10:00:00.000001',
+		'2025-01-01T10:00:00.000002',
+		'2025-01-02T00:00:00',
+	])
 		for (const task of ['a', 'b', null])
-			for (const person of [1, 2, null]) result.push({ updated_at: time, task_id: task, person_id: person });
+			for (const person of [1, 2, null])
+				result.push({ updated_at: time, task_id: task, person_id: person });
 	return result;
 }
 
 describe('afterCursorFilter', () => {
 	const all = sortedAsCursor(rows(), COLUMNS);
 
-	it.each(all.map((row, index) => [index, row] as const))('after row %i it selects exactly the rows that follow it', (index, row) => {
-		const cursor = cursorAfter(row, COLUMNS, 'face_tasks')!;
-		const where = afterCursorFilter(cursor, COLUMNS);
+	it.each(all.map((row, index) => [index, row] as const))(
+		'after row %i it selects exactly the rows that follow it',
+		(index, row) => {
+			const cursor = cursorAfter(row, COLUMNS, 'face_tasks')!;
+			const where = afterCursorFilter(cursor, COLUMNS);
 
-		expect(all.filter((candidate) => holds(where, candidate))).toEqual(all.slice(index + 1));
-	});
+			expect(all.filter((candidate) => holds(where, candidate))).toEqual(all.slice(index + 1));
+		},
+	);
 
 	it('a cursor without key (a moment) selects the rows at or after its time', () => {
 		const where = afterCursorFilter({ time: '2025-01-01T10:00:00.000002', key: null }, COLUMNS);
 
-		expect(all.filter((row) => holds(where, row))).toEqual(all.filter((row) => String(row.updated_at) >= '2025-01-01T10:00:00.000002'));
+		expect(all.filter((row) => holds(where, row))).toEqual(
+			all.filter((row) => String(row.updated_at) >= '2025-01-01T10:00:00.000002'),
+		);
 	});
 
 	it('a cursor saved with fewer key columns compares on the columns it has', () => {
 		const where = afterCursorFilter({ time: '2025-01-01T10:00:00.000001', key: ['a'] }, COLUMNS);
 		const selected = all.filter((row) => holds(where, row));
 
-		expect(selected.some((row) => row.updated_at === '2025-01-01T10:00:00.000001' && row.task_id === 'a')).toBe(false);
-		expect(selected).toContainEqual({ updated_at: '2025-01-01T10:00:00.000001', task_id: 'b', person_id: 1 });
+		expect(
+			selected.some(
+				(row) => row.updated_at === '2025-01-01T10:00:00.000001' && row.task_id === 'a',
+			),
+		).toBe(false);
+		expect(selected).toContainEqual({
+			updated_at: '2025-01-01T10:00:00.000001',
+			task_id: 'b',
+			person_id: 1,
+		});
 	});
 });
 
 describe('cursor in static data', () => {
 	it('survives a save and a read, and a row without time gives no cursor', () => {
 		const staticData: IDataObject = {};
-		const cursor = cursorAfter({ updated_at: '2025-01-01T10:00:00.5', task_id: 'a', person_id: null }, COLUMNS, 'face_tasks', '2025-01-01');
+		const cursor = cursorAfter(
+			{ updated_at: '2025-01-01T10:00:00.5', task_id: 'a', person_id: null },
+			COLUMNS,
+			'face_tasks',
+			'2025-01-01',
+		);
 		saveCursor(staticData, cursor!);
 
-		expect(readCursor(JSON.parse(JSON.stringify(staticData)) as IDataObject)).toEqual({ ...cursor, memory: undefined });
+		expect(readCursor(JSON.parse(JSON.stringify(staticData)) as IDataObject)).toEqual({
+			...cursor,
+			memory: undefined,
+		});
 		expect(cursorAfter({ updated_at: null, task_id: 'a' }, COLUMNS, 'face_tasks')).toBeUndefined();
 	});
 });

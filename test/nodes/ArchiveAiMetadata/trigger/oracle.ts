@@ -20,7 +20,14 @@ export interface ViewShape {
 export const TASK_SHAPE: ViewShape = { time: 'processed_time', key: ['task_id'] };
 export const MATCH_SHAPE: ViewShape = {
 	time: 'matched_time',
-	key: ['cluster_uuid', 'refset_person_id', 'match_score', 'refset_person_wiki_id', 'refset_person_name', 'cp'],
+	key: [
+		'cluster_uuid',
+		'refset_person_id',
+		'match_score',
+		'refset_person_wiki_id',
+		'refset_person_name',
+		'cp',
+	],
 };
 
 function compareText(a: unknown, b: unknown): number {
@@ -59,7 +66,8 @@ export function recordsAfter(
 		.filter((record) => record[shape.time] !== null && accept(record))
 		.filter((record) => {
 			const time = micros(String(record[shape.time]));
-			if (time !== cursorTime || cursor.key === null) return cursor.key === null ? time >= cursorTime : time > cursorTime;
+			if (time !== cursorTime || cursor.key === null)
+				return cursor.key === null ? time >= cursorTime : time > cursorTime;
 			for (let index = 0; index < shape.key.length; index++) {
 				const byKey = compareText(record[shape.key[index]], cursor.key[index]);
 				if (byKey !== 0) return byKey > 0;
@@ -70,7 +78,12 @@ export function recordsAfter(
 }
 
 /** The newest record by (time, key). */
-export function newestRecord(sandbox: Sandbox, view: string, shape: ViewShape, accept: (record: AiRecord) => boolean = () => true): AiRecord {
+export function newestRecord(
+	sandbox: Sandbox,
+	view: string,
+	shape: ViewShape,
+	accept: (record: AiRecord) => boolean = () => true,
+): AiRecord {
 	const records = sandbox.data.ai
 		.records(view)
 		.filter((record) => record[shape.time] !== null && accept(record))

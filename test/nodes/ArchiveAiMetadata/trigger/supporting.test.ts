@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import { clearAccessTokenCache } from '../../../../credentials/common/accessToken';
 import { ArchiveAiMetadataTrigger } from '../../../../nodes/ArchiveAiMetadata/ArchiveAiMetadataTrigger.node';
@@ -28,7 +33,9 @@ class Counter implements INodeType {
 		const data = this.getWorkflowStaticData('node');
 		data.count = ((data.count as number | undefined) ?? 0) + 1;
 		const count = data.count as number;
-		return count % 2 === 0 ? [[{ json: { count, mode: this.getMode(), activation: this.getActivationMode() } }]] : null;
+		return count % 2 === 0
+			? [[{ json: { count, mode: this.getMode(), activation: this.getActivationMode() } }]]
+			: null;
 	}
 }
 
@@ -38,7 +45,11 @@ describe('poll harness (genuine n8n-core PollContext)', () => {
 		expect((await harness.poll()).items).toBeNull();
 		expect(harness.savedStaticData).toEqual({});
 		const second = await harness.poll();
-		expect(second.items?.[0][0].json).toEqual({ count: 2, mode: 'trigger', activation: 'activate' });
+		expect(second.items?.[0][0].json).toEqual({
+			count: 2,
+			mode: 'trigger',
+			activation: 'activate',
+		});
 		expect(harness.savedStaticData).toEqual({ 'node:Trigger Under Test': { count: 2 } });
 		await harness.poll(); // count 3, not emitted: only in memory
 		harness.restart();
@@ -53,10 +64,16 @@ describe('poll harness (genuine n8n-core PollContext)', () => {
 
 describe('"Start From" parsing', () => {
 	it('keeps explicit zones and reads zone-less times in the workflow timezone, across daylight saving', () => {
-		expect(startFromToUtc('2025-01-31T08:00:00Z', 'Europe/Brussels')).toBe('2025-01-31T08:00:00.000Z');
+		expect(startFromToUtc('2025-01-31T08:00:00Z', 'Europe/Brussels')).toBe(
+			'2025-01-31T08:00:00.000Z',
+		);
 		expect(startFromToUtc('2025-01-31T08:00:00+02:00', 'UTC')).toBe('2025-01-31T06:00:00.000Z');
-		expect(startFromToUtc('2025-01-31T08:00:00', 'Europe/Brussels')).toBe('2025-01-31T07:00:00.000Z');
-		expect(startFromToUtc('2025-07-31T08:00:00', 'Europe/Brussels')).toBe('2025-07-31T06:00:00.000Z');
+		expect(startFromToUtc('2025-01-31T08:00:00', 'Europe/Brussels')).toBe(
+			'2025-01-31T07:00:00.000Z',
+		);
+		expect(startFromToUtc('2025-07-31T08:00:00', 'Europe/Brussels')).toBe(
+			'2025-07-31T06:00:00.000Z',
+		);
 		expect(startFromToUtc('2025-07-31', 'America/New_York')).toBe('2025-07-31T04:00:00.000Z');
 		expect(startFromToUtc('2025-02-30T00:00:00', 'UTC')).toBeUndefined();
 		expect(startFromToUtc('yesterday', 'UTC')).toBeUndefined();
@@ -76,21 +93,30 @@ describe('option lists (loadOptions through n8n-core LoadOptionsContext)', () =>
 
 	function harness(graphqlUrl: string): PollHarness {
 		const credentials = aiCredentials(sandbox, { graphqlUrl });
-		return new PollHarness({ nodeType: new ArchiveAiMetadataTrigger(), parameters: { view: 'speech_tasks' }, credentials });
+		return new PollHarness({
+			nodeType: new ArchiveAiMetadataTrigger(),
+			parameters: { view: 'speech_tasks' },
+			credentials,
+		});
 	}
 
 	it('lists the content partners and statuses present in the chosen view', async () => {
 		const trigger = harness(sandbox.ai.graphqlUrl);
 		const records = sandbox.data.ai.records('speech_tasks');
 		const partners = [...new Set(records.map((row) => String(row.cp)))].sort();
-		expect((await trigger.loadOptions('getContentPartners')).map((option) => option.value)).toEqual(partners);
+		expect((await trigger.loadOptions('getContentPartners')).map((option) => option.value)).toEqual(
+			partners,
+		);
 		const statuses = (await trigger.loadOptions('getStatuses')).map((option) => option.value);
 		expect(statuses.sort()).toEqual([...new Set(records.map((row) => String(row.status)))].sort());
 	});
 
 	it('falls back to the seed statuses when the API cannot be read', async () => {
 		const trigger = harness(`${sandbox.ai.baseUrl}/no-such-endpoint`);
-		expect((await trigger.loadOptions('getStatuses')).map((option) => option.value)).toEqual(['succeeded', 'failed']);
+		expect((await trigger.loadOptions('getStatuses')).map((option) => option.value)).toEqual([
+			'succeeded',
+			'failed',
+		]);
 		expect(await trigger.loadOptions('getContentPartners')).toEqual([]);
 	});
 });

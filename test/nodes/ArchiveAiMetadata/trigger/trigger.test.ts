@@ -8,13 +8,30 @@ import { PollHarness } from '../../../../dev/harness/poll';
 import type { PollOutcome } from '../../../../dev/harness/poll';
 import { aiCredentials } from '../../../../dev/harness/sandboxCredentials';
 import { useSandbox } from '../../../../dev/harness/sandboxFixture';
-import { MATCH_SHAPE, TASK_SHAPE, after, identity, micros, newestRecord, recordsAfter } from './oracle';
+import {
+	MATCH_SHAPE,
+	TASK_SHAPE,
+	after,
+	identity,
+	micros,
+	newestRecord,
+	recordsAfter,
+} from './oracle';
 import type { ViewShape } from './oracle';
 
 const sandbox = useSandbox({ rows: 400 });
 
-function triggerFor(parameters: INodeParameters, staticData?: IDataObject, target: Sandbox = sandbox()): PollHarness {
-	return new PollHarness({ nodeType: new ArchiveAiMetadataTrigger(), parameters, credentials: aiCredentials(target), staticData });
+function triggerFor(
+	parameters: INodeParameters,
+	staticData?: IDataObject,
+	target: Sandbox = sandbox(),
+): PollHarness {
+	return new PollHarness({
+		nodeType: new ArchiveAiMetadataTrigger(),
+		parameters,
+		credentials: aiCredentials(target),
+		staticData,
+	});
 }
 
 function emitted(outcome: PollOutcome): IDataObject[] {
@@ -22,7 +39,12 @@ function emitted(outcome: PollOutcome): IDataObject[] {
 	return (outcome.items?.[0] ?? []).map((item) => item.json);
 }
 
-function cursorOf(harness: PollHarness): { view: string; time: string; key: Array<string | null> | null; memory?: unknown } {
+function cursorOf(harness: PollHarness): {
+	view: string;
+	time: string;
+	key: Array<string | null> | null;
+	memory?: unknown;
+} {
 	return harness.nodeStaticData.cursor as never;
 }
 
@@ -88,7 +110,11 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	});
 
 	it('neither repeats nor skips rows that share a timestamp, even when a poll ends between them', async () => {
-		const trigger = triggerFor({ view: 'ner_tasks', statuses: [], options: { maxRecordsPerPoll: 1 } });
+		const trigger = triggerFor({
+			view: 'ner_tasks',
+			statuses: [],
+			options: { maxRecordsPerPoll: 1 },
+		});
 		await activate(trigger);
 		const start = cursorOf(trigger);
 		const at = after(start.time, 3600);
@@ -124,14 +150,27 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		expect((await trigger.poll()).items).toBeNull();
 		expect(identities(MATCH_SHAPE, seen)).toEqual(identities(MATCH_SHAPE, expected));
 		expect(Object.keys(seen[0])).toEqual(
-			expect.arrayContaining(['cluster_uuid', 'refset_person_id', 'matched_time', 'refset_person_name']),
+			expect.arrayContaining([
+				'cluster_uuid',
+				'refset_person_id',
+				'matched_time',
+				'refset_person_name',
+			]),
 		);
 		expect(seen[0]).not.toHaveProperty('time_intervals'); // simplified
 	});
 
 	it('continues from a match cursor saved with the former two-column key without repeating its row', async () => {
 		const newest = newestRecord(sandbox(), 'face_matches', MATCH_SHAPE);
-		const saved = { 'node:Trigger Under Test': { cursor: { view: 'face_matches', time: newest.matched_time, key: [newest.cluster_uuid, newest.refset_person_id] } } };
+		const saved = {
+			'node:Trigger Under Test': {
+				cursor: {
+					view: 'face_matches',
+					time: newest.matched_time,
+					key: [newest.cluster_uuid, newest.refset_person_id],
+				},
+			},
+		};
 		const trigger = triggerFor({ view: 'face_matches' }, saved);
 		const touched = sandbox().data.ai.touch('face_matches', 2);
 		const rows = emitted(await trigger.poll());
@@ -139,10 +178,18 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	});
 
 	it('carries rows over the "Max Records per Poll" limit to the next polls, paging within each poll', async () => {
-		const trigger = triggerFor({ view: 'image_tasks', statuses: ['succeeded'], options: { maxRecordsPerPoll: 3, pageSize: 2 } });
+		const trigger = triggerFor({
+			view: 'image_tasks',
+			statuses: ['succeeded'],
+			options: { maxRecordsPerPoll: 3, pageSize: 2 },
+		});
 		await activate(trigger);
 		const touched = sandbox().data.ai.touch('image_tasks', 7);
-		const polls = [emitted(await trigger.poll()), emitted(await trigger.poll()), emitted(await trigger.poll())];
+		const polls = [
+			emitted(await trigger.poll()),
+			emitted(await trigger.poll()),
+			emitted(await trigger.poll()),
+		];
 		expect(polls.map((rows) => rows.length)).toEqual([3, 3, 1]);
 		expect(polls.flat().map((row) => row.task_id)).toEqual(touched.map((row) => row.task_id));
 		expect((await trigger.poll()).items).toBeNull();
@@ -156,19 +203,36 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		expect(outcome.items?.[0]).toHaveLength(1);
 		const item = emitted(outcome)[0];
 		expect(item.count).toBe(4);
-		expect((item.records as IDataObject[]).map((row) => row.task_id)).toEqual(touched.map((row) => row.task_id));
+		expect((item.records as IDataObject[]).map((row) => row.task_id)).toEqual(
+			touched.map((row) => row.task_id),
+		);
 	});
 
 	it('filters by status and content partner, from "Start From" on first activation', async () => {
 		const startFrom = '2025-01-01T00:00:00Z';
 		const partner = String(sandbox().data.ai.records('face_tasks')[0].cp);
-		const failedOnly = triggerFor({ view: 'face_tasks', statuses: ['failed'], options: { startFrom } });
+		const failedOnly = triggerFor({
+			view: 'face_tasks',
+			statuses: ['failed'],
+			options: { startFrom },
+		});
 		const failed = emitted(await failedOnly.poll());
-		const expectedFailed = recordsAfter(sandbox(), 'face_tasks', TASK_SHAPE, { time: startFrom, key: null }, (row) => row.status === 'failed');
+		const expectedFailed = recordsAfter(
+			sandbox(),
+			'face_tasks',
+			TASK_SHAPE,
+			{ time: startFrom, key: null },
+			(row) => row.status === 'failed',
+		);
 		expect(expectedFailed.length).toBeGreaterThan(0);
 		expect(identities(TASK_SHAPE, failed)).toEqual(identities(TASK_SHAPE, expectedFailed));
 
-		const onePartner = triggerFor({ view: 'face_tasks', statuses: ['succeeded'], contentPartners: [partner], options: { startFrom } });
+		const onePartner = triggerFor({
+			view: 'face_tasks',
+			statuses: ['succeeded'],
+			contentPartners: [partner],
+			options: { startFrom },
+		});
 		const rows = emitted(await onePartner.poll());
 		const expected = recordsAfter(
 			sandbox(),
@@ -183,7 +247,11 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 
 	it('starts over when "Start From" changes, and keeps its cursor otherwise', async () => {
 		const firstStart = '2025-06-01T00:00:00Z';
-		const trigger = triggerFor({ view: 'face_tasks', statuses: [], options: { startFrom: firstStart } });
+		const trigger = triggerFor({
+			view: 'face_tasks',
+			statuses: [],
+			options: { startFrom: firstStart },
+		});
 		const first = emitted(await trigger.poll());
 		expect(first.length).toBeGreaterThan(0);
 		expect((await trigger.poll()).items).toBeNull();
@@ -191,14 +259,22 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		const laterStart = '2025-06-15T12:00:00+02:00';
 		trigger.setParameters({ view: 'face_tasks', statuses: [], options: { startFrom: laterStart } });
 		const again = emitted(await trigger.poll());
-		const expected = recordsAfter(sandbox(), 'face_tasks', TASK_SHAPE, { time: '2025-06-15T10:00:00Z', key: null });
+		const expected = recordsAfter(sandbox(), 'face_tasks', TASK_SHAPE, {
+			time: '2025-06-15T10:00:00Z',
+			key: null,
+		});
 		expect(identities(TASK_SHAPE, again)).toEqual(identities(TASK_SHAPE, expected));
 	});
 
 	it('shows the newest matching record in manual mode without touching the cursor', async () => {
 		const trigger = triggerFor({ view: 'face_tasks', statuses: ['failed'] });
 		const manual = await trigger.poll({ mode: 'manual' });
-		const newestFailed = newestRecord(sandbox(), 'face_tasks', TASK_SHAPE, (row) => row.status === 'failed');
+		const newestFailed = newestRecord(
+			sandbox(),
+			'face_tasks',
+			TASK_SHAPE,
+			(row) => row.status === 'failed',
+		);
 		expect(emitted(manual).map((row) => row.task_id)).toEqual([newestFailed.task_id]);
 		expect(manual.nodeStaticData).toEqual({});
 
@@ -217,7 +293,11 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	});
 
 	it('surfaces server failures as NodeApiError and keeps the cursor, so the next poll loses nothing', async () => {
-		const trigger = triggerFor({ view: 'face_tasks', statuses: [], options: { maxRetries: 0, pageSize: 2 } });
+		const trigger = triggerFor({
+			view: 'face_tasks',
+			statuses: [],
+			options: { maxRetries: 0, pageSize: 2 },
+		});
 		await activate(trigger);
 		const cursor = cursorOf(trigger);
 		const touched = sandbox().data.ai.touch('face_tasks', 5);
@@ -234,7 +314,11 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	});
 
 	it('retries transient failures within a poll and still emits every row once', async () => {
-		const trigger = triggerFor({ view: 'face_tasks', statuses: [], options: { pageSize: 1, maxConcurrency: 3 } });
+		const trigger = triggerFor({
+			view: 'face_tasks',
+			statuses: [],
+			options: { pageSize: 1, maxConcurrency: 3 },
+		});
 		await activate(trigger);
 		const touched = sandbox().data.ai.touch('face_tasks', 6);
 		sandbox().faults.set('ai', { status429: { every: 3, retryAfter: 0 } });
@@ -245,10 +329,16 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 
 	it('reports a rejected login as NodeApiError without the password', async () => {
 		const credentials = aiCredentials(sandbox(), { password: 'wrong-secret-pw' });
-		const trigger = new PollHarness({ nodeType: new ArchiveAiMetadataTrigger(), parameters: { view: 'face_tasks' }, credentials });
+		const trigger = new PollHarness({
+			nodeType: new ArchiveAiMetadataTrigger(),
+			parameters: { view: 'face_tasks' },
+			credentials,
+		});
 		const outcome = await trigger.poll();
 		expect(outcome.error).toBeInstanceOf(NodeApiError);
-		expect(JSON.stringify({ message: outcome.error?.message, description: outcome.error?.description })).not.toContain('wrong-secret-pw');
+		expect(
+			JSON.stringify({ message: outcome.error?.message, description: outcome.error?.description }),
+		).not.toContain('wrong-secret-pw');
 		expect(outcome.nodeStaticData).toEqual({});
 	});
 

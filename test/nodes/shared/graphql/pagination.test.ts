@@ -34,17 +34,22 @@ describe('fetchAllByOffset', () => {
 		[10, 10, 3],
 		[95, 10, 4],
 		[1000, 7, 16],
-	])('returns all %i rows in order with page size %i and %i requests in flight', async (total, pageSize, concurrency) => {
-		const { rows, stats, fetchPage } = table(total);
+	])(
+		'returns all %i rows in order with page size %i and %i requests in flight',
+		async (total, pageSize, concurrency) => {
+			const { rows, stats, fetchPage } = table(total);
 
-		expect(await fetchAllByOffset(fetchPage, { pageSize, concurrency })).toEqual(rows);
-		expect(stats.maxInFlight).toBeLessThanOrEqual(concurrency);
-	});
+			expect(await fetchAllByOffset(fetchPage, { pageSize, concurrency })).toEqual(rows);
+			expect(stats.maxInFlight).toBeLessThanOrEqual(concurrency);
+		},
+	);
 
 	it('stops at the limit, asking for no more than it needs', async () => {
 		const { rows, stats, fetchPage } = table(1000);
 
-		expect(await fetchAllByOffset(fetchPage, { pageSize: 10, concurrency: 2, maxRows: 25 })).toEqual(rows.slice(0, 25));
+		expect(
+			await fetchAllByOffset(fetchPage, { pageSize: 10, concurrency: 2, maxRows: 25 }),
+		).toEqual(rows.slice(0, 25));
 		expect(stats.requests).toBe(3);
 	});
 
@@ -62,7 +67,8 @@ describe('fetchAllByOffset', () => {
 	});
 
 	it('fails when the server returns more rows than asked for', async () => {
-		const fetchPage = async (_offset: number, limit: number) => Array.from({ length: limit + 1 }, () => 0);
+		const fetchPage = async (_offset: number, limit: number) =>
+			Array.from({ length: limit + 1 }, () => 0);
 
 		await expect(fetchAllByOffset(fetchPage, { pageSize: 5, concurrency: 1 })).rejects.toThrow(
 			'The server returned 6 rows for a page of 5',
@@ -78,7 +84,9 @@ describe('fetchAllByOffset', () => {
 			return Array.from({ length: limit }, () => offset);
 		};
 
-		await expect(fetchAllByOffset(fetchPage, { pageSize: 5, concurrency: 3 })).rejects.toThrow('page 0 failed');
+		await expect(fetchAllByOffset(fetchPage, { pageSize: 5, concurrency: 3 })).rejects.toThrow(
+			'page 0 failed',
+		);
 		expect(signals.slice(1).every((signal) => signal.aborted)).toBe(true);
 	});
 
@@ -86,6 +94,8 @@ describe('fetchAllByOffset', () => {
 		['pageSize', { pageSize: 0, concurrency: 1 }],
 		['concurrency', { pageSize: 1, concurrency: 1.5 }],
 	])('refuses a %s that is not a whole number of at least 1', async (name, options) => {
-		await expect(fetchAllByOffset(async () => [], options)).rejects.toThrow(`${name} must be a whole number of at least 1`);
+		await expect(fetchAllByOffset(async () => [], options)).rejects.toThrow(
+			`${name} must be a whole number of at least 1`,
+		);
 	});
 });
