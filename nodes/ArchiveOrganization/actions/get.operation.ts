@@ -7,13 +7,11 @@ import type {
 } from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
-import { buildDocument, requireRootField, selectedFieldPaths } from '../api/query';
 import { RESOURCES, resourceNamed } from '../api/resources';
 import type { OrgResource } from '../api/resources';
-import { openOrganizationApi, operationName } from '../api/session';
 import { getOperationProperties } from './descriptions';
 import { readGetSettings, readOutputSettings, readRequestSettings } from './parameters';
-import { presentRows, rowsOf, shapeRows } from './rows';
+import { prepareQuery, presentRows, rowsOf, shapeRows } from './request';
 
 export const description: INodeProperties[] =
 	Object.values(RESOURCES).flatMap(getOperationProperties);
@@ -32,19 +30,10 @@ export async function getOne(
 	const output = readOutputSettings(ctx, itemIndex, resource);
 	const lookup = readGetSettings(ctx, itemIndex, resource);
 
-	const { client, schema } = await openOrganizationApi(ctx, request, itemIndex);
-	const root = requireRootField(ctx, schema, resource, itemIndex);
-	const fields = selectedFieldPaths(ctx, root, resource, output, itemIndex);
-	const document = buildDocument(
-		ctx,
-		schema,
-		root,
-		resource,
-		operationName('Get', resource, false),
-		[lookup.lookupKey, 'offset'],
-		fields,
-		itemIndex,
-	);
+	const { client, document } = await prepareQuery(ctx, resource, itemIndex, request, output, {
+		prefix: 'Get',
+		argumentNames: [lookup.lookupKey, 'offset'],
+	});
 	const data = await client.request<IDataObject>(
 		{ document, variables: { [lookup.lookupKey]: lookup.lookupValue, offset: 0 } },
 		itemIndex,

@@ -7,18 +7,12 @@ import type {
 
 import { fetchAllByOffset } from '../../shared/graphql/pagination';
 import { executePerItem } from '../../shared/n8n/executePerItem';
-import {
-	buildDocument,
-	checkEnumFilters,
-	requireRootField,
-	selectedFieldPaths,
-} from '../api/query';
+import { checkEnumFilters } from '../api/query';
 import { RESOURCES, resourceNamed } from '../api/resources';
 import type { OrgResource } from '../api/resources';
-import { openOrganizationApi, operationName } from '../api/session';
 import { getAllOperationProperties } from './descriptions';
 import { readGetManySettings, readOutputSettings, readRequestSettings } from './parameters';
-import { presentRows, rowsOf, shapeRows } from './rows';
+import { prepareQuery, presentRows, rowsOf, shapeRows } from './request';
 
 export const description: INodeProperties[] =
 	Object.values(RESOURCES).flatMap(getAllOperationProperties);
@@ -36,20 +30,11 @@ export async function getMany(
 	const output = readOutputSettings(ctx, itemIndex, resource);
 	const query = readGetManySettings(ctx, itemIndex, resource);
 
-	const { client, schema } = await openOrganizationApi(ctx, request, itemIndex);
-	const root = requireRootField(ctx, schema, resource, itemIndex);
-	checkEnumFilters(ctx, schema, resource, query.filters, itemIndex);
-	const fields = selectedFieldPaths(ctx, root, resource, output, itemIndex);
-	const document = buildDocument(
-		ctx,
-		schema,
-		root,
-		resource,
-		operationName('GetMany', resource, true),
-		[...Object.keys(query.filters), 'offset', 'limit'],
-		fields,
-		itemIndex,
-	);
+	const { client, document } = await prepareQuery(ctx, resource, itemIndex, request, output, {
+		prefix: 'GetMany',
+		argumentNames: [...Object.keys(query.filters), 'offset', 'limit'],
+		checkSchema: (schema) => checkEnumFilters(ctx, schema, resource, query.filters, itemIndex),
+	});
 	const rows = await fetchAllByOffset<unknown>(
 		async (offset, limit) => {
 			const data = await client.request<IDataObject>(

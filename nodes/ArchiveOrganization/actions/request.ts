@@ -1,0 +1,59 @@
+import type { GraphQLSchema, DocumentNode } from 'graphql';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { GraphqlClient } from '../../shared/graphql/client';
+import { flattenOrganization } from '../api/flatten';
+import { buildDocument, requireRootField, selectedFieldPaths } from '../api/query';
+import type { OrgResource } from '../api/resources';
+import { openOrganizationApi, operationName } from '../api/session';
+import type { OutputSettings, RequestSettings } from './parameters';
+
+export interface QuerySpec {
+	/** Operation name prefix: `Get` or `GetMany` (plural). */
+	prefix: 'Get' | 'GetMany';
+	/** The root field's arguments the document declares as variables. */
+	argumentNames: string[];
+	/** Checks of the parameters against the live schema, run before the fields are resolved. */
+	checkSchema?: (schema: GraphQLSchema) => void;
+}
+
+/** Opens the API and builds the operation's document from the live schema (or the documented one). */
+export async function prepareQuery(
+	ctx: IExecuteFunctions,
+	resource: OrgResource,
+	itemIndex: number,
+	request: RequestSettings,
+	output: OutputSettings,
+	spec: QuerySpec,
+): Promise<{ client: GraphqlClient; document: DocumentNode }> {
+	const { client, schema } = await openOrganizationApi(ctx, request, itemIndex);
+	const root = requireRootField(ctx, schema, resource, itemIndex);
+	spec.checkSchema?.(schema);
+	const fields = selectedFieldPaths(ctx, root, resource, output, itemIndex);
+	const name = operationName(spec.prefix, resource, spec.prefix === 'GetMany');
+	const document = buildDocument(
+		ctx,
+		schema,
+		root,
+		resource,
+		name,
+		spec.argumentNames,
+		fields,
+		itemIndex,
+	);
+	return { client, document };
+}
+
+/** The API answers `[null]` for an unknown iri: entries that are not objects are no results. */
+export function presentRows(rows: unknown[]): IDataObject[] {
+	return rows.filter((row): row is IDataObject => typeof row === 'object' && row !== null);
+}
+
+export function shapeRows(rows: IDataObject[], output: OutputSettings): IDataObject[] {
+	return output.flatten ? rows.map(flattenOrganization) : rows;
+}
+
+export function rowsOf(data: IDataObject, rootField: string): unknown[] {
+	const rows = data[rootField];
+	return Array.isArray(rows) ? rows : [];
+}
