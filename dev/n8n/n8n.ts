@@ -392,7 +392,7 @@ export class N8nInstance {
 	/** Read-only SQL on this instance's database, run with the sqlite3 addon n8n ships. */
 	async query<Row>(sql: string, flattedColumns: string[] = []): Promise<Row[]> {
 		if (!fs.existsSync(this.databaseFile)) return [];
-		const script = path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'sqlite-query.cjs');
+		const script = path.join(REPO_ROOT, 'dev', 'n8n', 'sqlite-query.cjs');
 		const n8nPackageDir = path.dirname(path.dirname(this.install.n8nBin));
 		const result = await runGroup(
 			this.install.nodeBin,
