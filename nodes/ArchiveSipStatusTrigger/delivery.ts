@@ -105,9 +105,9 @@ export async function handleDelivery(
 	}
 
 	const body = parseJsonBody(rawBody);
-	if (!body.ok) return { status: 400, error: body.error };
+	if (!body.ok) return { status: 400, error: body.reason };
 	const event = validateStatusEvent(body.value);
-	if (!event.ok) return { status: 400, error: event.error };
+	if (!event.ok) return { status: 400, error: event.reason };
 
 	// Recorded only now: an unsigned or malformed delivery can never block a later genuine one.
 	const recorded = await context.replayStore.remember(webhookId, context.nowMs + REPLAY_WINDOW_MS);

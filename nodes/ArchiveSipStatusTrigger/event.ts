@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Checked } from '../shared/checked';
+
 /** Validation of the StatusUpdate body (the archive's SIP status event) and the flattened item the node emits. */
 
 export const OUTCOMES = ['success', 'failure'] as const;
@@ -16,8 +18,6 @@ export interface StatusEvent {
 	message: string | null;
 	raw: IDataObject;
 }
-
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
  * A date-time as senders write it: RFC 3339 (any number of fraction digits; the real sender sends microseconds),
@@ -67,19 +67,19 @@ function isNonEmptyString(value: unknown): value is string {
 }
 
 /** An optional string field: absent or null means "not sent". */
-function optionalString(data: IDataObject, field: string): Parsed<string | null> {
+function optionalString(data: IDataObject, field: string): Checked<string | null> {
 	const value = data[field];
 	if (value === undefined || value === null) return { ok: true, value: null };
-	if (typeof value !== 'string') return { ok: false, error: `data.${field} must be a string` };
+	if (typeof value !== 'string') return { ok: false, reason: `data.${field} must be a string` };
 	return { ok: true, value };
 }
 
 /** Parses the raw body as JSON; never re-serialized, the bytes were verified as they are. */
-export function parseJsonBody(rawBody: Buffer): Parsed<unknown> {
+export function parseJsonBody(rawBody: Buffer): Checked<unknown> {
 	try {
 		return { ok: true, value: JSON.parse(rawBody.toString('utf8')) as unknown };
 	} catch {
-		return { ok: false, error: 'body must be valid JSON' };
+		return { ok: false, reason: 'body must be valid JSON' };
 	}
 }
 
@@ -87,16 +87,16 @@ export function parseJsonBody(rawBody: Buffer): Parsed<unknown> {
  * Validates a parsed body; the error names the first field that is wrong. Strict only about what the trigger acts
  * on (type, outcome, correlation_id): a 400 to a genuine event means days of retries and then a lost event.
  */
-export function validateStatusEvent(body: unknown): Parsed<StatusEvent> {
-	if (!isPlainObject(body)) return { ok: false, error: 'body must be a JSON object' };
-	if (!isNonEmptyString(body.type)) return { ok: false, error: 'type must be a non-empty string' };
+export function validateStatusEvent(body: unknown): Checked<StatusEvent> {
+	if (!isPlainObject(body)) return { ok: false, reason: 'body must be a JSON object' };
+	if (!isNonEmptyString(body.type)) return { ok: false, reason: 'type must be a non-empty string' };
 	const data = body.data;
-	if (!isPlainObject(data)) return { ok: false, error: 'data must be an object' };
+	if (!isPlainObject(data)) return { ok: false, reason: 'data must be an object' };
 	if (!isNonEmptyString(data.correlation_id)) {
-		return { ok: false, error: 'data.correlation_id must be a non-empty string' };
+		return { ok: false, reason: 'data.correlation_id must be a non-empty string' };
 	}
 	if (!OUTCOMES.includes(data.outcome as Outcome)) {
-		return { ok: false, error: `data.outcome must be one of ${OUTCOMES.join(', ')}` };
+		return { ok: false, reason: `data.outcome must be one of ${OUTCOMES.join(', ')}` };
 	}
 	const pid = optionalString(data, 'pid');
 	if (!pid.ok) return pid;

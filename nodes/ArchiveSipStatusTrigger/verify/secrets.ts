@@ -1,3 +1,4 @@
+import type { Checked } from '../../shared/checked';
 import { splitList } from '../../shared/n8n/params';
 
 /**
@@ -16,9 +17,11 @@ export const RECOMMENDED_MIN_KEY_BYTES = 24;
 
 export const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
 
-export type ParsedSecret =
-	| { ok: true; key: Buffer; warning?: string }
-	| { ok: false; problem: string };
+/** A usable key, with a warning when it is weaker than recommended. */
+export interface SigningKey {
+	key: Buffer;
+	warning?: string;
+}
 
 export interface SigningKeys {
 	keys: Buffer[];
@@ -27,44 +30,44 @@ export interface SigningKeys {
 }
 
 /** Parses one secret; `label` names it in messages, e.g. "Signing Secret". */
-export function parseSigningSecret(value: unknown, label: string): ParsedSecret {
+export function parseSigningSecret(value: unknown, label: string): Checked<SigningKey> {
 	if (typeof value !== 'string' || value.trim() === '') {
-		return { ok: false, problem: `${label} is empty` };
+		return { ok: false, reason: `${label} is empty` };
 	}
 	const trimmed = value.trim();
 	if (/^v1[a-z]?,/i.test(trimmed)) {
 		return {
 			ok: false,
-			problem:
+			reason:
 				`${label} looks like a signature (starts with "v1,"): ` +
 				`paste the signing secret, which starts with "${SECRET_PREFIX}"`,
 		};
 	}
 	if (/\s/.test(trimmed)) {
-		return { ok: false, problem: `${label} contains spaces: paste a single secret without spaces` };
+		return { ok: false, reason: `${label} contains spaces: paste a single secret without spaces` };
 	}
 	// As the Standard Webhooks libraries do: the prefix is optional, the rest is the key in base64.
 	const prefixed = trimmed.startsWith(SECRET_PREFIX);
 	return decodeKey(prefixed ? trimmed.slice(SECRET_PREFIX.length) : trimmed, label, prefixed);
 }
 
-function decodeKey(encoded: string, label: string, prefixed: boolean): ParsedSecret {
+function decodeKey(encoded: string, label: string, prefixed: boolean): Checked<SigningKey> {
 	// A base64 text of length 4n+1 cannot encode whole bytes. Unlike the libraries, text that is not base64 is
 	// refused rather than decoded into other bytes.
 	if (!BASE64_PATTERN.test(encoded) || encoded.replace(/=+$/, '').length % 4 === 1) {
 		const where = prefixed
 			? `after "${SECRET_PREFIX}"`
 			: `(a signing secret is "${SECRET_PREFIX}" followed by base64, or the base64 alone)`;
-		return { ok: false, problem: `${label} is not valid base64 ${where}` };
+		return { ok: false, reason: `${label} is not valid base64 ${where}` };
 	}
 	const key = Buffer.from(encoded, 'base64');
 	if (key.length === 0) {
-		return { ok: false, problem: `${label} decodes to an empty key` };
+		return { ok: false, reason: `${label} decodes to an empty key` };
 	}
 	if (key.length < MIN_KEY_BYTES) {
 		return {
 			ok: false,
-			problem:
+			reason:
 				`${label} decodes to ${key.length} bytes, fewer than the minimum of ${MIN_KEY_BYTES} ` +
 				`(Standard Webhooks secrets hold ${RECOMMENDED_MIN_KEY_BYTES} to 64 random bytes)`,
 		};
@@ -72,13 +75,15 @@ function decodeKey(encoded: string, label: string, prefixed: boolean): ParsedSec
 	if (key.length < RECOMMENDED_MIN_KEY_BYTES) {
 		return {
 			ok: true,
-			key,
-			warning:
-				`${label} decodes to ${key.length} bytes, fewer than the ` +
-				`${RECOMMENDED_MIN_KEY_BYTES} Standard Webhooks recommends; it is accepted`,
+			value: {
+				key,
+				warning:
+					`${label} decodes to ${key.length} bytes, fewer than the ` +
+					`${RECOMMENDED_MIN_KEY_BYTES} Standard Webhooks recommends; it is accepted`,
+			},
 		};
 	}
-	return { ok: true, key };
+	return { ok: true, value: { key } };
 }
 
 /** Splits the rotation field: one secret per line (spaces also separate, since a secret holds none). */
@@ -96,11 +101,11 @@ export function parseSigningKeys(signingSecret: unknown, additionalSecrets: unkn
 	for (const [value, label] of candidates) {
 		const parsed = parseSigningSecret(value, label);
 		if (!parsed.ok) {
-			result.errors.push(parsed.problem);
+			result.errors.push(parsed.reason);
 			continue;
 		}
-		result.keys.push(parsed.key);
-		if (parsed.warning) result.warnings.push(parsed.warning);
+		result.keys.push(parsed.value.key);
+		if (parsed.value.warning) result.warnings.push(parsed.value.warning);
 	}
 	return result;
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+import type { Checked } from '../../shared/checked';
 import { BASE64_PATTERN } from './secrets';
 
 /**
@@ -17,8 +18,6 @@ export interface WebhookHeaders {
 	/** The entries of the webhook-signature header(s), e.g. `v1,<base64>`. */
 	signatures: string[];
 }
-
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** A refusal; `signatureOnly` when the headers were well-formed and fresh and only the signature did not match. */
 export type Verified =

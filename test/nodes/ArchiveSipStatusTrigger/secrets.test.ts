@@ -13,27 +13,27 @@ describe('parseSigningSecret', () => {
 	it('decodes whsec_ + base64 to the key bytes', () => {
 		const key = randomBytes(32);
 		const parsed = parseSigningSecret(`whsec_${key.toString('base64')}`, 'Signing Secret');
-		expect(parsed).toEqual({ ok: true, key });
+		expect(parsed).toEqual({ ok: true, value: { key } });
 	});
 
 	it('decodes a secret without the whsec_ prefix as base64, as the Standard Webhooks libraries do', () => {
 		const parsed = parseSigningSecret('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'Signing Secret');
 		expect(parsed).toEqual({
 			ok: true,
-			key: Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64'),
+			value: { key: Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64') },
 		});
 	});
 
 	it('holds a secret without prefix to the 16-byte minimum too', () => {
 		const parsed = parseSigningSecret(randomBytes(15).toString('base64'), 'Signing Secret');
 		expect(parsed.ok).toBe(false);
-		if (!parsed.ok) expect(parsed.problem).toContain('fewer than the minimum of 16');
+		if (!parsed.ok) expect(parsed.reason).toContain('fewer than the minimum of 16');
 	});
 
 	it('ignores whitespace around a pasted secret', () => {
 		const key = randomBytes(24);
 		const parsed = parseSigningSecret(`  whsec_${key.toString('base64')}\n`, 'Signing Secret');
-		expect(parsed.ok && parsed.key.equals(key)).toBe(true);
+		expect(parsed.ok && parsed.value.key.equals(key)).toBe(true);
 	});
 
 	it.each([
@@ -56,15 +56,15 @@ describe('parseSigningSecret', () => {
 	])('refuses %s with a clear message', (_label, value, message) => {
 		const parsed = parseSigningSecret(value, 'Signing Secret');
 		expect(parsed.ok).toBe(false);
-		if (!parsed.ok) expect(parsed.problem).toContain(message);
+		if (!parsed.ok) expect(parsed.reason).toContain(message);
 	});
 
 	it('accepts a key under 24 bytes with a warning (vector 4 uses 18 bytes)', () => {
 		const parsed = parseSigningSecret(KNOWN_ANSWER_VECTORS[3].secret, 'Signing Secret');
 		expect(parsed.ok).toBe(true);
 		if (parsed.ok) {
-			expect(parsed.key).toHaveLength(18);
-			expect(parsed.warning).toContain('18 bytes');
+			expect(parsed.value.key).toHaveLength(18);
+			expect(parsed.value.warning).toContain('18 bytes');
 		}
 	});
 
@@ -75,7 +75,7 @@ describe('parseSigningSecret', () => {
 		);
 		expect(parsed).toEqual({
 			ok: false,
-			problem: `Signing Secret decodes to ${bytes} bytes, fewer than the minimum of 16 (Standard Webhooks secrets hold 24 to 64 random bytes)`,
+			reason: `Signing Secret decodes to ${bytes} bytes, fewer than the minimum of 16 (Standard Webhooks secrets hold 24 to 64 random bytes)`,
 		});
 	});
 
@@ -84,8 +84,8 @@ describe('parseSigningSecret', () => {
 			`whsec_${randomBytes(16).toString('base64')}`,
 			'Signing Secret',
 		);
-		expect(parsed.ok && parsed.key.length).toBe(16);
-		expect(parsed.ok && parsed.warning).toContain('16 bytes');
+		expect(parsed.ok && parsed.value.key.length).toBe(16);
+		expect(parsed.ok && parsed.value.warning).toContain('16 bytes');
 	});
 
 	it('never repeats the value in a message', () => {
@@ -98,7 +98,7 @@ describe('parseSigningSecret', () => {
 		for (const value of values) {
 			const parsed = parseSigningSecret(value, 'X');
 			expect(parsed.ok).toBe(false);
-			if (!parsed.ok) expect(parsed.problem).not.toContain('c2Vj');
+			if (!parsed.ok) expect(parsed.reason).not.toContain('c2Vj');
 		}
 	});
 });

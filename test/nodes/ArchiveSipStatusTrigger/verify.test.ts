@@ -10,8 +10,8 @@ import { KNOWN_ANSWER_VECTORS } from './fixtures';
 
 function keyOf(secret: string): Buffer {
 	const parsed = parseSigningSecret(secret, 'secret');
-	if (!parsed.ok) throw new Error(parsed.problem);
-	return parsed.key;
+	if (!parsed.ok) throw new Error(parsed.reason);
+	return parsed.value.key;
 }
 
 describe('known-answer vectors', () => {
