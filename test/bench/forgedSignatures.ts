@@ -63,6 +63,8 @@ export interface ForgedSignatureResults {
 	controlSent: number;
 	/** Credential reads by the trigger over the whole run (forged requests may cause one per 5 s). */
 	credentialReads: number;
+	/** Credential reads while the forgers ran, and how long that was: at most one read per 5 s may be caused. */
+	forgeryPhase: { credentialReads: number; durationMs: number };
 }
 
 const SCRIPT = path.join('test', 'bench', 'forgedSignatures.ts');
@@ -265,7 +267,11 @@ export async function runForgedSignatureBench(
 		// The control: as many senders flooding the trigger with the cheapest request there is. Closed-loop senders
 		// saturate the trigger's event loop whatever they send, so the forgeries' own cost is their p99 over this one.
 		const control = await underLoad(true);
+		const readsBeforeForgeries = (await ask(server, 'reads')).reads;
+		const forgeryPhaseStart = performance.now();
 		const forged = await underLoad(false);
+		const forgeryPhaseMs = performance.now() - forgeryPhaseStart;
+		const readsDuringForgeries = (await ask(server, 'reads')).reads - readsBeforeForgeries;
 		const loaded = { latenciesMs: forged.latenciesMs };
 		const forgeriesSent = forged.sent;
 		const { reads } = await ask(server, 'reads');
@@ -290,6 +296,7 @@ export async function runForgedSignatureBench(
 			forgeriesSent,
 			controlSent: control.sent,
 			credentialReads: reads,
+			forgeryPhase: { credentialReads: readsDuringForgeries, durationMs: round(forgeryPhaseMs, 0) },
 		};
 	} finally {
 		server.kill();
