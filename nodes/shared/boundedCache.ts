@@ -64,6 +64,11 @@ export class BoundedCache<TValue> {
 		this.entries.delete(key);
 	}
 
+	/** Deletes the entry only while it still holds `value`: a late failure must not drop a newer entry. */
+	deleteIf(key: string, value: TValue): void {
+		if (this.entries.get(key)?.value === value) this.entries.delete(key);
+	}
+
 	clear(): void {
 		this.entries.clear();
 	}

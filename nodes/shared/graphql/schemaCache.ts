@@ -42,7 +42,8 @@ export async function loadSchema(
 		.request<IntrospectionQuery>({ document: INTROSPECTION, operationName: 'IntrospectionQuery' })
 		.then((result) => buildClientSchema(result));
 	schemas.set(key, schema, Date.now() + SCHEMA_TTL_MS);
-	// A failed introspection must not be cached: the next call tries again.
-	schema.catch(() => schemas.delete(key));
+	// A failed introspection must not be cached: the next call tries again. Only this attempt's entry goes: by the
+	// time it fails, an expiry or eviction may have let a newer attempt take the key.
+	schema.catch(() => schemas.deleteIf(key, schema));
 	return await schema;
 }
