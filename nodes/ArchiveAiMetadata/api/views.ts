@@ -1,10 +1,10 @@
 import { getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType } from 'graphql';
 import type { GraphQLArgument, GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { readList, UnexpectedListError } from './lists';
 import type { ListElement } from './lists';
+import { parameterError } from '../../shared/n8n/params';
 
 /**
  * What the package knows about each view of the AI metadata API as documented, and how a view's live names are
@@ -338,13 +338,7 @@ export function viewByResource(resource: string): AiViewDefinition | undefined {
 export function viewKeyOf(ctx: { getNode(): INode }, resource: string): AiViewKey {
 	const view = viewByResource(resource);
 	if (!view) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Parameter "Resource": unknown resource ${JSON.stringify(resource)}`,
-			{
-				itemIndex: 0,
-			},
-		);
+		throw parameterError(ctx, 0, 'Resource', `unknown resource ${JSON.stringify(resource)}`);
 	}
 	return view.key;
 }

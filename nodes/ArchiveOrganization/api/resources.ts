@@ -1,7 +1,7 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
 import type { GraphqlService } from '../../shared/graphql/client';
+import { parameterError } from '../../shared/n8n/params';
 
 export const ORGANIZATION_SERVICE: GraphqlService = {
 	credentialType: 'archiveOrganizationApi',
@@ -174,13 +174,7 @@ export function isOrgResourceName(value: unknown): value is OrgResourceName {
 /** The resource a node parameter names; anything else is an error before any request. */
 export function resourceNamed(ctx: { getNode(): INode }, value: string): OrgResource {
 	if (!isOrgResourceName(value)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Parameter "Resource": unknown resource ${JSON.stringify(value)}`,
-			{
-				itemIndex: 0,
-			},
-		);
+		throw parameterError(ctx, 0, 'Resource', `unknown resource ${JSON.stringify(value)}`);
 	}
 	return RESOURCES[value];
 }

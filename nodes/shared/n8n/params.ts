@@ -14,7 +14,7 @@ export const MAX_GRAPHQL_INT = 2_147_483_647;
 
 /** Checks run before any request: each error names the parameter and says what is wrong. */
 export function parameterError(
-	ctx: ParameterContext,
+	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,
 	parameter: string,
 	problem: string,
