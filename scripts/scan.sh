@@ -17,11 +17,15 @@ install_scanner() {
 	rm -rf "$cache_dir"
 	mkdir -p "$cache_dir"
 	cp scripts/scanner/package.json scripts/scanner/package-lock.json "$cache_dir/"
-	# From the cache dir, so the repo's .npmrc does not apply; no install scripts are needed (ESLint only).
-	(cd "$cache_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
+	# From the cache dir, so the repo's .npmrc does not apply; no install scripts are needed (ESLint only). Under
+	# `npm test`, npm hands the repo's config to child processes as npm_config_* variables: legacy-peer-deps would
+	# leave out the ESLint plugin's peer n8n-workflow, so it is turned off here explicitly.
+	(cd "$cache_dir" && npm ci --ignore-scripts --legacy-peer-deps=false --no-audit --no-fund --loglevel=error >&2)
 	touch "$marker"
 }
-[[ -f "$marker" ]] || install_scanner
+# The marker is written only after a complete install; n8n-workflow (a peer) is checked too, since an install made
+# with legacy-peer-deps lacks it.
+[[ -f "$marker" && -d "$cache_dir/node_modules/n8n-workflow" ]] || install_scanner
 
 # The tarball leg's file patterns are not exported by the scanner: make sure ours are still the ones it uses.
 scanner_src="$cache_dir/node_modules/@n8n/scan-community-package/scanner/scanner.mjs"
