@@ -5,12 +5,15 @@ import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-ma
 import { Workflow } from 'n8n-workflow';
 import type {
 	IDataObject,
+	IDeferredPromise,
+	IExecuteResponsePromiseData,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
 	INodePropertyOptions,
 	INodeType,
 	INodeTypes,
+	IRun,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
 } from 'n8n-workflow';
@@ -32,11 +35,30 @@ export interface PollOptions {
 	/** 'trigger' = a scheduled poll of an active workflow; 'manual' = "Fetch Test Event" in the editor. */
 	mode?: 'trigger' | 'manual';
 	activation?: WorkflowActivateMode;
+	/**
+	 * What becomes of a run the poll starts through `__emit` with a done promise: 'finish' (default) settles it as
+	 * n8n does when the execution ended; 'hold' leaves it running (the test settles `run`); 'lost' never settles it,
+	 * as when n8n could not create the execution.
+	 */
+	run?: 'finish' | 'hold' | 'lost';
+}
+
+/** A run the poll started through `__emit`, as n8n's ActiveWorkflowManager starts one. */
+export interface EmittedRun {
+	items: INodeExecutionData[][];
+	/** Whether the node asked to be told when the run ends. */
+	confirmed: boolean;
+	/** The execution ended (successfully or not). */
+	finish(): void;
+	/** n8n reported the run as failed to run. */
+	fail(error?: Error): void;
 }
 
 export interface PollOutcome {
-	/** What `poll()` returned: null when there was nothing new. */
+	/** What the poll emitted: its return value, or what it passed to `__emit`; null when there was nothing new. */
 	items: INodeExecutionData[][] | null;
+	/** The run started through `__emit`, if the poll emitted that way. */
+	run?: EmittedRun;
 	/** What `poll()` threw, if anything (an active workflow passes it to `__emitError`). */
 	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject };
 	/** The node's static data right after the poll (a copy). */
@@ -44,6 +66,8 @@ export interface PollOutcome {
 }
 
 const NODE_NAME = 'Trigger Under Test';
+
+let nextProcessLife = 1;
 
 /**
  * Runs a polling node's `poll()` through a genuine n8n-core PollContext, the way n8n's ActiveWorkflows does:
@@ -58,6 +82,9 @@ export class PollHarness {
 	readonly node: INode;
 
 	private workflow: Workflow;
+
+	/** Distinguishes this harness's workflow, and each simulated n8n process it runs in, from every other. */
+	private processLife = nextProcessLife++;
 
 	private readonly credentials: TestCredentialsHelper;
 
@@ -91,8 +118,13 @@ export class PollHarness {
 		this.workflow = this.loadWorkflow();
 	}
 
-	/** Simulates an n8n restart: in-memory static data is lost, the saved copy is loaded. */
+	/**
+	 * Simulates an n8n restart: in-memory static data is lost, the saved copy is loaded. What the node keeps in process
+	 * memory per workflow is left behind too: the reloaded workflow has a new id in this process (n8n's is the same,
+	 * but its process is new).
+	 */
 	restart(): void {
+		this.processLife = nextProcessLife++;
 		this.workflow = this.loadWorkflow();
 	}
 
@@ -104,26 +136,55 @@ export class PollHarness {
 	async poll(options: PollOptions = {}): Promise<PollOutcome> {
 		const mode = options.mode ?? 'trigger';
 		const activation = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
-		const context = new PollContext(
-			this.workflow,
-			this.node,
-			this.additionalData(),
-			mode,
-			activation,
-		);
-		let items: INodeExecutionData[][] | null = null;
+		let run: EmittedRun | undefined;
+		// n8n's ActiveWorkflowManager: save the static data, start the run, settle `donePromise` when it ended.
+		const emit = (
+			data: INodeExecutionData[][],
+			_responsePromise?: IDeferredPromise<IExecuteResponsePromiseData>,
+			donePromise?: IDeferredPromise<IRun>,
+		) => {
+			if (run) throw new Error('The poll emitted twice');
+			this.saveStaticData();
+			run = {
+				items: data,
+				confirmed: donePromise !== undefined,
+				finish: () => donePromise?.resolve({} as IRun),
+				fail: (error = new Error('The execution could not be started')) =>
+					donePromise?.reject(error),
+			};
+		};
+		const context =
+			mode === 'manual'
+				? new PollContext(this.workflow, this.node, this.additionalData(), mode, activation)
+				: new PollContext(this.workflow, this.node, this.additionalData(), mode, activation, emit);
+		let returned: INodeExecutionData[][] | null = null;
 		let error: PollOutcome['error'];
 		try {
-			items = await this.options.nodeType.poll!.call(context);
+			returned = await this.options.nodeType.poll!.call(context);
 		} catch (thrown) {
 			error = thrown as PollOutcome['error'];
 		}
-		// n8n saves static data when a scheduled poll emits (ActiveWorkflowManager's __emit).
-		if (mode === 'trigger' && items !== null && this.workflow.staticData.__dataChanged === true) {
-			this.savedStaticData = plainCopy(this.workflow.staticData);
-			this.workflow.staticData.__dataChanged = false;
+		// n8n emits what a scheduled poll returns (with the same save of static data).
+		if (mode === 'trigger' && returned !== null) emit(returned);
+		const emitted = run as EmittedRun | undefined;
+		if (emitted && (options.run ?? 'finish') === 'finish') {
+			emitted.finish();
+			// What the node does when n8n reports the end happens before the next poll.
+			await new Promise((resolve) => setImmediate(resolve));
 		}
-		return { items, error, nodeStaticData: this.nodeStaticData };
+		return {
+			items: mode === 'manual' ? returned : (emitted?.items ?? null),
+			run: emitted,
+			error,
+			nodeStaticData: this.nodeStaticData,
+		};
+	}
+
+	/** n8n's saveStaticData: writes the workflow's static data when it changed. */
+	private saveStaticData(): void {
+		if (this.workflow.staticData.__dataChanged !== true) return;
+		this.savedStaticData = plainCopy(this.workflow.staticData);
+		this.workflow.staticData.__dataChanged = false;
 	}
 
 	/**
@@ -166,7 +227,7 @@ export class PollHarness {
 			getKnownTypes: () => ({}),
 		};
 		return new Workflow({
-			id: 'poll-test-workflow',
+			id: `poll-test-workflow-${this.processLife}`,
 			name: 'Poll Test Workflow',
 			nodes: [this.node],
 			connections: {},

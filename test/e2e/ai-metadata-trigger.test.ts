@@ -5,10 +5,10 @@ import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../..
 import { nodeItems, nodeJson } from '../../dev/n8n/run-data';
 import { chainWorkflow, node, PACKAGE_NODE_TYPES, setFields } from '../../dev/n8n/workflows';
 
-// The AI Metadata polling trigger activated in a running n8n. n8n polls once when it activates a
-// workflow, so restarting n8n is a poll on demand: no waiting for the schedule. The first poll
-// emits what is new since "Start From"; after records are touched in the emulator, the next one
-// emits exactly those, which proves the cursor survived in the workflow's static data.
+// The AI Metadata polling trigger activated in a running n8n, polling every 5 seconds. The first poll emits what is
+// new since "Start From"; after records are touched in the emulator, the next run emits exactly those. The cursor
+// moves when a run has finished, and n8n saves it with the next emission: after a restart, the last run's records
+// (whose end was never saved, as nothing was emitted after it) come once more, and nothing is skipped.
 
 const pkg = packageUnderTest();
 const START_FROM = '2025-04-01T00:00:00Z';
@@ -62,8 +62,12 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 				'New Face Tasks',
 				PACKAGE_NODE_TYPES.aiMetadataTrigger,
 				{
-					// A yearly schedule: the polls this test relies on are the ones n8n makes on activation.
-					pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] },
+					// Every 5 seconds (n8n refuses a `*` in a poll's seconds field, not a list).
+					pollTimes: {
+						item: [
+							{ mode: 'custom', cronExpression: '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *' },
+						],
+					},
 					view: VIEW,
 					statuses: ['succeeded'],
 					fields: 'simplified',
@@ -81,11 +85,13 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 			firstExpected = expectedFirstPoll(sandbox.data.ai);
 			await n8n.start();
 			await n8n.waitForExecutions(workflowId, 1);
-			await n8n.stop();
-
 			touched = sandbox.data.ai.touch(VIEW, 3).map((record) => String(record.task_id));
+			await n8n.waitForExecutions(workflowId, 2);
+			// Two more polls with nothing new: no run.
+			await sleep(11_000);
+			await n8n.stop();
 			await n8n.start();
-			executions = await n8n.waitForExecutions(workflowId, 2);
+			executions = await n8n.waitForExecutions(workflowId, 3);
 			await n8n.stop();
 		});
 
@@ -101,9 +107,15 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 		});
 
 		it('emits only the records that became new since the previous poll', () => {
-			expect(executions).toHaveLength(2);
+			expect(executions).toHaveLength(3);
 			expect(executions[1]).toMatchObject({ mode: 'trigger', status: 'success' });
 			expect(emittedTaskIds(executions[1])).toEqual(touched);
+		});
+
+		it('after a restart emits the records of the last run once more, and skips nothing', () => {
+			expect(executions).toHaveLength(3);
+			expect(executions[2]).toMatchObject({ mode: 'trigger', status: 'success' });
+			expect(emittedTaskIds(executions[2])).toEqual(touched);
 		});
 
 		it('emits the simplified fields and feeds them to the next node with pairing', () => {
@@ -136,3 +148,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 		});
 	},
 );
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -21,6 +21,9 @@ export const VIEWS_WITH_CP: TriggerView[] = TRIGGER_VIEWS.filter(
 
 export const DEFAULT_LATE_ROWS_WINDOW_MINUTES = 5;
 export const MAX_LATE_ROWS_WINDOW_MINUTES = 1440;
+/** A run not finished after this long (or one n8n could not start) has its records emitted again. */
+export const DEFAULT_REEMIT_AFTER_MINUTES = 60;
+export const MAX_REEMIT_AFTER_MINUTES = 1440;
 
 export const DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
 export const DEFAULT_PAGE_SIZE = 1000;
@@ -196,6 +199,15 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 10000 },
 				default: DEFAULT_PAGE_SIZE,
 				description: 'Records asked for per request',
+			},
+			{
+				displayName: 'Re-Emit Unfinished Run After (Minutes)',
+				name: 'reemitAfterMinutes',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_REEMIT_AFTER_MINUTES },
+				default: DEFAULT_REEMIT_AFTER_MINUTES,
+				description:
+					'The trigger moves past records only once the workflow run they started has finished, so records are never skipped when n8n stops in between (they are emitted again instead). Meanwhile it waits. When a run has not finished after this many minutes (or n8n could not start it), its records are emitted again.',
 			},
 			{
 				displayName: 'Start From',

@@ -4,6 +4,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { shapeRecord } from '../api/views';
 import { cursorAfter, readCursor, saveCursor } from './cursor';
 import type { Cursor, CursorColumns } from './cursor';
+import { canConfirmRuns, emitConfirmed, settlePendingRun } from './delivery';
 import {
 	MAX_REMEMBERED_ROWS,
 	microsToIso,
@@ -38,6 +39,19 @@ export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutio
 	if (ctx.getMode() === 'manual') return await latestForManualRun(ctx, source, settings);
 
 	const staticData = ctx.getWorkflowStaticData('node');
+	const confirmRuns = canConfirmRuns(ctx);
+	if (confirmRuns) {
+		const gate = settlePendingRun(ctx, staticData, settings.reemitAfterMinutes * 60_000);
+		if (!gate.proceed) return null;
+		if (gate.gaveUp) {
+			ctx.logger.warn(
+				gate.gaveUp === 'failed'
+					? 'Archive AI Metadata Trigger: the run started by the last poll could not start; its records are emitted again'
+					: `Archive AI Metadata Trigger: the run started by the last poll has not finished within ${settings.reemitAfterMinutes} minutes; its records are emitted again`,
+				{ workflowId: ctx.getWorkflow().id, node: ctx.getNode().name },
+			);
+		}
+	}
 	let cursor = usableCursor(readCursor(staticData), settings);
 	if (!cursor) {
 		cursor = await startingCursor(ctx, source, settings);
@@ -71,8 +85,14 @@ export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutio
 		settings,
 		fresh.map(({ row }) => row),
 	);
-	saveCursor(staticData, nextCursor(ctx, cursor, fresh, columns, settings));
-	return [items];
+	const next = nextCursor(ctx, cursor, fresh, columns, settings);
+	if (!confirmRuns) {
+		saveCursor(staticData, next);
+		return [items];
+	}
+	// The cursor moves once the run finished (delivery.ts); n8n saves the committed one with this emission.
+	emitConfirmed(ctx, staticData, [items], cursor, next);
+	return null;
 }
 
 /**

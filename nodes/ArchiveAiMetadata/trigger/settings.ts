@@ -11,7 +11,9 @@ import {
 	DEFAULT_MAX_RECORDS_PER_POLL,
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_PAGE_SIZE,
+	DEFAULT_REEMIT_AFTER_MINUTES,
 	MAX_LATE_ROWS_WINDOW_MINUTES,
+	MAX_REEMIT_AFTER_MINUTES,
 	MAX_RETRIES,
 	TASK_VIEWS,
 	TRIGGER_VIEWS,
@@ -37,6 +39,8 @@ export interface TriggerSettings {
 	keepRawJson: boolean;
 	/** "Late Rows Window" in minutes. */
 	lateRowsWindowMinutes: number;
+	/** "Re-Emit Unfinished Run After" in minutes. */
+	reemitAfterMinutes: number;
 }
 
 /** A poll has no input items: its errors belong to item 0. */
@@ -172,6 +176,13 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 		lateRowsWindowMinutes: windowMinutes(
 			ctx,
 			options.lateRowsWindow ?? DEFAULT_LATE_ROWS_WINDOW_MINUTES,
+		),
+		reemitAfterMinutes: integerIn(
+			ctx,
+			'Re-Emit Unfinished Run After (Minutes)',
+			options.reemitAfterMinutes ?? DEFAULT_REEMIT_AFTER_MINUTES,
+			1,
+			MAX_REEMIT_AFTER_MINUTES,
 		),
 	};
 }

@@ -79,7 +79,7 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		expect((await trigger.poll()).items).toBeNull();
 	});
 
-	it('emits every new row exactly once over consecutive polls and across a restart', async () => {
+	it('emits every new row once over consecutive polls; across a restart it repeats the last batch, skipping none', async () => {
 		const trigger = triggerFor({ view: 'speech_tasks', statuses: [], fields: 'all' });
 		await activate(trigger);
 		const seen: IDataObject[] = [];
@@ -96,14 +96,22 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		expect(await pollAndCheck()).toHaveLength(4);
 		sandbox().data.ai.touch('speech_tasks', 2);
 		sandbox().data.ai.touch('speech_tasks', 5);
-		expect(await pollAndCheck()).toHaveLength(7);
-		trigger.restart(); // n8n restarts: the cursor saved with the last emit is what remains
+		const lastBatch = await pollAndCheck();
+		expect(lastBatch).toHaveLength(7);
+		// n8n restarts. The cursor saved with the last emission is the one before it: that run's end (which moved the
+		// cursor past its 7 rows) was never saved, because nothing was emitted after it. So they come again, first.
+		trigger.restart();
 		sandbox().data.ai.touch('speech_tasks', 3);
-		expect(await pollAndCheck()).toHaveLength(3);
+		const afterRestart = await pollAndCheck();
+		expect(afterRestart).toHaveLength(10);
+		expect(identities(TASK_SHAPE, afterRestart.slice(0, 7))).toEqual(
+			identities(TASK_SHAPE, lastBatch),
+		);
 		expect((await trigger.poll()).items).toBeNull();
 
-		// A row processed again comes again (with its new time), but no (time, task) pair is ever emitted twice.
-		expect(new Set(identities(TASK_SHAPE, seen)).size).toBe(seen.length);
+		// A row processed again comes again (with its new time); the only (time, task) pairs emitted twice are the
+		// restart's repeats.
+		expect(new Set(identities(TASK_SHAPE, seen)).size).toBe(seen.length - 7);
 		// "All" fields: raw JSON columns arrive parsed, transcripts as text.
 		expect(typeof seen[0].transcript_json).toBe('object');
 		expect(typeof seen[0].transcript_srt).toBe('string');
@@ -349,6 +357,10 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 			[{ view: 'face_tasks', options: { maxConcurrency: 99 } }, /Max Concurrent Requests/],
 			[{ view: 'refset_people' }, /View/],
 			[{ view: 'face_tasks', options: { lateRowsWindow: -1 } }, /Late Rows Window \(Minutes\)/],
+			[
+				{ view: 'face_tasks', options: { reemitAfterMinutes: 0 } },
+				/Parameter "Re-Emit Unfinished Run After \(Minutes\)": must be/,
+			],
 		];
 		for (const [parameters, message] of cases) {
 			const outcome = await triggerFor(parameters).poll();

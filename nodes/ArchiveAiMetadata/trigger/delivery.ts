@@ -1,0 +1,124 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions, IRun } from 'n8n-workflow';
+
+import { setBounded } from '../../shared/boundedCache';
+import { readCursor, saveCursor } from './cursor';
+import type { Cursor } from './cursor';
+
+/**
+ * At-least-once delivery of polled rows. n8n saves a poll trigger's static data when the poll emits, at the same
+ * time as it creates the execution: if n8n dies in between, a cursor moved by the poll would skip rows that no
+ * execution holds. So a poll that finds rows emits them itself, with a promise n8n settles when the run has
+ * finished, and keeps the moved cursor in this process only. When the run has finished the cursor is committed to static data (n8n
+ * saves it with the next emission); until then later polls emit nothing. If n8n dies
+ * before, the saved cursor is the old one and the rows are emitted again: repeats, never gaps.
+ *
+ * n8n never settles the promise when it could not create the execution at all (e.g. its database was down), so a
+ * run that has not finished within "Re-Emit Unfinished Run After" is given up and its rows are polled again.
+ */
+
+interface PendingRun {
+	/** The cursor after the run's rows, committed once the run finished. */
+	cursor: Cursor;
+	/** The committed cursor the run's rows were read after: a commit applies only on top of it. */
+	basedOn: string;
+	state: 'running' | 'finished' | 'failed';
+	emittedAt: number;
+}
+
+/** One pending run per trigger node of an active workflow in this process. */
+const pendingRuns = new Map<string, PendingRun>();
+const MAX_PENDING_RUNS = 10_000;
+
+export type Gate =
+	/** A run is still going: this poll emits nothing. */
+	| { proceed: false }
+	/** Poll from the committed cursor; `gaveUp` names a run given up on, whose rows will be emitted again. */
+	| { proceed: true; gaveUp?: 'unfinished' | 'failed' };
+
+function runKey(ctx: IPollFunctions): string {
+	const node = ctx.getNode();
+	return `${ctx.getWorkflow().id ?? ''}\u0000${node.id ?? node.name}`;
+}
+
+function cursorIdentity(cursor: Cursor | undefined): string {
+	return cursor
+		? JSON.stringify([cursor.view, cursor.startFrom ?? null, cursor.time, cursor.key])
+		: '';
+}
+
+/** Whether this n8n hands the poll an emitter that reports when the run finished (every n8n 1.x and 2.x does). */
+export function canConfirmRuns(ctx: IPollFunctions): boolean {
+	return (
+		typeof ctx.__emit === 'function' && typeof ctx.helpers.createDeferredPromise === 'function'
+	);
+}
+
+/**
+ * Before a poll: commits the cursor of a run that finished, waits for one still going, or gives up on one that
+ * failed to start or outlived `reemitAfterMs`.
+ */
+export function settlePendingRun(
+	ctx: IPollFunctions,
+	staticData: IDataObject,
+	reemitAfterMs: number,
+	now = Date.now(),
+): Gate {
+	const key = runKey(ctx);
+	const pending = pendingRuns.get(key);
+	if (!pending) return { proceed: true };
+	if (pending.state === 'running' && now - pending.emittedAt < reemitAfterMs) {
+		return { proceed: false };
+	}
+	pendingRuns.delete(key);
+	if (pending.state === 'finished') {
+		commit(staticData, pending);
+		return { proceed: true };
+	}
+	return { proceed: true, gaveUp: pending.state === 'failed' ? 'failed' : 'unfinished' };
+}
+
+/**
+ * Moves the committed cursor to the run's, unless it moved meanwhile (already committed, or settings changed: another
+ * view or Start From starts over).
+ */
+function commit(staticData: IDataObject, run: PendingRun): void {
+	if (cursorIdentity(readCursor(staticData)) === run.basedOn) saveCursor(staticData, run.cursor);
+}
+
+/**
+ * Emits one poll's items as a run whose end commits `cursor` to `staticData` (the workflow's live static data, which
+ * n8n saves with the next emission; the next poll commits it again if the workflow was reloaded meanwhile).
+ */
+export function emitConfirmed(
+	ctx: IPollFunctions,
+	staticData: IDataObject,
+	items: INodeExecutionData[][],
+	committed: Cursor | undefined,
+	cursor: Cursor,
+	now = Date.now(),
+): void {
+	const run: PendingRun = {
+		cursor,
+		basedOn: cursorIdentity(committed),
+		state: 'running',
+		emittedAt: now,
+	};
+	setBounded(pendingRuns, runKey(ctx), run, MAX_PENDING_RUNS);
+	const done = ctx.helpers.createDeferredPromise<IRun>();
+	done.promise.then(
+		() => {
+			// A run that ended with an error still holds the rows (n8n can retry it): they count as delivered.
+			run.state = 'finished';
+			commit(staticData, run);
+		},
+		() => {
+			run.state = 'failed';
+		},
+	);
+	ctx.__emit(items, undefined, done);
+}
+
+/** Forgets every pending run (tests start each scenario from a clean process). */
+export function clearPendingRuns(): void {
+	pendingRuns.clear();
+}
