@@ -4,6 +4,7 @@ import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
 import { nodeItems, nodeJson } from '../../dev/n8n/run-data';
 import { chainWorkflow, node, PACKAGE_NODE_TYPES, setFields } from '../../dev/n8n/workflows';
+import { EVERY_FIVE_SECONDS } from './lib/poll-faults';
 
 // The AI Metadata polling trigger activated in a running n8n, polling every 5 seconds. The first poll emits what is
 // new since "Start From"; after records are touched in the emulator, the next run emits exactly those. The cursor
@@ -62,12 +63,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 				'New Face Tasks',
 				PACKAGE_NODE_TYPES.aiMetadataTrigger,
 				{
-					// Every 5 seconds (n8n refuses a `*` in a poll's seconds field, not a list).
-					pollTimes: {
-						item: [
-							{ mode: 'custom', cronExpression: '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *' },
-						],
-					},
+					pollTimes: EVERY_FIVE_SECONDS,
 					view: VIEW,
 					statuses: ['succeeded'],
 					fields: 'simplified',

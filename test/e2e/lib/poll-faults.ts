@@ -19,8 +19,16 @@ import {
 export const VIEW = 'face_tasks';
 export const TRIGGER_NAME = 'New Face Tasks';
 
-/** n8n refuses a `*` in a poll's seconds field; a list of seconds is allowed. */
-const EVERY_FIVE_SECONDS = '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *';
+/**
+ * Polls every 5 seconds. n8n 2.x allows only a single second in a poll's cron (1.x refuses a `*` there), so one poll
+ * time per second of the minute: each is a once-a-minute cron.
+ */
+export const EVERY_FIVE_SECONDS = {
+	item: Array.from({ length: 12 }, (_, index) => ({
+		mode: 'custom',
+		cronExpression: `${index * 5} * * * * *`,
+	})),
+};
 
 export async function setUpPollingWorkflow(
 	n8n: N8nInstance,
@@ -43,7 +51,7 @@ export async function setUpPollingWorkflow(
 		TRIGGER_NAME,
 		PACKAGE_NODE_TYPES.aiMetadataTrigger,
 		{
-			pollTimes: { item: [{ mode: 'custom', cronExpression: EVERY_FIVE_SECONDS }] },
+			pollTimes: EVERY_FIVE_SECONDS,
 			view: VIEW,
 			statuses: [],
 			fields: 'simplified',
