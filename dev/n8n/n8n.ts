@@ -73,6 +73,8 @@ export interface ExecuteResult {
 /** One real n8n (a cached install) with its own user folder, database and ports. */
 export class N8nInstance {
 	private server: GroupProcess | undefined;
+
+	private serverDied = false;
 	private serverOutput: string[] = [];
 	private readonly activated = new Map<string, string>();
 	private readonly secrets = new Set<string>();
@@ -222,7 +224,7 @@ export class N8nInstance {
 	async start(timeoutMs = START_TIMEOUT_MS): Promise<void> {
 		if (this.server) throw new Error('n8n is already running');
 		this.serverOutput = [];
-		this.server = spawnGroup(this.install.nodeBin, [this.install.n8nBin, 'start'], {
+		const server = spawnGroup(this.install.nodeBin, [this.install.n8nBin, 'start'], {
 			cwd: this.userFolder,
 			env: this.env(),
 			onOutput: (chunk) => {
@@ -230,6 +232,11 @@ export class N8nInstance {
 				this.onServerOutput?.(chunk);
 			},
 		});
+		this.server = server;
+		void server.exited.then(() => {
+			if (this.server === server) this.serverDied = true;
+		});
+		this.serverDied = false;
 		const deadline = Date.now() + timeoutMs;
 		try {
 			await this.waitForServerLog([/Editor is now accessible via/], timeoutMs);
@@ -313,6 +320,11 @@ export class N8nInstance {
 
 	get running(): boolean {
 		return this.server !== undefined;
+	}
+
+	/** Whether the server exited by itself (not through stop() or kill()), e.g. n8n giving up on Redis. */
+	get died(): boolean {
+		return this.serverDied;
 	}
 
 	/** Everything the server printed since the last `start()` (secrets redacted). */

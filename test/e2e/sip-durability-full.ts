@@ -1,6 +1,7 @@
 import { generateSecret } from '../../dev/emulators/webhook/sender';
 import {
 	countOutcomes,
+	killAndRestart,
 	runBurst,
 	setUpReceivers,
 	type DurabilityCounts,
@@ -38,7 +39,7 @@ async function measure(
 		const killAtAnswered = Array.from({ length: kills }, () =>
 			Math.round(events * (0.1 + Math.random() * 0.8)),
 		);
-		const burst = await runBurst(n8n, receiver.url, secret, {
+		const burst = await runBurst(killAndRestart(n8n), receiver.url, secret, {
 			events,
 			spacingMs: Number(process.env.DURABILITY_SPACING_MS ?? 50),
 			killAtAnswered,

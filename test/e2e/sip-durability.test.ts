@@ -1,6 +1,7 @@
 import { generateSecret } from '../../dev/emulators/webhook/sender';
 import {
 	countOutcomes,
+	killAndRestart,
 	runBurst,
 	setUpReceivers,
 	type BurstResult,
@@ -32,7 +33,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 			n8n = await N8nInstance.create({ version, ...pkg });
 			[receiver] = await setUpReceivers(n8n, secret, ['afterSaved']);
 			await n8n.start();
-			burst = await runBurst(n8n, receiver.url, secret, {
+			burst = await runBurst(killAndRestart(n8n), receiver.url, secret, {
 				events: EVENTS,
 				spacingMs: 50,
 				killAtAnswered: [EVENTS * 0.4],

@@ -6,7 +6,7 @@ import {
 	send,
 	type SendResult,
 } from '../../../dev/emulators/webhook/sender';
-import type { N8nInstance } from '../../../dev/n8n/n8n';
+import type { ExecutionRecord, N8nInstance } from '../../../dev/n8n/n8n';
 import { newCredentialId } from '../../../dev/n8n/package';
 import {
 	graphWorkflow,
@@ -36,6 +36,8 @@ export interface Receiver {
 	kind: ReceiverKind;
 	workflow: WorkflowJson;
 	url: string;
+	/** The URL's path (`/webhook/...`), to address it on another webhook processor. */
+	path: string;
 }
 
 /** The workflow receiving the burst: the SIP trigger in one Respond mode, or n8n's Webhook node ("Immediately"). */
@@ -46,8 +48,12 @@ export function receiverWorkflow(
 ): Receiver {
 	if (kind === 'webhookNode') {
 		const path = `durability-${randomUUID()}`;
-		const workflow = graphWorkflow(`durability ${kind}`, [webhookTrigger('Webhook', { path })], []);
-		return { kind, workflow, url: `${baseUrl}/webhook/${path}` };
+		const workflow = graphWorkflow(
+			`durability ${kind} ${path.slice(-8)}`,
+			[webhookTrigger('Webhook', { path })],
+			[],
+		);
+		return { kind, workflow, url: `${baseUrl}/webhook/${path}`, path: `/webhook/${path}` };
 	}
 	const webhookId = randomUUID();
 	const trigger = node(
@@ -60,13 +66,22 @@ export function receiverWorkflow(
 			webhookId,
 		},
 	);
-	const workflow = graphWorkflow(`durability ${kind}`, [trigger], []);
-	return { kind, workflow, url: `${baseUrl}/webhook/${webhookId}/sip-status` };
+	const workflow = graphWorkflow(`durability ${kind} ${webhookId.slice(0, 8)}`, [trigger], []);
+	const urlPath = `/webhook/${webhookId}/sip-status`;
+	return { kind, workflow, url: `${baseUrl}${urlPath}`, path: urlPath };
 }
+
+/** What receivers are imported into: a single n8n, or a queue-mode cluster (through its main). */
+export type ReceiverHost = Pick<
+	N8nInstance,
+	'importCredentials' | 'importWorkflow' | 'activate'
+> & {
+	readonly baseUrl: string;
+};
 
 /** Imports the signing credential and the receivers' workflows, activated; the server must be stopped. */
 export async function setUpReceivers(
-	n8n: N8nInstance,
+	n8n: ReceiverHost,
 	secret: string,
 	kinds: ReceiverKind[],
 ): Promise<Receiver[]> {
@@ -86,10 +101,27 @@ export interface BurstOptions {
 	events: number;
 	/** Time between the first attempts of consecutive events. */
 	spacingMs: number;
-	/** Kill n8n (SIGKILL) once this many events have been answered 2xx, for each number; then start it again. */
+	/** Strike the fault once this many events have been answered 2xx, for each number. */
 	killAtAnswered: number[];
 	retrySeconds?: readonly number[];
 }
+
+/**
+ * What the burst does to n8n at each chosen moment, and resolves when n8n is back: by default (`killAndRestart`) a
+ * SIGKILL of the single process and a restart; in queue mode a stopped database, Redis, or killed processes.
+ */
+export type Fault = () => Promise<void>;
+
+export function killAndRestart(n8n: N8nInstance): Fault {
+	return async () => {
+		await n8n.kill();
+		// A restart under a burst of retries is slow on 2 cores (n8n also marks the killed executions crashed).
+		await n8n.start(600_000);
+	};
+}
+
+/** Where an attempt goes: one URL, or one chosen per attempt (e.g. round robin over webhook processors). */
+export type Target = string | ((eventIndex: number, attempt: number) => string);
 
 export interface EventRecord {
 	id: string;
@@ -105,13 +137,14 @@ export interface BurstResult {
 	durationMs: number;
 }
 
-/** Sends the burst, kills and restarts n8n at the given moments, and returns once every event is answered or given up. */
+/** Sends the burst, strikes the fault at the given moments, and returns once every event is answered or given up. */
 export async function runBurst(
-	n8n: N8nInstance,
-	url: string,
+	fault: Fault,
+	target: Target,
 	secret: string,
 	options: BurstOptions,
 ): Promise<BurstResult> {
+	const urlFor = typeof target === 'string' ? () => target : target;
 	const started = Date.now();
 	const retrySeconds = options.retrySeconds ?? COMPRESSED_RETRY_SECONDS;
 	const killAt = [...options.killAtAnswered].sort((a, b) => a - b);
@@ -125,11 +158,7 @@ export async function runBurst(
 			killAt.shift();
 			kills += 1;
 			unansweredAtKills += options.events - answered;
-			restarting = restarting.then(async () => {
-				await n8n.kill();
-				// A restart under a burst of retries is slow on 2 cores (n8n also marks the killed executions crashed).
-				await n8n.start(600_000);
-			});
+			restarting = restarting.then(fault);
 		}
 	};
 	const deliver = async (index: number): Promise<EventRecord> => {
@@ -139,7 +168,7 @@ export async function runBurst(
 		const attempts: SendResult[] = [];
 		for (let attempt = 0; attempt <= retrySeconds.length; attempt++) {
 			if (attempt > 0) await sleep(retrySeconds[attempt - 1] * 1000);
-			const result = await send(url, event, {
+			const result = await send(urlFor(index, attempt), event, {
 				secrets: [secret],
 				id,
 				timeoutMs: ATTEMPT_TIMEOUT_MS,
@@ -178,34 +207,66 @@ export interface DurabilityCounts {
 	duplicates: number;
 	executions: number;
 	attempts: number;
+	/** Executions by final status (e.g. success, crashed, new = never ran). */
+	statuses: Record<string, number>;
+	/** Lost events, with the statuses of executions that hold them (none, or only ones that never ran). */
+	lostDetail: Array<{ id: string; heldBy: string[] }>;
+}
+
+/** Where executions are read from: a single n8n's SQLite database, or a queue-mode cluster's PostgreSQL. */
+export interface ExecutionSource {
+	executions(workflowId: string): Promise<ExecutionRecord[]>;
+	/**
+	 * Executions a process logged as started. A worker can run an execution whose status it could not write (its
+	 * database was down): the row stays "new", yet it ran.
+	 */
+	startedExecutionIds?(): Set<string>;
 }
 
 /**
  * Waits until n8n's executions of the workflow stop changing (every answered event's execution is saved by then in
- * "After the Event Is Saved" mode; in the others it is saved a moment after the answer), then counts.
+ * "After the Event Is Saved" mode; in the others it is saved a moment after the answer), then counts. An execution
+ * still "new" then, and that no process logged as started, never ran (in queue mode: its job was lost): it holds no
+ * event.
  */
 export async function countOutcomes(
-	n8n: N8nInstance,
+	source: ExecutionSource,
 	workflowId: string,
 	burst: BurstResult,
 ): Promise<DurabilityCounts> {
-	let previous = -1;
-	let executions = await n8n.executions(workflowId);
-	while (executions.length !== previous) {
-		previous = executions.length;
+	const fingerprint = (all: ExecutionRecord[]) =>
+		all.map((execution) => `${execution.id}:${execution.status}`).join(',');
+	let previous = '';
+	let executions = await source.executions(workflowId);
+	while (fingerprint(executions) !== previous) {
+		previous = fingerprint(executions);
 		await sleep(3000);
-		executions = await n8n.executions(workflowId);
+		executions = await source.executions(workflowId);
 	}
+	const started = source.startedExecutionIds?.() ?? new Set<string>();
 	const runsPerId = new Map<string, number>();
 	for (const execution of executions) {
+		if (execution.status === 'new' && !started.has(execution.id)) continue;
 		for (const id of webhookIdsIn(execution.data)) runsPerId.set(id, (runsPerId.get(id) ?? 0) + 1);
 	}
 	const answeredEvents = burst.events.filter((event) => event.answered);
+	const statuses: Record<string, number> = {};
+	for (const execution of executions)
+		statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
+	const lostEvents = answeredEvents.filter((event) => (runsPerId.get(event.id) ?? 0) === 0);
+	const lostDetail = lostEvents.slice(0, 5).map((event) => ({
+		id: event.id,
+		heldBy: executions
+			.filter((execution) => webhookIdsIn(execution.data).has(event.id))
+			.map((execution) => `${execution.id}:${execution.status}`),
+	}));
 	return {
+		statuses,
+		lostDetail,
 		events: burst.events.length,
 		answered: answeredEvents.length,
 		unanswered: burst.events.length - answeredEvents.length,
-		lost: answeredEvents.filter((event) => (runsPerId.get(event.id) ?? 0) === 0).length,
+		lost: lostEvents.length,
 		duplicates: burst.events.filter((event) => (runsPerId.get(event.id) ?? 0) > 1).length,
 		executions: executions.length,
 		attempts: burst.events.reduce((sum, event) => sum + event.attempts.length, 0),

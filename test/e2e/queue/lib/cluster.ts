@@ -27,6 +27,7 @@ const SERVICES_SCRIPT = path.join(REPO_ROOT, 'scripts', 'queue', 'services.sh');
 const DATABASE = 'n8n';
 const READY_TIMEOUT_MS = 180_000;
 const WORKER_READY = /n8n worker is now ready/;
+const WEBHOOK_READY = /Webhook listener waiting for requests/;
 
 export interface QueueClusterOptions {
 	version: string;
@@ -44,6 +45,8 @@ export interface ClusterProcess {
 	role: 'worker' | 'webhook';
 	instance: N8nInstance;
 	process?: GroupProcess;
+	/** The process exited by itself (not stopped or killed by the cluster). */
+	died?: boolean;
 	output: string[];
 }
 
@@ -116,9 +119,7 @@ export class QueueCluster {
 		await this.mainInstance.start();
 		await Promise.all([
 			...this.workers.map((each) => this.startProcess(each, this.workerArgs(), WORKER_READY)),
-			...this.webhookProcessors.map((each) =>
-				this.startProcess(each, ['webhook'], /Webhook listener waiting for requests/),
-			),
+			...this.webhookProcessors.map((each) => this.startProcess(each, ['webhook'], WEBHOOK_READY)),
 		]);
 	}
 
@@ -135,6 +136,11 @@ export class QueueCluster {
 				(match) => match[1],
 			),
 		);
+	}
+
+	/** Every execution id a worker logged as started. */
+	startedExecutionIds(): Set<string> {
+		return new Set(this.executionsByWorker().flat());
 	}
 
 	/** All logs of all processes, for failure messages. */
@@ -183,6 +189,89 @@ export class QueueCluster {
 				.filter((row) => row.stoppedAt)
 				.map((row) => [String(row.id), Date.parse(row.stoppedAt!)]),
 		);
+	}
+
+	/** PostgreSQL goes away at once (SIGKILL of the server and its backends: an outage, no shutdown). */
+	async stopPostgres(): Promise<void> {
+		await this.postgres?.kill();
+		this.postgres = undefined;
+	}
+
+	/** PostgreSQL starts again on the same data (crash recovery) and port. */
+	async startPostgres(): Promise<void> {
+		this.spawnPostgres();
+		await this.waitForPostgres();
+	}
+
+	/** Redis goes away at once (SIGKILL). It persists nothing, as configured: queued jobs go with it. */
+	async stopRedis(): Promise<void> {
+		await this.redis?.kill();
+		this.redis = undefined;
+	}
+
+	/** Redis starts again, empty, on the same port. */
+	async startRedis(): Promise<void> {
+		this.spawnRedis();
+		await this.waitForRedis();
+	}
+
+	/** SIGKILL of one worker or webhook processor (a crash); `restart` brings it back. */
+	async killProcess(role: 'worker' | 'webhook', index: number): Promise<void> {
+		const member = (role === 'worker' ? this.workers : this.webhookProcessors)[index];
+		const running = member.process;
+		member.process = undefined;
+		await running?.kill();
+	}
+
+	async restartProcess(role: 'worker' | 'webhook', index: number): Promise<void> {
+		const member = (role === 'worker' ? this.workers : this.webhookProcessors)[index];
+		if (role === 'worker') await this.startProcess(member, this.workerArgs(), WORKER_READY);
+		else await this.startProcess(member, ['webhook'], WEBHOOK_READY);
+	}
+
+	/**
+	 * Starts again every n8n process that exited by itself (as a container's restart policy would: n8n exits when it
+	 * cannot reach Redis for long). Returns what was restarted.
+	 */
+	async restartDied(): Promise<string[]> {
+		const restarted: string[] = [];
+		if (this.mainInstance.died) {
+			await this.mainInstance.stop();
+			await this.mainInstance.start(600_000);
+			restarted.push('main');
+		}
+		for (const [role, members] of [
+			['worker', this.workers],
+			['webhook', this.webhookProcessors],
+		] as const) {
+			for (const [index, member] of members.entries()) {
+				if (!member.died) continue;
+				member.process = undefined;
+				await this.restartProcess(role, index);
+				restarted.push(`${role} ${index}`);
+			}
+		}
+		return restarted;
+	}
+
+	/**
+	 * Watches the n8n processes and starts again any that exit by themselves, every 2 s, as a container's restart policy
+	 * would. The returned function stops watching and resolves with what was restarted.
+	 */
+	supervise(): () => Promise<string[]> {
+		const restarted: string[] = [];
+		let watching = true;
+		const loop = (async () => {
+			while (watching) {
+				restarted.push(...(await this.restartDied()));
+				await sleep(2000);
+			}
+		})();
+		return async () => {
+			watching = false;
+			await loop;
+			return restarted;
+		};
 	}
 
 	/** Stops one worker (the queue keeps its jobs for the others). */
@@ -261,21 +350,28 @@ export class QueueCluster {
 			fs.rmSync(this.root, { recursive: true, force: true });
 	}
 
-	private async startServices(): Promise<void> {
-		const collect = (chunk: string) => this.serviceOutput.push(chunk);
-		const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+	private spawnRedis(): void {
 		this.redis = spawnGroup('bash', [SERVICES_SCRIPT, 'redis', String(this.redisPort)], {
-			env,
-			onOutput: collect,
+			env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+			onOutput: (chunk) => this.serviceOutput.push(chunk),
 		});
+	}
+
+	private spawnPostgres(): void {
 		this.postgres = spawnGroup(
 			'bash',
 			[SERVICES_SCRIPT, 'postgres', String(this.postgresPort), path.join(this.root, 'postgres')],
 			{
-				env,
-				onOutput: collect,
+				env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+				onOutput: (chunk) => this.serviceOutput.push(chunk),
 			},
 		);
+	}
+
+	private async startServices(): Promise<void> {
+		const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+		this.spawnRedis();
+		this.spawnPostgres();
 		await Promise.all([this.waitForRedis(), this.waitForPostgres()]);
 		const created = await runGroup(
 			'psql',
@@ -369,10 +465,15 @@ export class QueueCluster {
 		const { instance } = member;
 		// Output is kept across restarts (executionsByWorker reads all of it); readiness is judged on the new part.
 		const from = member.output.length;
-		member.process = spawnGroup(instance.install.nodeBin, [instance.install.n8nBin, ...args], {
+		const started = spawnGroup(instance.install.nodeBin, [instance.install.n8nBin, ...args], {
 			cwd: instance.userFolder,
 			env: instance.env(),
 			onOutput: (chunk) => member.output.push(chunk),
+		});
+		member.process = started;
+		member.died = false;
+		void started.exited.then(() => {
+			if (member.process === started) member.died = true;
 		});
 		const deadline = Date.now() + READY_TIMEOUT_MS;
 		let exitCode: number | null | undefined;

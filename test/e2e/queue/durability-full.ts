@@ -1,0 +1,112 @@
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
+import { packageUnderTest } from '../../../dev/n8n/package';
+import {
+	countOutcomes,
+	runBurst,
+	setUpReceivers,
+	type DurabilityCounts,
+	type ReceiverKind,
+} from '../lib/fault-burst';
+import { QueueCluster } from './lib/cluster';
+import {
+	acrossProcessors,
+	clusterHost,
+	queueFault,
+	SCENARIO_LABELS,
+	type QueueScenario,
+} from './lib/faults';
+import { queueVersions } from './lib/selection';
+
+// Issue 16, queue-mode scenarios in full: 1,000 signed events per receiver through two webhook processors (each retry
+// to the other), the fault struck once at a random moment of the burst: PostgreSQL stopped for 30 s, Redis stopped for
+// 30 s, or one webhook processor and one worker killed with SIGKILL. Receivers: the SIP trigger in both Respond modes
+// and n8n's Webhook node. One cluster per n8n version; bursts one after another. Needs `npm run build` first.
+//   node scripts/run-ts.js test/e2e/queue/durability-full.ts
+//   (E2E_QUEUE_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_OUTAGE_SECONDS, DURABILITY_SCENARIOS, DURABILITY_KINDS)
+
+const KIND_LABELS: Record<ReceiverKind, string> = {
+	immediately: 'SIP trigger, Respond: Immediately',
+	afterSaved: 'SIP trigger, Respond: After the Event Is Saved',
+	webhookNode: "n8n's Webhook node (Respond: Immediately)",
+};
+
+function listFromEnv<T extends string>(name: string, all: readonly T[]): T[] {
+	const requested = process.env[name]?.split(/[\s,]+/).filter(Boolean);
+	return requested && requested.length > 0 ? (requested as T[]) : [...all];
+}
+
+async function measureVersion(
+	version: string,
+	scenarios: QueueScenario[],
+	kinds: ReceiverKind[],
+	events: number,
+	outageMs: number,
+): Promise<string[]> {
+	const secret = generateSecret(32);
+	const cluster = await QueueCluster.create({ version, ...packageUnderTest() });
+	const lines: string[] = [];
+	try {
+		const plan = scenarios.flatMap((scenario) => kinds.map((kind) => ({ scenario, kind })));
+		const receivers = await setUpReceivers(
+			clusterHost(cluster),
+			secret,
+			plan.map((each) => each.kind),
+		);
+		await cluster.start();
+		for (const [index, { scenario, kind }] of plan.entries()) {
+			const receiver = receivers[index];
+			const stopSupervising = cluster.supervise();
+			const burst = await runBurst(
+				queueFault(cluster, scenario, outageMs),
+				acrossProcessors(cluster, receiver),
+				secret,
+				{
+					events,
+					spacingMs: Number(process.env.DURABILITY_SPACING_MS ?? 50),
+					killAtAnswered: [Math.round(events * (0.1 + Math.random() * 0.8))],
+				},
+			);
+			const counts: DurabilityCounts = await countOutcomes(cluster, receiver.workflow.id, burst);
+			const restarted = await stopSupervising();
+			console.log(
+				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, ${KIND_LABELS[kind]}: ${JSON.stringify({ ...counts, restarted, unansweredAtFault: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000) })}`,
+			);
+			lines.push(
+				`| ${version} | ${SCENARIO_LABELS[scenario]} | ${KIND_LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`,
+			);
+		}
+	} finally {
+		await cluster.dispose();
+	}
+	return lines;
+}
+
+async function main(): Promise<void> {
+	const events = Number(process.env.DURABILITY_EVENTS ?? 1000);
+	const outageSeconds = Number(process.env.DURABILITY_OUTAGE_SECONDS ?? 30);
+	const scenarios = listFromEnv<QueueScenario>('DURABILITY_SCENARIOS', [
+		'postgres',
+		'redis',
+		'processes',
+	]);
+	const kinds = listFromEnv<ReceiverKind>('DURABILITY_KINDS', [
+		'immediately',
+		'afterSaved',
+		'webhookNode',
+	]);
+	const lines: string[] = [];
+	for (const version of queueVersions()) {
+		lines.push(...(await measureVersion(version, scenarios, kinds, events, outageSeconds * 1000)));
+	}
+	console.log(
+		`\n${events} events per receiver, queue mode (2 webhook processors, 2 workers), outages ${outageSeconds} s\n`,
+	);
+	console.log('| n8n | Fault | Receiver | Answered 2xx | Lost | Duplicates | Never answered |');
+	console.log('|---|---|---|---|---|---|---|');
+	for (const line of lines) console.log(line);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

@@ -1,0 +1,61 @@
+import type { Fault, Receiver, ReceiverHost, Target } from '../../lib/fault-burst';
+import type { QueueCluster } from './cluster';
+
+/**
+ * The queue-mode faults of issue 16, struck mid-burst: PostgreSQL or Redis gone for a while (SIGKILL, then started
+ * again: PostgreSQL recovers its data, Redis comes back empty as it persists nothing), or one webhook processor and one
+ * worker killed with SIGKILL and restarted. n8n processes that exit by themselves meanwhile (n8n gives up on Redis
+ * after a while) are started again by the cluster's supervisor, as a restart policy would.
+ */
+
+export type QueueScenario = 'postgres' | 'redis' | 'processes';
+
+export const SCENARIO_LABELS: Record<QueueScenario, string> = {
+	postgres: 'PostgreSQL stopped',
+	redis: 'Redis stopped',
+	processes: 'webhook processor + worker SIGKILL',
+};
+
+export function queueFault(
+	cluster: QueueCluster,
+	scenario: QueueScenario,
+	outageMs: number,
+): Fault {
+	return async () => {
+		if (scenario === 'postgres') {
+			await cluster.stopPostgres();
+			await sleep(outageMs);
+			await cluster.startPostgres();
+		} else if (scenario === 'redis') {
+			await cluster.stopRedis();
+			await sleep(outageMs);
+			await cluster.startRedis();
+		} else {
+			await Promise.all([cluster.killProcess('webhook', 0), cluster.killProcess('worker', 0)]);
+			await Promise.all([
+				cluster.restartProcess('webhook', 0),
+				cluster.restartProcess('worker', 0),
+			]);
+		}
+	};
+}
+
+/** Receivers are imported through the cluster's main; the URL names the first webhook processor. */
+export function clusterHost(cluster: QueueCluster): ReceiverHost {
+	return {
+		importCredentials: async (credentials) => await cluster.importCredentials(credentials),
+		importWorkflow: async (workflow) => await cluster.importWorkflow(workflow),
+		activate: async (workflowId, name) => await cluster.activate(workflowId, name),
+		baseUrl: cluster.webhookBaseUrls[0],
+	};
+}
+
+/** Each attempt goes to the next webhook processor, as a load balancer would spread them: a retry reaches the other. */
+export function acrossProcessors(cluster: QueueCluster, receiver: Receiver): Target {
+	const urls = cluster.webhookBaseUrls;
+	return (eventIndex, attempt) => `${urls[(eventIndex + attempt) % urls.length]}${receiver.path}`;
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
