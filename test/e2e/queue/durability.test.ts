@@ -4,8 +4,6 @@ import {
 	countOutcomes,
 	runBurst,
 	setUpReceivers,
-	type BurstResult,
-	type DurabilityCounts,
 	type Receiver,
 } from '../lib/fault-burst';
 import { QueueCluster } from './lib/cluster';
@@ -37,10 +35,6 @@ describeQueue.each(queueVersions())('SIP trigger durability in n8n %s queue mode
 	const secret = generateSecret(32);
 	let cluster: QueueCluster;
 	let receivers: Receiver[];
-	const outcomes = new Map<
-		QueueScenario,
-		{ burst: BurstResult; counts: DurabilityCounts; restarted: string[] }
-	>();
 
 	beforeAll(async () => {
 		cluster = await QueueCluster.create({ version, ...pkg });
@@ -67,7 +61,6 @@ describeQueue.each(queueVersions())('SIP trigger durability in n8n %s queue mode
 		);
 		const counts = await countOutcomes(cluster, receiver.workflow.id, burst);
 		const restarted = await stopSupervising();
-		outcomes.set(scenario, { burst, counts, restarted });
 		console.log(
 			`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, Respond: After the Event Is Saved: ${JSON.stringify({ ...counts, restarted })}`,
 		);
