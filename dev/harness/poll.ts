@@ -38,9 +38,9 @@ export interface PollOptions {
 	/**
 	 * What becomes of a run the poll starts through `__emit` with a done promise: 'finish' (default) settles it as
 	 * n8n does when the execution ended; 'hold' leaves it running (the test settles `run`); 'lost' never settles it,
-	 * as when n8n could not create the execution.
+	 * as when n8n could not create the execution; 'refuse' makes `__emit` throw (n8n refusing the data outright).
 	 */
-	run?: 'finish' | 'hold' | 'lost';
+	run?: 'finish' | 'hold' | 'lost' | 'refuse';
 }
 
 /** A run the poll started through `__emit`, as n8n's ActiveWorkflowManager starts one. */
@@ -144,6 +144,7 @@ export class PollHarness {
 			donePromise?: IDeferredPromise<IRun>,
 		) => {
 			if (run) throw new Error('The poll emitted twice');
+			if (options.run === 'refuse') throw new Error('n8n refused the emitted data');
 			this.saveStaticData();
 			run = {
 				items: data,

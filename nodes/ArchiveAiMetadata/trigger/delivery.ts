@@ -1,3 +1,4 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions, IRun } from 'n8n-workflow';
 
 import { setBounded } from '../../shared/boundedCache';
@@ -103,7 +104,8 @@ export function emitConfirmed(
 		state: 'running',
 		emittedAt: now,
 	};
-	setBounded(pendingRuns, runKey(ctx), run, MAX_PENDING_RUNS);
+	const key = runKey(ctx);
+	setBounded(pendingRuns, key, run, MAX_PENDING_RUNS);
 	const done = ctx.helpers.createDeferredPromise<IRun>();
 	done.promise.then(
 		() => {
@@ -115,7 +117,13 @@ export function emitConfirmed(
 			run.state = 'failed';
 		},
 	);
-	ctx.__emit(items, undefined, done);
+	try {
+		ctx.__emit(items, undefined, done);
+	} catch (error) {
+		// n8n refused the run outright: nothing to wait for, the cursor stays.
+		if (pendingRuns.get(key) === run) pendingRuns.delete(key);
+		throw new NodeOperationError(ctx.getNode(), error as Error);
+	}
 }
 
 /** Forgets every pending run (tests start each scenario from a clean process). */

@@ -119,6 +119,14 @@ describe('Archive AI Metadata Trigger: the cursor moves when the run has finishe
 		expect(emittedIds(all).length).toBe(sandbox().data.ai.rows(VIEW).length);
 	});
 
+	it('n8n refusing the emission outright leaves the cursor and nothing to wait for', async () => {
+		const trigger = await activated();
+		const first = touch(2);
+		const refused = await trigger.poll({ run: 'refuse' });
+		expect(refused.error?.message).toMatch(/refused/);
+		expect(emittedIds(await trigger.poll())).toEqual(first);
+	});
+
 	it('a manual run ("Fetch Test Event") returns the newest record and starts no run', async () => {
 		const trigger = await activated();
 		touch(1);
