@@ -1,11 +1,6 @@
 import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import { describeIfPackageBuilt, packageUnderTest } from '../../../dev/n8n/package';
-import {
-	countOutcomes,
-	runBurst,
-	setUpReceivers,
-	type Receiver,
-} from '../lib/fault-burst';
+import { countOutcomes, runBurst, setUpReceivers, type Receiver } from '../lib/fault-burst';
 import { QueueCluster } from './lib/cluster';
 import {
 	acrossProcessors,
