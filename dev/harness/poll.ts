@@ -48,10 +48,10 @@ export interface EmittedRun {
 	items: INodeExecutionData[][];
 	/** Whether the node asked to be told when the run ends. */
 	confirmed: boolean;
-	/** The execution ended (successfully or not). */
-	finish(): void;
-	/** n8n reported the run as failed to run. */
-	fail(error?: Error): void;
+	/** The execution ended (successfully or not); resolves once the node has heard of it. */
+	finish(): Promise<void>;
+	/** n8n reported the run as failed to run; resolves once the node has heard of it. */
+	fail(error?: Error): Promise<void>;
 }
 
 export interface PollOutcome {
@@ -149,9 +149,14 @@ export class PollHarness {
 			run = {
 				items: data,
 				confirmed: donePromise !== undefined,
-				finish: () => donePromise?.resolve({} as IRun),
-				fail: (error = new Error('The execution could not be started')) =>
-					donePromise?.reject(error),
+				finish: async () => {
+					donePromise?.resolve({} as IRun);
+					await nextTurn();
+				},
+				fail: async (error = new Error('The execution could not be started')) => {
+					donePromise?.reject(error);
+					await nextTurn();
+				},
 			};
 		};
 		const context =
@@ -168,11 +173,7 @@ export class PollHarness {
 		// n8n emits what a scheduled poll returns (with the same save of static data).
 		if (mode === 'trigger' && returned !== null) emit(returned);
 		const emitted = run as EmittedRun | undefined;
-		if (emitted && (options.run ?? 'finish') === 'finish') {
-			emitted.finish();
-			// What the node does when n8n reports the end happens before the next poll.
-			await new Promise((resolve) => setImmediate(resolve));
-		}
+		if (emitted && (options.run ?? 'finish') === 'finish') await emitted.finish();
 		return {
 			items: mode === 'manual' ? returned : (emitted?.items ?? null),
 			run: emitted,
@@ -249,4 +250,9 @@ function plainCopy(data: IDataObject): IDataObject {
 	return JSON.parse(
 		JSON.stringify(data, (key, value: unknown) => (key === '__dataChanged' ? undefined : value)),
 	) as IDataObject;
+}
+
+/** Lets promise callbacks run: what a node does when n8n reports a run's end happens before the next poll. */
+function nextTurn(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
 }

@@ -35,23 +35,14 @@ import type { TriggerSettings } from './settings';
  */
 export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
-	const source = await openViewSource(ctx, settings);
-	if (ctx.getMode() === 'manual') return await latestForManualRun(ctx, source, settings);
+	if (ctx.getMode() === 'manual') {
+		return await latestForManualRun(ctx, await openViewSource(ctx, settings), settings);
+	}
 
 	const staticData = ctx.getWorkflowStaticData('node');
 	const confirmRuns = canConfirmRuns(ctx);
-	if (confirmRuns) {
-		const gate = settlePendingRun(ctx, staticData, settings.reemitAfterMinutes * 60_000);
-		if (!gate.proceed) return null;
-		if (gate.gaveUp) {
-			ctx.logger.warn(
-				gate.gaveUp === 'failed'
-					? 'Archive AI Metadata Trigger: the run started by the last poll could not start; its records are emitted again'
-					: `Archive AI Metadata Trigger: the run started by the last poll has not finished within ${settings.reemitAfterMinutes} minutes; its records are emitted again`,
-				{ workflowId: ctx.getWorkflow().id, node: ctx.getNode().name },
-			);
-		}
-	}
+	if (confirmRuns && runStillGoing(ctx, staticData, settings)) return null;
+	const source = await openViewSource(ctx, settings);
 	let cursor = usableCursor(readCursor(staticData), settings);
 	if (!cursor) {
 		cursor = await startingCursor(ctx, source, settings);
@@ -93,6 +84,28 @@ export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutio
 	// The cursor moves once the run finished (delivery.ts); n8n saves the committed one with this emission.
 	emitConfirmed(ctx, staticData, [items], cursor, next);
 	return null;
+}
+
+/**
+ * Whether the run the last poll started is still going (then this poll waits); otherwise its cursor is committed, or
+ * it is given up on (logged) and its rows come again.
+ */
+function runStillGoing(
+	ctx: IPollFunctions,
+	staticData: IDataObject,
+	settings: TriggerSettings,
+): boolean {
+	const gate = settlePendingRun(ctx, staticData, settings.reemitAfterMinutes * 60_000);
+	if (!gate.proceed) return true;
+	if (gate.gaveUp) {
+		ctx.logger.warn(
+			gate.gaveUp === 'failed'
+				? 'Archive AI Metadata Trigger: the run started by the last poll could not start; its records are emitted again'
+				: `Archive AI Metadata Trigger: the run started by the last poll has not finished within ${settings.reemitAfterMinutes} minutes; its records are emitted again`,
+			{ workflowId: ctx.getWorkflow().id, node: ctx.getNode().name },
+		);
+	}
+	return false;
 }
 
 /**

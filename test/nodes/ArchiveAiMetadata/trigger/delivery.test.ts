@@ -53,7 +53,7 @@ describe('Archive AI Metadata Trigger: the cursor moves when the run has finishe
 		expect((await trigger.poll()).items).toBeNull();
 		expect(sandbox().counters.get().ai.requests.graphql ?? 0).toBe(requestsBefore);
 
-		poll.run!.finish();
+		await poll.run!.finish();
 		expect(emittedIds(await trigger.poll())).toEqual(second);
 		expect((await trigger.poll()).items).toBeNull();
 	});
@@ -84,7 +84,7 @@ describe('Archive AI Metadata Trigger: the cursor moves when the run has finishe
 		const trigger = await activated();
 		const first = touch(2);
 		const poll = await trigger.poll({ run: 'hold' });
-		poll.run!.fail();
+		await poll.run!.fail();
 		expect(emittedIds(await trigger.poll())).toEqual(first);
 	});
 
@@ -114,7 +114,7 @@ describe('Archive AI Metadata Trigger: the cursor moves when the run has finishe
 			statuses: [],
 			options: { startFrom: '2000-01-01T00:00:00Z' },
 		});
-		poll.run!.finish();
+		await poll.run!.finish();
 		const all = await trigger.poll({ run: 'hold' });
 		expect(emittedIds(all).length).toBe(sandbox().data.ai.rows(VIEW).length);
 	});
