@@ -66,6 +66,8 @@ export class QueueCluster {
 	readonly webhookProcessors: ClusterProcess[] = [];
 	private main?: N8nInstance;
 	private readonly serviceOutput: string[] = [];
+	/** main exited by itself and has not been started again successfully yet. */
+	private mainDown = false;
 
 	private constructor(
 		private readonly options: QueueClusterOptions,
@@ -235,10 +237,22 @@ export class QueueCluster {
 	 */
 	async restartDied(): Promise<string[]> {
 		const restarted: string[] = [];
-		if (this.mainInstance.died) {
-			await this.mainInstance.stop();
-			await this.mainInstance.start(600_000);
-			restarted.push('main');
+		// A restart can fail while what n8n needs is still down (it exits again): it is tried again next time.
+		const attempt = async (name: string, restart: () => Promise<void>) => {
+			try {
+				await restart();
+				restarted.push(name);
+			} catch {
+				restarted.push(`${name} (failed, retried)`);
+			}
+		};
+		if (this.mainInstance.died || this.mainDown) {
+			this.mainDown = true;
+			await attempt('main', async () => {
+				await this.mainInstance.stop();
+				await this.mainInstance.start(600_000);
+				this.mainDown = false;
+			});
 		}
 		for (const [role, members] of [
 			['worker', this.workers],
@@ -247,8 +261,7 @@ export class QueueCluster {
 			for (const [index, member] of members.entries()) {
 				if (!member.died) continue;
 				member.process = undefined;
-				await this.restartProcess(role, index);
-				restarted.push(`${role} ${index}`);
+				await attempt(`${role} ${index}`, async () => await this.restartProcess(role, index));
 			}
 		}
 		return restarted;
