@@ -275,15 +275,16 @@ export async function startWebhookHarness(
 			undefined,
 			'onReceived',
 		);
-		if (responseMode !== 'responseNode' || result.noWebhookResponse || !result.workflowData) {
-			// The node answered (or n8n answers for it, responseMode onReceived); static data is saved before the run.
+		if (result.noWebhookResponse || !result.workflowData) {
+			// The node answered; static data is saved before the run.
 			saveStaticData();
 			if (!result.noWebhookResponse && !res.headersSent) res.writeHead(200).end();
 			if (result.workflowData) call.execution = await execute(workflow, node, result.workflowData);
 			return;
 		}
-		// responseMode responseNode: n8n saves the execution, then answers from it; static data is saved right before
-		// the answer is written (live-webhooks.js), never when the execution could not be saved.
+		// n8n answers. Static data is saved right before the answer is written (live-webhooks.js), never when the
+		// execution could not be saved. responseMode onReceived (as n8n 2.x does it): the webhook's own answer once the
+		// execution is saved; responseNode: from the running execution.
 		const fault = (await options.executionFault?.(callIndex)) ?? 'run';
 		if (fault === 'failToSave') {
 			res.writeHead(500).end();
@@ -306,6 +307,24 @@ export async function startWebhookHarness(
 				typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? ''),
 			);
 		};
+		if (responseMode !== 'responseNode') {
+			const evaluate = (value: unknown, fallback: unknown) =>
+				value === undefined
+					? fallback
+					: workflow.expression.getSimpleParameterValue(
+							node,
+							value as string,
+							options.mode ?? 'webhook',
+							{},
+							undefined,
+							fallback as string,
+						);
+			const statusCode = Number(evaluate(webhookDescription.responseCode, 200));
+			const noData = evaluate(webhookDescription.responseData, 'firstEntryJson') === 'noData';
+			respond({ statusCode, body: noData ? '' : { message: 'Workflow was started' } });
+			call.execution = await execute(workflow, node, result.workflowData);
+			return;
+		}
 		try {
 			call.execution = await execute(workflow, node, result.workflowData, respond);
 		} catch {

@@ -49,6 +49,9 @@ export class ArchiveSipStatusTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: RESPONSE_MODE_EXPRESSION,
+				// "Immediately": n8n's own answer, 204 without a body.
+				responseCode: '={{204}}',
+				responseData: 'noData',
 				path: 'sip-status',
 			},
 		],

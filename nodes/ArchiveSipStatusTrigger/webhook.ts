@@ -11,13 +11,7 @@ import {
 import { rateLimiterFor } from './rateLimit';
 import { lazyReplayStore, REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
 import { replayStoreForDelivery } from './replay/sharedReplayStore';
-import {
-	holdUntilAnswered,
-	isInFlight,
-	RESPOND_PARAMETER,
-	respondModeOf,
-	type AnsweredResponse,
-} from './respond';
+import { holdUntilAnswered, isInFlight, type AnsweredResponse } from './respond';
 import {
 	maxBodyBytesOf,
 	mayRereadSigningKeys,
@@ -101,10 +95,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		const scope = scopeOf(this);
 		// Shared through n8n's workflow static data, so replays hold across queue-mode processes. Made on first
 		// use, after the signature verified: reading the shared record is work a forgery should not cause.
-		const respondAfterSave =
-			respondModeOf(this.getNodeParameter(RESPOND_PARAMETER, 'immediately')) === 'afterSaved';
 		const store = lazyReplayStore(() =>
-			replayStoreForDelivery(this, scope, { repairOnlyConfirmed: respondAfterSave }),
+			replayStoreForDelivery(this, scope, { repairOnlyConfirmed: true }),
 		);
 		replayStore = store;
 		const result = await handleWithSigningKeys(this, scope, store);
@@ -113,8 +105,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			return { noWebhookResponse: true };
 		}
 		acceptedId = result.acceptedId;
-		if (respondAfterSave && result.workflowData && acceptedId !== undefined) {
-			// n8n saves the execution, then execute() answers from it (respond.ts).
+		if (result.workflowData && acceptedId !== undefined) {
+			// n8n answers: "Immediately" with the webhook's 204 (n8n 2.x once it has saved and, in queue mode, queued
+			// the execution; 1.x before), "After the Event Is Saved" from the trigger's execute() (respond.ts). Until
+			// then a retry of the id gets 409; an answer that is not 2xx lets the retry run.
 			const expiresAtMs = Date.now() + REPLAY_WINDOW_MS;
 			holdUntilAnswered(
 				res as unknown as AnsweredResponse,
@@ -123,7 +117,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			);
 			return { workflowData: result.workflowData };
 		}
-		// Answered before the workflow runs: the sender gives up on an attempt after 15 s.
 		sendNoContent(res);
 		return { noWebhookResponse: true, workflowData: result.workflowData };
 	} catch (error) {

@@ -52,10 +52,17 @@ describe('node description', () => {
 		]);
 	});
 
-	it('exposes a POST webhook answered by the node itself, and is not a tool', () => {
+	it('exposes a POST webhook n8n answers 204 without a body (Immediately), and is not a tool', () => {
 		const description = nodeType.description;
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: expect.any(String), path: 'sip-status' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: expect.any(String),
+				responseCode: '={{204}}',
+				responseData: 'noData',
+				path: 'sip-status',
+			},
 		]);
 		expect(description.usableAsTool).toBeUndefined();
 		expect(description.group).toEqual(['trigger']);

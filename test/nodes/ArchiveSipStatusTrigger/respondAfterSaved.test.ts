@@ -119,14 +119,21 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(outputs[1][0].pairedItem).toEqual({ item: 0 });
 	});
 
-	it('leaves the default (Immediately) answering from webhook(), before the execution', async () => {
+	it('Immediately: n8n answers 204 once it saved the execution (as 2.x does), 500 when it cannot, and the retry runs', async () => {
 		const process = await startProcess(newWorkflow(), {
 			parameters: {},
-			fault: () => 'failToSave',
+			fault: (call) => (call === 0 ? 'failToSave' : 'run'),
 		});
 
+		expect((await deliver(process, 'msg_immediate_1')).status).toBe(500);
+		expect(executionsOf(process)).toBe(0);
 		expect((await deliver(process, 'msg_immediate_1')).status).toBe(204);
-		expect(process.calls[0].result.noWebhookResponse).toBe(true);
+		// n8n's own answer (the webhook's responseCode 204, no data), not one written by webhook().
+		expect(process.calls[1].result.noWebhookResponse).toBeUndefined();
+		expect(executionsOf(process)).toBe(1);
+		// Answered: a later retry is a replay and starts nothing.
+		expect((await deliver(process, 'msg_immediate_1')).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
 	});
 
 	it('answers 500 when n8n cannot save the execution, and runs the retry', async () => {
