@@ -404,6 +404,8 @@ export async function postRaw(
 	url: string,
 	body: string | Buffer,
 	headers: Record<string, string | string[]>,
+	/** Give up after this long and close the connection, as a sender's timeout does. */
+	timeoutMs?: number,
 ): Promise<HttpAnswer> {
 	return await new Promise<HttpAnswer>((resolve, reject) => {
 		const req = request(url, { method: 'POST', agent: false }, (res) => {
@@ -418,6 +420,8 @@ export async function postRaw(
 			);
 		});
 		req.on('error', reject);
+		if (timeoutMs !== undefined)
+			req.setTimeout(timeoutMs, () => req.destroy(new Error('the sender gave up (timeout)')));
 		for (const [name, value] of Object.entries(headers)) req.setHeader(name, value);
 		req.end(body);
 	});

@@ -26,6 +26,15 @@ export function respondModeOf(value: unknown): RespondMode {
 	return value === 'afterSaved' ? 'afterSaved' : 'immediately';
 }
 
+/** One trigger's records in this process: workflow, node and mode (test deliveries are kept apart). */
+export function triggerScope(
+	workflowId: string | undefined,
+	node: { id?: string; name: string },
+	mode: string,
+): string {
+	return `${workflowId ?? ''}:${node.id ?? node.name}:${mode}`;
+}
+
 /**
  * Ids this process has accepted and is waiting to answer, per trigger. A retry of one is answered 409 (non-2xx, so
  * the sender tries again later): answering it 2xx as a replay would lose the event if the first delivery then fails.
@@ -58,6 +67,7 @@ function settle(scope: string, id: string): void {
 /** The `http.ServerResponse` members used to learn how a delivery ended. */
 export interface AnsweredResponse {
 	statusCode: number;
+	readonly headersSent: boolean;
 	readonly writableFinished: boolean;
 	once(event: 'close', listener: () => void): unknown;
 }
@@ -66,10 +76,37 @@ function answered2xx(res: AnsweredResponse): boolean {
 	return res.writableFinished && res.statusCode >= 200 && res.statusCode < 300;
 }
 
+/** How long an id stays in flight after its sender left without an answer, waiting for its execution to report. */
+export const SENDER_GONE_GRACE_MS = 120_000;
+
+interface AwaitingExecution {
+	store: ReplayStore;
+	expiresAtMs: number;
+	timer: NodeJS.Timeout;
+}
+
+/** Ids whose sender left before n8n answered, by scope and id: their execution may still come. */
+const awaitingExecution = new Map<string, AwaitingExecution>();
+
+const awaitingKey = (scope: string, id: string) => `${scope}\u0000${id}`;
+
+function accept(store: ReplayStore, id: string, expiresAtMs: number): void {
+	void store.confirm?.(id, expiresAtMs)?.catch(() => undefined);
+}
+
+function release(store: ReplayStore, id: string): void {
+	void (store.release ?? store.forget).call(store, id).catch(() => undefined);
+}
+
 /**
  * Holds an accepted id as "in flight" until its delivery ends. Unless the sender got a 2xx, this process forgets the
  * id, so the retry runs (at-least-once). n8n's shared record (workflow static data) needs no undoing: n8n saves it
  * only once the execution exists, right before it writes the answer.
+ *
+ * A sender that gives up before any answer (its 15 s timeout while n8n is slow) leaves n8n still saving the
+ * execution. Releasing the id then would run every retry again while the first is on its way (a storm of duplicates
+ * under load), so the id stays in flight (retries get 409) until that execution reports from the trigger's execute()
+ * (`eventsSaved`: then the id counts as accepted and retries are replays), or for SENDER_GONE_GRACE_MS at most.
  */
 export function holdUntilAnswered(
 	res: AnsweredResponse,
@@ -78,12 +115,40 @@ export function holdUntilAnswered(
 ): void {
 	markInFlight(scope, id);
 	res.once('close', () => {
-		settle(scope, id);
-		const settled = answered2xx(res)
-			? store.confirm?.(id, expiresAtMs)
-			: (store.release ?? store.forget).call(store, id);
-		void settled?.catch(() => undefined);
+		if (answered2xx(res)) {
+			settle(scope, id);
+			accept(store, id, expiresAtMs);
+			return;
+		}
+		if (res.headersSent) {
+			// n8n answered non-2xx: the execution was not saved.
+			settle(scope, id);
+			release(store, id);
+			return;
+		}
+		const key = awaitingKey(scope, id);
+		const timer = setTimeout(() => {
+			awaitingExecution.delete(key);
+			settle(scope, id);
+			release(store, id);
+		}, SENDER_GONE_GRACE_MS);
+		timer.unref();
+		clearTimeout(awaitingExecution.get(key)?.timer);
+		setBounded(awaitingExecution, key, { store, expiresAtMs, timer }, MAX_IN_FLIGHT_IDS);
 	});
+}
+
+/** The trigger's execute() ran for these ids: their execution is saved, so an id whose sender left is accepted now. */
+export function eventsSaved(scope: string, ids: string[]): void {
+	for (const id of ids) {
+		const key = awaitingKey(scope, id);
+		const awaiting = awaitingExecution.get(key);
+		if (!awaiting) continue;
+		awaitingExecution.delete(key);
+		clearTimeout(awaiting.timer);
+		settle(scope, id);
+		accept(awaiting.store, id, awaiting.expiresAtMs);
+	}
 }
 
 /** Ids held in flight by this process, for tests. */
@@ -118,5 +183,10 @@ export async function executeTrigger(this: IExecuteFunctions): Promise<INodeExec
 		// and n8n then answers 500.
 		await (this.sendResponse(SAVED_RESPONSE) as unknown as Promise<void> | undefined);
 	}
+	// The execution exists: ids whose sender left before the answer are accepted (same process only).
+	eventsSaved(
+		triggerScope(this.getWorkflow().id, this.getNode(), this.getMode()),
+		items.map((item) => item.json.webhook_id).filter((id): id is string => typeof id === 'string'),
+	);
 	return routeItems(items, this.getNodeParameter('outputMode', 0, 'single') as OutputMode);
 }

@@ -11,7 +11,7 @@ import {
 import { rateLimiterFor } from './rateLimit';
 import { lazyReplayStore, REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
 import { replayStoreForDelivery } from './replay/sharedReplayStore';
-import { holdUntilAnswered, isInFlight, type AnsweredResponse } from './respond';
+import { holdUntilAnswered, isInFlight, triggerScope, type AnsweredResponse } from './respond';
 import {
 	maxBodyBytesOf,
 	mayRereadSigningKeys,
@@ -22,8 +22,7 @@ import { readWebhookHeaders } from './verify/signature';
 
 /** Replays and rate limits are tracked per trigger node, and apart for test and production URLs. */
 function scopeOf(context: IWebhookFunctions): string {
-	const node = context.getNode();
-	return `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}:${context.getMode()}`;
+	return triggerScope(context.getWorkflow().id, context.getNode(), context.getMode());
 }
 
 /**

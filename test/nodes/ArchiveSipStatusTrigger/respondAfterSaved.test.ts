@@ -196,6 +196,27 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(executionsOf(process)).toBe(1);
 	});
 
+	it('keeps the id in flight when the sender gave up waiting, until its execution reports: retries start nothing more', async () => {
+		const held = gate();
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+		});
+
+		// n8n is slow to save the execution: the sender gives up on the attempt (its timeout) and will retry.
+		const body = sipEventBody();
+		const headers = signedHeaders(SECRET, 'msg_gone_1', Math.floor(Date.now() / 1000), body);
+		await expect(postRaw(process.url, body, headers, 200)).rejects.toThrow(/gave up/);
+		await waitUntil(() => process.calls.length === 1);
+		// The execution is still on its way: a retry is told to come back later instead of running it again.
+		expect((await deliver(process, 'msg_gone_1')).status).toBe(409);
+
+		held.release('run');
+		await waitUntil(() => executionsOf(process) === 1);
+		// Its execution ran the trigger: the id counts as accepted, and the next retry is a replay.
+		expect((await deliver(process, 'msg_gone_1')).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
+	});
+
 	it('does not let a concurrent delivery record an id whose execution was never saved', async () => {
 		const workflow = newWorkflow();
 		const held = gate();
