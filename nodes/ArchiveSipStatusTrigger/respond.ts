@@ -80,12 +80,15 @@ function answered2xx(res: AnsweredResponse): boolean {
 export const SENDER_GONE_GRACE_MS = 120_000;
 
 interface AwaitingExecution {
+	scope: string;
+	id: string;
 	store: ReplayStore;
 	expiresAtMs: number;
-	timer: NodeJS.Timeout;
+	/** After this, the id is released: its execution never reported. */
+	releaseAtMs: number;
 }
 
-/** Ids whose sender left before n8n answered, by scope and id: their execution may still come. */
+/** Ids whose sender left before n8n answered, oldest first: their execution may still come. */
 const awaitingExecution = new Map<string, AwaitingExecution>();
 
 const awaitingKey = (scope: string, id: string) => `${scope}\u0000${id}`;
@@ -127,15 +130,30 @@ export function holdUntilAnswered(
 			return;
 		}
 		const key = awaitingKey(scope, id);
-		const timer = setTimeout(() => {
-			awaitingExecution.delete(key);
-			settle(scope, id);
-			release(store, id);
-		}, SENDER_GONE_GRACE_MS);
-		timer.unref();
-		clearTimeout(awaitingExecution.get(key)?.timer);
-		setBounded(awaitingExecution, key, { store, expiresAtMs, timer }, MAX_IN_FLIGHT_IDS);
+		awaitingExecution.delete(key);
+		setBounded(
+			awaitingExecution,
+			key,
+			{ scope, id, store, expiresAtMs, releaseAtMs: Date.now() + SENDER_GONE_GRACE_MS },
+			MAX_IN_FLIGHT_IDS,
+		);
 	});
+}
+
+/**
+ * Releases the ids whose execution did not report within the grace period, so their retries run. Called before a
+ * delivery is looked at (no timers in a node); entries are in the order they were held, so this stops at the first
+ * that is still within its grace.
+ */
+export async function releaseOverdue(nowMs = Date.now()): Promise<void> {
+	for (const [key, awaiting] of awaitingExecution) {
+		if (awaiting.releaseAtMs > nowMs) break;
+		awaitingExecution.delete(key);
+		settle(awaiting.scope, awaiting.id);
+		await (awaiting.store.release ?? awaiting.store.forget)
+			.call(awaiting.store, awaiting.id)
+			.catch(() => undefined);
+	}
 }
 
 /** The trigger's execute() ran for these ids: their execution is saved, so an id whose sender left is accepted now. */
@@ -145,7 +163,6 @@ export function eventsSaved(scope: string, ids: string[]): void {
 		const awaiting = awaitingExecution.get(key);
 		if (!awaiting) continue;
 		awaitingExecution.delete(key);
-		clearTimeout(awaiting.timer);
 		settle(scope, id);
 		accept(awaiting.store, id, awaiting.expiresAtMs);
 	}

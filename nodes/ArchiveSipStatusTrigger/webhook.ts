@@ -11,7 +11,13 @@ import {
 import { rateLimiterFor } from './rateLimit';
 import { lazyReplayStore, REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
 import { replayStoreForDelivery } from './replay/sharedReplayStore';
-import { holdUntilAnswered, isInFlight, triggerScope, type AnsweredResponse } from './respond';
+import {
+	holdUntilAnswered,
+	isInFlight,
+	releaseOverdue,
+	triggerScope,
+	type AnsweredResponse,
+} from './respond';
 import {
 	maxBodyBytesOf,
 	mayRereadSigningKeys,
@@ -98,6 +104,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			replayStoreForDelivery(this, scope, { repairOnlyConfirmed: true }),
 		);
 		replayStore = store;
+		await releaseOverdue();
 		const result = await handleWithSigningKeys(this, scope, store);
 		if (result.status !== 204) {
 			sendError(res, result.status, result.error, result.headers);

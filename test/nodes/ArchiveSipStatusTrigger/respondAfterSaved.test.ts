@@ -217,6 +217,30 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(executionsOf(process)).toBe(1);
 	});
 
+	it('releases an id whose sender gave up and whose execution never came, after the grace period: the retry runs', async () => {
+		const held = gate();
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+		});
+		const body = sipEventBody();
+		const headers = signedHeaders(SECRET, 'msg_gone_2', Math.floor(Date.now() / 1000), body);
+		await expect(postRaw(process.url, body, headers, 200)).rejects.toThrow(/gave up/);
+		await waitUntil(() => process.calls.length === 1);
+		expect((await deliver(process, 'msg_gone_2')).status).toBe(409);
+		// n8n then fails to save it (its 500 reaches nobody): the id stays held, as nothing tells this process.
+		held.release('failToSave');
+		expect((await deliver(process, 'msg_gone_2')).status).toBe(409);
+
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 121_000);
+		try {
+			expect((await deliver(process, 'msg_gone_2')).status).toBe(204);
+		} finally {
+			clock.mockRestore();
+		}
+		expect(executionsOf(process)).toBe(1);
+	});
+
 	it('does not let a concurrent delivery record an id whose execution was never saved', async () => {
 		const workflow = newWorkflow();
 		const held = gate();
