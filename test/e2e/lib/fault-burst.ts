@@ -112,12 +112,31 @@ export interface BurstOptions {
  */
 export type Fault = () => Promise<void>;
 
-export function killAndRestart(n8n: N8nInstance): Fault {
+/** How often a restart is tried before the run fails: n8n can exit while starting under a burst of retries. */
+const RESTART_TRIES = 5;
+
+export function killAndRestart(n8n: N8nInstance, log: (line: string) => void = console.log): Fault {
 	return async () => {
 		await n8n.kill();
-		// A restart under a burst of retries is slow on 2 cores (n8n also marks the killed executions crashed).
-		await n8n.start(600_000);
+		for (let attempt = 1; ; attempt++) {
+			try {
+				// A restart under a burst of retries is slow on 2 cores (n8n also marks the killed executions crashed).
+				await n8n.start(600_000);
+				return;
+			} catch (error) {
+				// n8n 2.x with SQLite can exit while starting when the retries' writes hold its database (ping or
+				// write-lock timeouts). A restart policy (systemd, Docker) starts it again; so does this.
+				if (attempt >= RESTART_TRIES) throw error;
+				log(
+					`n8n did not come back (try ${attempt} of ${RESTART_TRIES}): ${firstLine(error)}; starting it again`,
+				);
+			}
+		}
 	};
+}
+
+function firstLine(error: unknown): string {
+	return (error instanceof Error ? error.message : String(error)).split('\n')[0];
 }
 
 /** Where an attempt goes: one URL, or one chosen per attempt (e.g. round robin over webhook processors). */
@@ -210,7 +229,7 @@ export interface DurabilityCounts {
 	/** Executions by final status (e.g. success, crashed, new = never ran). */
 	statuses: Record<string, number>;
 	/** Lost events, with the statuses of executions that hold them (none, or only ones that never ran). */
-	lostDetail: Array<{ id: string; heldBy: string[] }>;
+	lostDetail: Array<{ id: string; heldBy: string[]; attempts: string[] }>;
 }
 
 /** Where executions are read from: a single n8n's SQLite database, or a queue-mode cluster's PostgreSQL. */
@@ -259,6 +278,10 @@ export async function countOutcomes(
 		heldBy: executions
 			.filter((execution) => webhookIdsIn(execution.data).has(event.id))
 			.map((execution) => `${execution.id}:${execution.status}`),
+		// What the sender saw, attempt by attempt: status (0 = no answer), when it was signed, how long it took.
+		attempts: event.attempts.map(
+			(attempt) => `${attempt.status}@${attempt.timestamp}+${attempt.latencyMs}ms`,
+		),
 	}));
 	return {
 		statuses,
