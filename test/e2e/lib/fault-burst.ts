@@ -118,21 +118,30 @@ const RESTART_TRIES = 5;
 export function killAndRestart(n8n: N8nInstance, log: (line: string) => void = console.log): Fault {
 	return async () => {
 		await n8n.kill();
-		for (let attempt = 1; ; attempt++) {
-			try {
-				// A restart under a burst of retries is slow on 2 cores (n8n also marks the killed executions crashed).
-				await n8n.start(600_000);
-				return;
-			} catch (error) {
-				// n8n 2.x with SQLite can exit while starting when the retries' writes hold its database (ping or
-				// write-lock timeouts). A restart policy (systemd, Docker) starts it again; so does this.
-				if (attempt >= RESTART_TRIES) throw error;
-				log(
-					`n8n did not come back (try ${attempt} of ${RESTART_TRIES}): ${firstLine(error)}; starting it again`,
-				);
-			}
-		}
+		await restartAfterKill(n8n, log);
 	};
+}
+
+/**
+ * Starts a killed n8n again, as a restart policy (systemd, Docker) would: n8n 2.x with SQLite can exit while starting
+ * when the senders' retries hold its database (ping or write-lock timeouts), so a failed start is tried again.
+ */
+export async function restartAfterKill(
+	n8n: N8nInstance,
+	log: (line: string) => void = console.log,
+): Promise<void> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			// Slow on 2 cores under load (n8n also marks the killed executions crashed).
+			await n8n.start(600_000);
+			return;
+		} catch (error) {
+			if (attempt >= RESTART_TRIES) throw error;
+			log(
+				`n8n did not come back (try ${attempt} of ${RESTART_TRIES}): ${firstLine(error)}; starting it again`,
+			);
+		}
+	}
 }
 
 function firstLine(error: unknown): string {

@@ -1,6 +1,7 @@
 import type { Sandbox } from '../../../dev/emulators';
 import type { ExecutionRecord, N8nInstance } from '../../../dev/n8n/n8n';
 import { newCredentialId } from '../../../dev/n8n/package';
+import { restartAfterKill } from './fault-burst';
 import {
 	chainWorkflow,
 	node,
@@ -126,7 +127,7 @@ async function killDuringRun(n8n: N8nInstance, workflowId: string): Promise<void
 		await sleep(100);
 	}
 	await n8n.kill();
-	await n8n.start(600_000);
+	await restartAfterKill(n8n);
 }
 
 function isGoing(execution: ExecutionRecord): boolean {
