@@ -3,6 +3,7 @@ import {
 	countOutcomes,
 	killAndRestart,
 	runBurst,
+	senderRoute,
 	setUpReceivers,
 	type DurabilityCounts,
 	type ReceiverKind,
@@ -14,8 +15,12 @@ import { packageUnderTest } from '../../dev/n8n/package';
 // Issue 16, scenario 1 in full: 1,000 signed events per receiver, single n8n process (SQLite), n8n killed with
 // SIGKILL at 3 random moments of the burst and restarted, the sender retrying with the same webhook-id (compressed
 // schedule). Receivers: the SIP trigger in both Respond modes and n8n's Webhook node (Respond: Immediately). Each gets
-// a fresh n8n. Prints answered 2xx / lost / duplicates per receiver. Needs `npm run build` first.
-//   node scripts/run-ts.js test/e2e/sip-durability-full.ts      (E2E_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_KILLS)
+// a fresh n8n. Prints answered 2xx / lost / duplicates per receiver. The sender goes through a readiness gate, as
+// behind a load balancer (DURABILITY_DIRECT=1: straight to n8n's port). Needs `npm run build` first.
+//   node scripts/run-ts.js test/e2e/sip-durability-full.ts
+//   (E2E_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_KILLS, DURABILITY_DIRECT)
+
+let routeLabel = '';
 
 const KINDS: ReceiverKind[] = ['immediately', 'afterSaved', 'webhookNode'];
 const LABELS: Record<ReceiverKind, string> = {
@@ -39,11 +44,14 @@ async function measure(
 		const killAtAnswered = Array.from({ length: kills }, () =>
 			Math.round(events * (0.1 + Math.random() * 0.8)),
 		);
-		const burst = await runBurst(killAndRestart(n8n), receiver.url, secret, {
-			events,
-			spacingMs: Number(process.env.DURABILITY_SPACING_MS ?? 50),
-			killAtAnswered,
-		});
+		const route = await senderRoute([n8n.baseUrl]);
+		routeLabel = route.label;
+		const burst = await runBurst(
+			killAndRestart(n8n),
+			`${route.baseUrls[0]}${receiver.path}`,
+			secret,
+			{ events, spacingMs: Number(process.env.DURABILITY_SPACING_MS ?? 50), killAtAnswered },
+		).finally(() => route.close());
 		const counts = await countOutcomes(n8n, receiver.workflow.id, burst);
 		console.log(
 			`n8n ${version} ${LABELS[kind]}: ${JSON.stringify({ ...counts, kills: burst.kills, unansweredAtKills: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000) })}`,
@@ -66,7 +74,9 @@ async function main(): Promise<void> {
 			);
 		}
 	}
-	console.log(`\n${events} events, ${kills} SIGKILLs each, single process (SQLite)\n`);
+	console.log(
+		`\n${events} events, ${kills} SIGKILLs each, single process (SQLite), sender through: ${routeLabel}\n`,
+	);
 	console.log('| n8n | Receiver | Answered 2xx | Lost | Duplicates | Never answered |');
 	console.log('|---|---|---|---|---|---|');
 	for (const row of rows) console.log(row);

@@ -3,6 +3,7 @@ import {
 	countOutcomes,
 	killAndRestart,
 	runBurst,
+	senderRoute,
 	setUpReceivers,
 	type BurstResult,
 	type DurabilityCounts,
@@ -33,11 +34,13 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 			n8n = await N8nInstance.create({ version, ...pkg });
 			[receiver] = await setUpReceivers(n8n, secret, ['afterSaved']);
 			await n8n.start();
-			burst = await runBurst(killAndRestart(n8n), receiver.url, secret, {
+			// As behind a load balancer that checks readiness: n8n answers 200 to everything while it starts.
+			const route = await senderRoute([n8n.baseUrl], false);
+			burst = await runBurst(killAndRestart(n8n), `${route.baseUrls[0]}${receiver.path}`, secret, {
 				events: EVENTS,
 				spacingMs: 50,
 				killAtAnswered: [EVENTS * 0.4],
-			});
+			}).finally(() => route.close());
 			counts = await countOutcomes(n8n, receiver.workflow.id, burst);
 			console.log(
 				`n8n ${version}, Respond: After the Event Is Saved, 1 SIGKILL: ${JSON.stringify(counts)}`,

@@ -16,6 +16,7 @@ import {
 	webhookTrigger,
 	type WorkflowJson,
 } from '../../../dev/n8n/workflows';
+import { ReadinessGate } from './readiness-gate';
 
 /**
  * A burst of signed SIP status events at a real n8n, sent the way the archive's sender does (any 2xx ends an event;
@@ -146,6 +147,36 @@ export async function restartAfterKill(
 
 function firstLine(error: unknown): string {
 	return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
+
+/** Base URLs the sender uses for n8n processes, and how to close what stands in front of them. */
+export interface SenderRoute {
+	baseUrls: string[];
+	/** How deliveries reach n8n: through a readiness gate per process (the default), or straight to its port. */
+	label: 'readiness gate' | 'direct';
+	gates: ReadinessGate[];
+	close(): Promise<void>;
+}
+
+/**
+ * The sender reaches each n8n process through a ReadinessGate, as behind a load balancer with a readiness probe,
+ * unless DURABILITY_DIRECT=1: then straight to n8n's port, where n8n's start-up answer (200 to every request while it
+ * migrates) reaches the sender.
+ */
+export async function senderRoute(
+	n8nBaseUrls: string[],
+	direct = process.env.DURABILITY_DIRECT === '1',
+): Promise<SenderRoute> {
+	if (direct) return { baseUrls: n8nBaseUrls, label: 'direct', gates: [], close: async () => {} };
+	const gates = await Promise.all(n8nBaseUrls.map((url) => ReadinessGate.start(url)));
+	return {
+		baseUrls: gates.map((gate) => gate.baseUrl),
+		label: 'readiness gate',
+		gates,
+		close: async () => {
+			await Promise.all(gates.map((gate) => gate.close()));
+		},
+	};
 }
 
 /** Where an attempt goes: one URL, or one chosen per attempt (e.g. round robin over webhook processors). */

@@ -3,6 +3,7 @@ import { packageUnderTest } from '../../../dev/n8n/package';
 import {
 	countOutcomes,
 	runBurst,
+	senderRoute,
 	setUpReceivers,
 	type DurabilityCounts,
 	type ReceiverKind,
@@ -23,6 +24,8 @@ import { queueVersions } from './lib/selection';
 // and n8n's Webhook node. One cluster per n8n version; bursts one after another. Needs `npm run build` first.
 //   node scripts/run-ts.js test/e2e/queue/durability-full.ts
 //   (E2E_QUEUE_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_OUTAGE_SECONDS, DURABILITY_SCENARIOS, DURABILITY_KINDS)
+
+let routeLabel = '';
 
 const KIND_LABELS: Record<ReceiverKind, string> = {
 	immediately: 'SIP trigger, Respond: Immediately',
@@ -45,6 +48,7 @@ async function measureVersion(
 	const secret = generateSecret(32);
 	const cluster = await QueueCluster.create({ version, ...packageUnderTest() });
 	const lines: string[] = [];
+	let closeRoute = async () => {};
 	try {
 		const plan = scenarios.flatMap((scenario) => kinds.map((kind) => ({ scenario, kind })));
 		const receivers = await setUpReceivers(
@@ -53,12 +57,15 @@ async function measureVersion(
 			plan.map((each) => each.kind),
 		);
 		await cluster.start();
+		const route = await senderRoute(cluster.webhookBaseUrls);
+		closeRoute = () => route.close();
+		routeLabel = route.label;
 		for (const [index, { scenario, kind }] of plan.entries()) {
 			const receiver = receivers[index];
 			const stopSupervising = cluster.supervise();
 			const burst = await runBurst(
 				queueFault(cluster, scenario, outageMs),
-				acrossProcessors(cluster, receiver),
+				acrossProcessors(cluster, receiver, route.baseUrls),
 				secret,
 				{
 					events,
@@ -76,6 +83,7 @@ async function measureVersion(
 			);
 		}
 	} finally {
+		await closeRoute();
 		await cluster.dispose();
 	}
 	return lines;
@@ -99,7 +107,7 @@ async function main(): Promise<void> {
 		lines.push(...(await measureVersion(version, scenarios, kinds, events, outageSeconds * 1000)));
 	}
 	console.log(
-		`\n${events} events per receiver, queue mode (2 webhook processors, 2 workers), outages ${outageSeconds} s\n`,
+		`\n${events} events per receiver, queue mode (2 webhook processors, 2 workers), outages ${outageSeconds} s, sender through: ${routeLabel}\n`,
 	);
 	console.log('| n8n | Fault | Receiver | Answered 2xx | Lost | Duplicates | Never answered |');
 	console.log('|---|---|---|---|---|---|---|');

@@ -1,6 +1,13 @@
 import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import { describeIfPackageBuilt, packageUnderTest } from '../../../dev/n8n/package';
-import { countOutcomes, runBurst, setUpReceivers, type Receiver } from '../lib/fault-burst';
+import {
+	countOutcomes,
+	runBurst,
+	senderRoute,
+	setUpReceivers,
+	type Receiver,
+	type SenderRoute,
+} from '../lib/fault-burst';
 import { QueueCluster } from './lib/cluster';
 import {
 	acrossProcessors,
@@ -30,6 +37,7 @@ describeQueue.each(queueVersions())('SIP trigger durability in n8n %s queue mode
 	const secret = generateSecret(32);
 	let cluster: QueueCluster;
 	let receivers: Receiver[];
+	let route: SenderRoute | undefined;
 
 	beforeAll(async () => {
 		cluster = await QueueCluster.create({ version, ...pkg });
@@ -39,9 +47,12 @@ describeQueue.each(queueVersions())('SIP trigger durability in n8n %s queue mode
 			SCENARIOS.map(() => 'afterSaved'),
 		);
 		await cluster.start();
+		// As behind a load balancer that checks readiness: n8n answers 200 to everything while it starts.
+		route = await senderRoute(cluster.webhookBaseUrls, false);
 	});
 
 	afterAll(async () => {
+		await route?.close();
 		await cluster?.dispose();
 	});
 
@@ -50,7 +61,7 @@ describeQueue.each(queueVersions())('SIP trigger durability in n8n %s queue mode
 		const stopSupervising = cluster.supervise();
 		const burst = await runBurst(
 			queueFault(cluster, scenario, OUTAGE_MS),
-			acrossProcessors(cluster, receiver),
+			acrossProcessors(cluster, receiver, route?.baseUrls),
 			secret,
 			{ events: EVENTS, spacingMs: 50, killAtAnswered: [EVENTS * 0.4] },
 		);

@@ -51,8 +51,11 @@ export function clusterHost(cluster: QueueCluster): ReceiverHost {
 }
 
 /** Each attempt goes to the next webhook processor, as a load balancer would spread them: a retry reaches the other. */
-export function acrossProcessors(cluster: QueueCluster, receiver: Receiver): Target {
-	const urls = cluster.webhookBaseUrls;
+export function acrossProcessors(
+	cluster: QueueCluster,
+	receiver: Receiver,
+	urls: string[] = cluster.webhookBaseUrls,
+): Target {
 	return (eventIndex, attempt) => `${urls[(eventIndex + attempt) % urls.length]}${receiver.path}`;
 }
 
