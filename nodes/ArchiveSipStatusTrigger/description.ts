@@ -53,7 +53,7 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 				name: 'Immediately',
 				value: 'immediately',
 				description:
-					'Answer 204 as soon as the event is verified, before n8n saves the execution (fastest; an event can be lost if n8n stops in that moment)',
+					'Answer 204 as soon as the event is verified and handed to n8n (fastest). n8n 2.x sends it once the execution is saved; n8n 1.x before, so there an event can be lost if n8n stops in that moment.',
 			},
 			{
 				name: 'After the Event Is Saved',
