@@ -18,7 +18,7 @@ import { packageUnderTest } from '../../dev/n8n/package';
 // a fresh n8n. Prints answered 2xx / lost / duplicates per receiver. The sender goes through a readiness gate, as
 // behind a load balancer (DURABILITY_DIRECT=1: straight to n8n's port). Needs `npm run build` first.
 //   node scripts/run-ts.js test/e2e/sip-durability-full.ts
-//   (E2E_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_KILLS, DURABILITY_DIRECT)
+//   (E2E_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_KILLS, DURABILITY_DIRECT, DURABILITY_KINDS)
 
 let routeLabel = '';
 
@@ -62,12 +62,20 @@ async function measure(
 	}
 }
 
+/** DURABILITY_KINDS=afterSaved,webhookNode narrows the receivers (default: all three). */
+function kindsFromEnv(): ReceiverKind[] {
+	const requested = process.env.DURABILITY_KINDS?.split(/[\s,]+/).filter(Boolean) as
+		| ReceiverKind[]
+		| undefined;
+	return requested && requested.length > 0 ? requested : KINDS;
+}
+
 async function main(): Promise<void> {
 	const events = Number(process.env.DURABILITY_EVENTS ?? 1000);
 	const kills = Number(process.env.DURABILITY_KILLS ?? 3);
 	const rows: string[] = [];
 	for (const version of selectedN8nVersions()) {
-		for (const kind of KINDS) {
+		for (const kind of kindsFromEnv()) {
 			const counts = await measure(version, kind, events, kills);
 			rows.push(
 				`| ${version} | ${LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`,
