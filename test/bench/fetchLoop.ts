@@ -6,16 +6,33 @@
  * <api> is `ai` (face_tasks over the AI API) or `org` (organizations over the Organization API).
  * Prints one JSON line of figures.
  */
-import { FACE_TASKS_PAGE_QUERY, ORGANIZATIONS_PAGE_QUERY } from './lib/workflows';
+import {
+	FACE_TASKS_OPERATION,
+	FACE_TASKS_PAGE_QUERY,
+	faceTaskPageVariables,
+	ORGANIZATIONS_OPERATION,
+	ORGANIZATIONS_PAGE_QUERY,
+} from './lib/workflows';
 
 interface PageAnswer {
 	data?: Record<string, unknown[] | undefined>;
 	errors?: Array<{ message?: string }>;
 }
 
+/** The very requests our nodes send (query text, operation name, variables in their key order). */
 const APIS = {
-	ai: { query: FACE_TASKS_PAGE_QUERY, field: 'face_tasks' },
-	org: { query: ORGANIZATIONS_PAGE_QUERY, field: 'organizations' },
+	ai: {
+		query: FACE_TASKS_PAGE_QUERY,
+		operationName: FACE_TASKS_OPERATION,
+		variables: faceTaskPageVariables,
+		field: 'face_tasks',
+	},
+	org: {
+		query: ORGANIZATIONS_PAGE_QUERY,
+		operationName: ORGANIZATIONS_OPERATION,
+		variables: (limit: number, offset: number) => ({ offset, limit }),
+		field: 'organizations',
+	},
 } as const;
 
 interface Page {
@@ -33,7 +50,11 @@ async function fetchPage(
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ query: api.query, variables: { limit, offset } }),
+		body: JSON.stringify({
+			query: api.query,
+			variables: api.variables(limit, offset),
+			operationName: api.operationName,
+		}),
 	});
 	if (!response.ok) throw new Error(`page at offset ${offset}: HTTP ${response.status}`);
 	const text = await response.text();
