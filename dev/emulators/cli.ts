@@ -1,7 +1,7 @@
 /**
  * Sandbox command line (`npm run sandbox -- [flags]`):
  *   --rows N --seed N --host H --ai-port N --org-port N --ai-naming seed|live --raw-storage inline|paths
- *   --no-aggregates --token-ttl S
+ *   --no-aggregates --token-ttl S --bench
  * and the webhook sender: `send --url URL --secret whsec_... [--secret ...] --outcome success|failure
  *   [--tamper] [--replay] [--stale] [--future] [--count N] [--retries] [--compress F]`.
  */
@@ -52,6 +52,7 @@ const SANDBOX_FLAGS = [
 	'raw-storage',
 	'no-aggregates',
 	'token-ttl',
+	'bench',
 ];
 
 async function runSandbox(flags: Map<string, string[]>): Promise<void> {
@@ -68,6 +69,7 @@ async function runSandbox(flags: Map<string, string[]>): Promise<void> {
 		aiRawStorage: oneOf(flags, 'raw-storage', ['inline', 'paths'] as const),
 		aiAggregates: flags.has('no-aggregates') ? false : undefined,
 		tokenTtlSeconds: intFlag(flags, 'token-ttl'),
+		benchMode: flags.has('bench') ? true : undefined,
 	};
 	const sandbox = await startSandbox(options);
 	const summary = {

@@ -7,6 +7,7 @@ import type { AiListFormat, AiNaming } from './ai/model';
 import { AI_GRAPHQL_PATH, AiServer } from './ai/server';
 import { Counters } from './core/counters';
 import { FaultControl } from './core/faults';
+import { ResponseCache } from './core/responseCache';
 import { OrgDataset } from './org/dataset';
 import { ORG_API_PATH, OrgServer } from './org/server';
 
@@ -14,6 +15,7 @@ export { AiDataset, type AiRecord, type AiRow, type RawStorage } from './ai/data
 export type { AiListFormat, AiNaming, CanonicalView } from './ai/model';
 export { Counters, type CountersSnapshot, type ServiceCounters } from './core/counters';
 export { FaultControl, type FaultPlan, type FaultTarget } from './core/faults';
+export { ResponseCache, type ResponseCacheStats } from './core/responseCache';
 export { OrgDataset } from './org/dataset';
 
 export const DEMO_CREDENTIALS = {
@@ -45,6 +47,12 @@ export interface SandboxOptions {
 	aiIntrospection?: boolean;
 	/** Default false; true = rows tied on every order_by column come in a new order on each request. */
 	aiUnstableTies?: boolean;
+	/**
+	 * Default false; true = bench mode: each successful GraphQL answer is rendered once per (query, variables,
+	 * operation name) and served as the same bytes afterwards (see core/responseCache.ts), so the emulators cost
+	 * little CPU per page and a benchmark measures its client.
+	 */
+	benchMode?: boolean;
 }
 
 export interface Sandbox {
@@ -57,6 +65,8 @@ export interface Sandbox {
 	options: Required<Omit<SandboxOptions, 'tokenTtlSeconds'>> & { tokenTtlSeconds?: number };
 	/** Makes every issued token of both services invalid at once (tests of re-authentication). */
 	revokeTokens(): void;
+	/** Bench mode only: the stored answers of each API (hits, misses, render time). */
+	responseCaches?: { ai: ResponseCache; org: ResponseCache };
 	close(): Promise<void>;
 }
 
@@ -73,6 +83,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		aiListFormat: options.aiListFormat ?? 'json',
 		aiIntrospection: options.aiIntrospection ?? true,
 		aiUnstableTies: options.aiUnstableTies ?? false,
+		benchMode: options.benchMode ?? false,
 		tokenTtlSeconds: options.tokenTtlSeconds,
 	};
 	if (!Number.isInteger(resolved.rows) || resolved.rows < 1)
@@ -88,6 +99,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		unstableTies: resolved.aiUnstableTies,
 	});
 	const orgData = new OrgDataset({ rows: resolved.rows, seed: resolved.seed });
+	const responseCaches = resolved.benchMode
+		? { ai: new ResponseCache(), org: new ResponseCache() }
+		: undefined;
 	const common = {
 		host: resolved.host,
 		faults,
@@ -100,6 +114,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		aggregates: resolved.aiAggregates,
 		introspection: resolved.aiIntrospection,
 		port: resolved.aiPort,
+		responseCache: responseCaches?.ai,
 		...DEMO_CREDENTIALS.ai,
 	});
 	const orgServer = new OrgServer({
@@ -107,6 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		dataset: orgData,
 		seed: resolved.seed,
 		port: resolved.orgPort,
+		responseCache: responseCaches?.org,
 		...DEMO_CREDENTIALS.org,
 	});
 	const aiBase = await aiServer.start();
@@ -134,6 +150,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		counters,
 		data: { ai: aiData, org: orgData },
 		options: resolved,
+		...(responseCaches ? { responseCaches } : {}),
 		revokeTokens() {
 			aiServer.tokens.revokeAll();
 			orgServer.tokens.revokeAll();

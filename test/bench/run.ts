@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --n8n 2.40.7 --rows 100000 --small-rows 10000 --pid-items 1000 --token-runs 50
- *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --latency-ms 50
- *   --only returnAll,getByPid,tokens,trigger]`
+ * `npm run bench [-- --n8n 2.40.7 --rows 100000 --latencies 0,20,50,100 --concurrencies 8,16
+ *   --org-rows 2800 --org-latencies 0,50 --small-rows 10000 --pid-items 1000 --token-runs 50
+ *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4
+ *   --only returnAll,orgReturnAll,getByPid,tokens,trigger]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
  * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
@@ -23,7 +24,8 @@ import type { CredentialRef, WorkflowJson } from '../../dev/n8n/workflows';
 import { idsOf, importWorkflows } from './lib/importing';
 import { renderResults, type BenchResults } from './lib/results';
 import { getByPidWorkflows, planPids, runGetByPid } from './sections/getByPid';
-import { returnAllWorkflows, runReturnAll } from './sections/returnAll';
+import { DEFAULT_ACTION_CONCURRENCY } from '../../nodes/shared/n8n/limits';
+import { pagingWorkflows, runPaging, type PagingSetup } from './sections/returnAll';
 import { runTokensViaCli, runTokensViaWebhook } from './sections/tokens';
 import { runTrigger, triggerTargets } from './sections/trigger';
 import {
@@ -33,7 +35,7 @@ import {
 	tokenServerWorkflow,
 } from './lib/workflows';
 
-const SECTIONS = ['returnAll', 'getByPid', 'tokens', 'trigger'] as const;
+const SECTIONS = ['returnAll', 'orgReturnAll', 'getByPid', 'tokens', 'trigger'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface BenchOptions {
@@ -48,8 +50,13 @@ interface BenchOptions {
 	senders: number;
 	warmup: number;
 	rounds: number;
-	/** Delay the AI emulator adds per GraphQL request in the second Return All scenario (0 = skip it). */
-	latencyMs: number;
+	/** Delays the bench server adds per GraphQL request, one Return All scenario each. */
+	latenciesMs: number[];
+	/** Max Concurrent Requests tried besides the node's default (4). */
+	concurrencies: number[];
+	/** Scale of the Organization emulator for its Return All (2,800: about 10,000 organizations). */
+	orgRows: number;
+	orgLatenciesMs: number[];
 	only: Set<Section>;
 }
 
@@ -67,6 +74,16 @@ function parseOptions(argv: string[]): BenchOptions {
 		flags.delete(name);
 		return value;
 	};
+	const integers = (name: string, fallback: string) => {
+		const values = (flags.get(name) ?? fallback)
+			.split(',')
+			.filter(Boolean)
+			.map((each) => Number(each.trim()));
+		if (values.some((value) => !Number.isInteger(value) || value < 0))
+			throw new Error(`--${name} takes whole numbers separated by commas`);
+		flags.delete(name);
+		return values;
+	};
 	const only = (flags.get('only') ?? SECTIONS.join(','))
 		.split(',')
 		.map((each) => each.trim()) as Section[];
@@ -83,7 +100,12 @@ function parseOptions(argv: string[]): BenchOptions {
 		senders: integer('senders', 20),
 		warmup: integer('warmup', 20),
 		rounds: Math.max(1, integer('rounds', 4)),
-		latencyMs: integer('latency-ms', 50),
+		latenciesMs: integers('latencies', '0,20,50,100'),
+		concurrencies: integers('concurrencies', '8,16').filter(
+			(each) => each > 0 && each !== DEFAULT_ACTION_CONCURRENCY,
+		),
+		orgRows: integer('org-rows', 2800),
+		orgLatenciesMs: integers('org-latencies', '0,50'),
 		only: new Set(only),
 	};
 	flags.delete('n8n');
@@ -130,6 +152,17 @@ function newId(): string {
 		.toString('base64')
 		.replace(/[^A-Za-z0-9]/g, 'x')
 		.slice(0, 16);
+}
+
+/** An Organization API token for the HTTP Request node's header credential and the bare pager. */
+async function fetchOrgToken(sandbox: Sandbox): Promise<string> {
+	const basic = Buffer.from(`${sandbox.org.username}:${sandbox.org.password}`).toString('base64');
+	const response = await request(
+		`${sandbox.org.authUrl}/token?grant_type=client_credentials&expires_in=3600`,
+		{ method: 'GET', headers: { authorization: `Basic ${basic}` } },
+	);
+	if (response.status !== 200) throw new Error(`org token request answered ${response.status}`);
+	return (JSON.parse(response.body) as { access_token: string }).access_token;
 }
 
 /** A token for the peers' header credential, fetched like any API client would. */
@@ -202,8 +235,12 @@ async function main(): Promise<void> {
 	if (!anyBuilt) log('dist/ is not built (npm run build): only the built-in peers run');
 	const started = Date.now();
 	log(`emulators: ${options.rows} rows (return all) and ${options.smallRows} rows (PIDs, tokens)`);
+	// Bench mode: pages are served from bytes rendered once, so the server is not what is measured.
 	const large = options.only.has('returnAll')
-		? await startSandbox({ rows: options.rows })
+		? await startSandbox({ rows: options.rows, benchMode: true })
+		: undefined;
+	const orgSandbox = options.only.has('orgReturnAll')
+		? await startSandbox({ rows: options.orgRows, benchMode: true })
 		: undefined;
 	const small = await startSandbox({ rows: options.smallRows });
 	// A copy of the built package (package.json, index.js, dist), so a rebuild during the run cannot change it.
@@ -221,6 +258,7 @@ async function main(): Promise<void> {
 		errors: [],
 	};
 	let largeClosed = false;
+	let orgClosed = false;
 	const guard = async (section: string, body: () => Promise<void>) => {
 		try {
 			await body();
@@ -248,24 +286,50 @@ async function main(): Promise<void> {
 						headerLarge: headerCredential('bench header large', await fetchAiToken(large)),
 					}
 				: {}),
+			...(orgSandbox
+				? {
+						orgPaging: orgCredential('bench org return all', orgSandbox),
+						headerOrg: headerCredential('bench header org', await fetchOrgToken(orgSandbox)),
+					}
+				: {}),
 		};
 		await n8n.importCredentials(Object.values(creds).map(({ ref: _ref, ...imported }) => imported));
 
 		// Everything is imported (in one CLI call) and activated while n8n is stopped; the CLI cases run before
 		// the server starts.
-		const returnAllSetup =
+		const pagingCommon = {
+			n8n,
+			packageBuilt: false,
+			defaultConcurrency: DEFAULT_ACTION_CONCURRENCY,
+			otherConcurrencies: options.concurrencies,
+			log,
+		};
+		const returnAllSetup: Omit<PagingSetup, 'token'> | undefined =
 			large && creds.aiLarge && creds.headerLarge
 				? {
-						n8n,
+						...pagingCommon,
+						api: 'ai',
 						sandbox: large,
-						aiCredential: creds.aiLarge.ref,
+						ourCredential: creds.aiLarge.ref,
 						headerCredential: creds.headerLarge.ref,
-						token: '',
 						packageBuilt: built.ai,
-						log,
+						latenciesMs: options.latenciesMs,
 					}
 				: undefined;
-		const returnAll = returnAllSetup ? returnAllWorkflows(returnAllSetup) : {};
+		const orgSetup: Omit<PagingSetup, 'token'> | undefined =
+			orgSandbox && creds.orgPaging && creds.headerOrg
+				? {
+						...pagingCommon,
+						api: 'org',
+						sandbox: orgSandbox,
+						ourCredential: creds.orgPaging.ref,
+						headerCredential: creds.headerOrg.ref,
+						packageBuilt: built.org,
+						latenciesMs: options.orgLatenciesMs,
+					}
+				: undefined;
+		const returnAll = returnAllSetup ? pagingWorkflows(returnAllSetup, 'ai-') : {};
+		const orgReturnAll = orgSetup ? pagingWorkflows(orgSetup, 'org-') : {};
 		const pidSetup = {
 			n8n,
 			sandbox: small,
@@ -298,26 +362,39 @@ async function main(): Promise<void> {
 		log('importing the workflows');
 		await importWorkflows(n8n, [
 			...Object.values(returnAll),
+			...Object.values(orgReturnAll),
 			...Object.values(pid),
 			...(tokenCli ? [tokenCli] : []),
 			...served,
 		]);
 		for (const workflow of served) await n8n.activate(workflow.id, workflow.name);
 		const returnAllIds = idsOf(returnAll);
+		const orgReturnAllIds = idsOf(orgReturnAll);
 		const pidIds = options.only.has('getByPid') ? idsOf(pid) : undefined;
 		const tokenCliId = tokenCli?.id;
 
 		if (returnAllSetup && large) {
 			await guard('returnAll', async () => {
-				results.returnAll = await runReturnAll(
+				results.returnAll = await runPaging(
 					{ ...returnAllSetup, token: await fetchAiToken(large) },
 					returnAllIds,
-					options.latencyMs,
+					'ai-',
 				);
 			});
 			// 100,000 rows per view hold about 0.5 GB: free them before the other sections.
 			await large.close();
 			largeClosed = true;
+		}
+		if (orgSetup && orgSandbox) {
+			await guard('orgReturnAll', async () => {
+				results.orgReturnAll = await runPaging(
+					{ ...orgSetup, token: await fetchOrgToken(orgSandbox) },
+					orgReturnAllIds,
+					'org-',
+				);
+			});
+			await orgSandbox.close();
+			orgClosed = true;
 		}
 		if (pidIds) {
 			await guard('getByPid', async () => {
@@ -373,6 +450,7 @@ async function main(): Promise<void> {
 		await n8n.dispose();
 		await small.close();
 		if (large && !largeClosed) await large.close();
+		if (orgSandbox && !orgClosed) await orgSandbox.close();
 	}
 	results.totalSeconds = Math.round((Date.now() - started) / 1000);
 	results.machine.loadAverageAtEnd = os.loadavg().map((each) => Math.round(each * 100) / 100);

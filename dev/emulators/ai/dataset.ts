@@ -130,6 +130,8 @@ export class AiDataset {
 	private readonly cpIds: string[];
 	private readonly pidPoolSize: number;
 	private touchCount = 0;
+	/** Bumped by every change of the data (`touch()`, `insert()`): answers rendered before are stale. */
+	generation = 0;
 
 	constructor(options: AiDatasetOptions) {
 		this.naming = namingFor(options.naming);
@@ -223,6 +225,7 @@ export class AiDataset {
 			row[timeColumn] = baseSecond + (k + 1) * MICROS + 250_000;
 		});
 		view.invalidate();
+		this.generation++;
 		return chosen.map((row) => this.record(view.name, row));
 	}
 
@@ -249,6 +252,7 @@ export class AiDataset {
 		}
 		this.taskIdIndex.delete(view.name);
 		view.invalidate();
+		this.generation++;
 		return added.map((row) => this.record(view.name, row));
 	}
 

@@ -23,7 +23,9 @@ import {
 	readBody,
 	send,
 	sendJson,
+	JSON_CONTENT_TYPE,
 } from '../core/http';
+import { ResponseCache } from '../core/responseCache';
 import { TokenStore, handleTokenRequest } from '../core/tokens';
 import type { AiDataset } from './dataset';
 import { HasuraError } from './engine';
@@ -46,6 +48,8 @@ export interface AiServerOptions {
 	faults: FaultControl;
 	counters: Counters;
 	tokenTtlSeconds?: number;
+	/** Bench mode: successful GraphQL answers are rendered once and served as stored bytes (core/responseCache). */
+	responseCache?: ResponseCache;
 }
 
 interface HasuraErrorBody {
@@ -174,7 +178,14 @@ export class AiServer {
 				code: 'invalid-json',
 			});
 		}
-		sendJson(res, 200, this.run(request));
+		const { responseCache, dataset } = this.options;
+		if (!responseCache) return sendJson(res, 200, this.run(request));
+		const answer = responseCache.answer(ResponseCache.keyOf(request), dataset.generation, () => {
+			const body = this.run(request);
+			const failed = typeof body === 'object' && body !== null && 'errors' in body;
+			return { status: 200, body, cacheable: !failed && !dataset.unstableTies };
+		});
+		send(res, answer.status, answer.body, { 'content-type': JSON_CONTENT_TYPE });
 	}
 
 	private run(request: { query?: unknown; variables?: unknown; operationName?: unknown }): unknown {

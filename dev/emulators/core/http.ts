@@ -34,6 +34,8 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 	});
 }
 
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 export function sendJson(
 	res: ServerResponse,
 	status: number,
@@ -41,7 +43,7 @@ export function sendJson(
 	headers: Record<string, string> = {},
 ): void {
 	send(res, status, JSON.stringify(body), {
-		'content-type': 'application/json; charset=utf-8',
+		'content-type': JSON_CONTENT_TYPE,
 		...headers,
 	});
 }

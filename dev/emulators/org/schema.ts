@@ -90,6 +90,8 @@ export const RESULT_CAP = 500;
 
 export interface OrgContext {
 	sparqlDown: boolean;
+	/** Set when a list came back in a per-call order (no `offset`): the answer is not repeatable. */
+	unordered?: boolean;
 }
 
 interface PageArgs {
@@ -197,6 +199,7 @@ export class OrgResolvers {
 			const start = Math.max(0, args.offset as number);
 			return items.slice(start, size === undefined ? undefined : start + size);
 		}
+		context.unordered = true;
 		return this.shuffled(items).slice(0, size);
 	}
 

@@ -19,8 +19,11 @@ import {
 	baseUrl,
 	extractAccessToken,
 	readBody,
+	send,
 	sendJson,
+	JSON_CONTENT_TYPE,
 } from '../core/http';
+import { ResponseCache } from '../core/responseCache';
 import { TokenStore, handleTokenRequest } from '../core/tokens';
 import type { OrgDataset } from './dataset';
 import { OrgResolvers, SparqlUnavailableError, buildOrgSchema, type OrgContext } from './schema';
@@ -37,6 +40,8 @@ export interface OrgServerOptions {
 	faults: FaultControl;
 	counters: Counters;
 	tokenTtlSeconds?: number;
+	/** Bench mode: successful GraphQL answers are rendered once and served as stored bytes (core/responseCache). */
+	responseCache?: ResponseCache;
 }
 
 interface GraphqlRequest {
@@ -149,9 +154,20 @@ export class OrgServer {
 		const request = this.readRequest(req, url, body);
 		if ('status' in request) return sendApollo(res, request.status, { errors: [request.error] });
 		const sparqlDown = faults.decideSparqlDown('org');
-		const { status, payload } = this.run(request, sparqlDown);
 		if (sparqlDown) counters.fault('org', 'graphql', 'sparqlDown');
-		sendApollo(res, status, payload);
+		const { responseCache } = this.options;
+		if (!responseCache || sparqlDown) {
+			const { status, payload } = this.run(request, sparqlDown);
+			return sendApollo(res, status, payload);
+		}
+		// The data never changes after start (generation 0); unordered lists and errors are not stored.
+		const answer = responseCache.answer(ResponseCache.keyOf(request), 0, () => {
+			const context: OrgContext = { sparqlDown };
+			const { status, payload } = this.run(request, sparqlDown, context);
+			const failed = typeof payload === 'object' && payload !== null && 'errors' in payload;
+			return { status, body: payload, cacheable: !failed && context.unordered !== true };
+		});
+		send(res, answer.status, answer.body, { 'content-type': JSON_CONTENT_TYPE });
 	}
 
 	private blockedAsCsrf(req: IncomingMessage): boolean {
@@ -202,7 +218,11 @@ export class OrgServer {
 		}
 	}
 
-	private run(request: GraphqlRequest, sparqlDown: boolean): { status: number; payload: unknown } {
+	private run(
+		request: GraphqlRequest,
+		sparqlDown: boolean,
+		context: OrgContext = { sparqlDown },
+	): { status: number; payload: unknown } {
 		const fail = (status: number, errors: ApolloError[]) => ({ status, payload: { errors } });
 		if (typeof request.query !== 'string' || request.query === '') {
 			return fail(400, [
@@ -225,7 +245,6 @@ export class OrgServer {
 				400,
 				validationErrors.map((error) => apolloError(error, 'GRAPHQL_VALIDATION_FAILED')),
 			);
-		const context: OrgContext = { sparqlDown };
 		const result = execute({
 			schema: this.schema,
 			document,

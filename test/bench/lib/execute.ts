@@ -5,7 +5,13 @@ import * as path from 'node:path';
 
 import type { N8nInstance } from '../../../dev/n8n/n8n';
 import { parseRawOutput, type CliRun, type NodeRun } from '../../../dev/n8n/run-data';
-import { GroupMemorySampler, memoryInWindow, type GroupMemory, type WindowMemory } from './memory';
+import {
+	cpuInWindow,
+	GroupMemorySampler,
+	memoryInWindow,
+	type GroupMemory,
+	type WindowMemory,
+} from './memory';
 
 /** Bound on one `n8n execute` of a benchmark workflow (100,000 rows included). */
 const EXECUTE_TIMEOUT_MS = 300_000;
@@ -17,6 +23,8 @@ export interface NodeTiming {
 	items: number;
 	/** Group memory while the node ran (sampled; see memoryInWindow). */
 	memory: WindowMemory;
+	/** CPU seconds (user + sys) of the whole process group while the node ran (see cpuInWindow). */
+	cpuSeconds: number;
 	error?: string;
 }
 
@@ -157,14 +165,12 @@ function nodeTimings(run: CliRun, memory: GroupMemory): Record<string, NodeTimin
 		if (!first) continue;
 		const items = (first.data?.main ?? []).reduce((sum, output) => sum + (output?.length ?? 0), 0);
 		const executionTimeMs = first.executionTime ?? Number.NaN;
+		const window = Number.isFinite(executionTimeMs) ? executionTimeMs : 0;
 		timings[name] = {
 			executionTimeMs,
 			items,
-			memory: memoryInWindow(
-				memory.series,
-				first.startTime ?? 0,
-				Number.isFinite(executionTimeMs) ? executionTimeMs : 0,
-			),
+			memory: memoryInWindow(memory.series, first.startTime ?? 0, window),
+			cpuSeconds: cpuInWindow(memory.cpuSeries, first.startTime ?? 0, window),
 			...(first.error ? { error: first.error.message ?? 'error' } : {}),
 		};
 	}

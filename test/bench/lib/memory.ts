@@ -15,6 +15,11 @@ export interface GroupMemory {
 	samples: number;
 	/** [Date.now(), summed VmRSS] per sample, to find the peak while one node ran. */
 	series: Array<[number, number]>;
+	/**
+	 * [Date.now(), CPU seconds (user + sys) the group's members used so far] per sample. A member that exited
+	 * keeps its last sampled figure, so the sum never goes down.
+	 */
+	cpuSeries: Array<[number, number]>;
 }
 
 interface ProcessMemory {
@@ -28,6 +33,20 @@ export function processGroupOf(pid: number): number | undefined {
 		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
 		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 		return Number(fields[2]);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux's supported architectures). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (utime + stime, not the children's) a process used so far, from /proc/<pid>/stat. */
+export function processCpuSeconds(pid: number): number | undefined {
+	try {
+		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 	} catch {
 		return undefined;
 	}
@@ -63,6 +82,8 @@ export class GroupMemorySampler {
 	private peakProcessHwmBytes = 0;
 	private samples = 0;
 	private readonly series: Array<[number, number]> = [];
+	private readonly cpuSeries: Array<[number, number]> = [];
+	private readonly cpuByPid = new Map<number, number>();
 	private readonly timer: NodeJS.Timeout;
 
 	constructor(
@@ -80,10 +101,16 @@ export class GroupMemorySampler {
 			if (!memory) continue;
 			groupRss += memory.rssBytes;
 			this.peakProcessHwmBytes = Math.max(this.peakProcessHwmBytes, memory.hwmBytes);
+			const cpu = processCpuSeconds(pid);
+			if (cpu !== undefined) this.cpuByPid.set(pid, cpu);
 		}
 		this.peakGroupRssBytes = Math.max(this.peakGroupRssBytes, groupRss);
 		this.samples++;
-		if (groupRss > 0) this.series.push([Date.now(), groupRss]);
+		const now = Date.now();
+		if (groupRss > 0) this.series.push([now, groupRss]);
+		let cpuSeconds = 0;
+		for (const each of this.cpuByPid.values()) cpuSeconds += each;
+		this.cpuSeries.push([now, cpuSeconds]);
 	}
 
 	stop(): GroupMemory {
@@ -93,6 +120,7 @@ export class GroupMemorySampler {
 			peakProcessHwmBytes: this.peakProcessHwmBytes,
 			samples: this.samples,
 			series: this.series,
+			cpuSeries: this.cpuSeries,
 		};
 	}
 }
@@ -121,4 +149,24 @@ export function memoryInWindow(
 
 export function mebibytes(bytes: number): number {
 	return Math.round((bytes / (1024 * 1024)) * 10) / 10;
+}
+
+/**
+ * CPU seconds a group used while something ran from `startMs` for `durationMs`: the figure at the first sample at
+ * or after the end minus the one at the last sample at or before the start (so it may include up to one sampling
+ * interval on each side). NaN when the series does not cover the window.
+ */
+export function cpuInWindow(
+	cpuSeries: Array<[number, number]>,
+	startMs: number,
+	durationMs: number,
+): number {
+	let before: number | undefined;
+	let after: number | undefined;
+	for (const [time, seconds] of cpuSeries) {
+		if (time <= startMs) before = seconds;
+		if (time >= startMs + durationMs && after === undefined) after = seconds;
+	}
+	if (before === undefined || after === undefined) return Number.NaN;
+	return Math.round((after - before) * 100) / 100;
 }

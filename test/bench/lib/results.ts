@@ -1,8 +1,8 @@
 import type { GetByPidResult } from '../sections/getByPid';
-import type { ReturnAllResult } from '../sections/returnAll';
+import type { PagingResult } from '../sections/returnAll';
 import type { TokenRun } from '../sections/tokens';
 import type { TriggerResult } from '../sections/trigger';
-import { markdownTable, verdict } from './report';
+import { formatCell, markdownTable, verdict } from './report';
 
 export interface BenchResults {
 	generatedAt: string;
@@ -19,7 +19,8 @@ export interface BenchResults {
 	};
 	options: Record<string, unknown>;
 	packageBuilt: { ai: boolean; org: boolean; sip: boolean };
-	returnAll?: ReturnAllResult;
+	returnAll?: PagingResult;
+	orgReturnAll?: PagingResult;
 	getByPid?: GetByPidResult;
 	tokensCli?: TokenRun;
 	tokensServer?: TokenRun;
@@ -42,6 +43,7 @@ export function renderResults(results: BenchResults): string {
 		`Machine: ${results.machine.cpu}, ${results.machine.cores} cores, ${results.machine.memoryGiB} GiB; n8n on Node ${results.machine.n8nNode}, bench on Node ${results.machine.benchNode}. Load average at start ${results.machine.loadAverageAtStart.join(' / ')}, at end ${results.machine.loadAverageAtEnd?.join(' / ') ?? '?'}. Total ${results.totalSeconds ?? '?'} s.`,
 		METHOD,
 		results.returnAll ? returnAllSection(results.returnAll) : '',
+		results.orgReturnAll ? returnAllSection(results.orgReturnAll) : '',
 		results.tokensServer || results.tokensCli
 			? tokensSection(results.tokensServer, results.tokensCli)
 			: '',
@@ -52,48 +54,110 @@ export function renderResults(results: BenchResults): string {
 	return `${parts.filter(Boolean).join('\n\n')}\n`;
 }
 
-function returnAllSection(result: ReturnAllResult): string {
+const MIB = 1024 * 1024;
+
+function returnAllSection(result: PagingResult): string {
+	const what = result.api === 'ai' ? 'face tasks' : 'organizations';
 	const table = markdownTable(
 		[
-			'Scenario',
+			'Latency',
 			'Contender',
 			'Rows',
-			'Node time ms',
+			'Time ms',
 			'Split Out ms',
-			'Execution ms',
-			'Process ms',
+			'CPU s',
+			'Growth MiB',
 			'Peak RSS during node MiB',
-			'Growth during node MiB',
 			'Process peak RSS MiB',
-			'Above baseline MiB',
 			'Requests',
 			'Error',
 		],
 		result.cases.map((each) => [
-			each.scenario,
+			`+${each.latencyMs} ms`,
 			each.contender,
 			each.rows,
 			each.nodeMs,
 			each.splitMs,
-			each.executionMs,
-			each.processWallMs,
-			each.nodePeakRssMiB,
+			each.cpuSeconds,
 			each.nodeGrowthMiB,
-			each.peakGroupRssMiB,
-			each.peakAboveBaselineMiB,
+			each.nodePeakRssMiB,
+			each.processPeakRssMiB,
 			each.graphqlRequests,
 			each.error,
 		]),
 	);
-	const ratios = Object.entries(result.oursOverHttp).map(
-		([scenario, value]) => `${scenario}: ${verdict(value, 0.5)}`,
+	const ratioTable = markdownTable(
+		[
+			'Latency',
+			'Ours (default) / HTTP',
+			'Best of ours / HTTP',
+			'Best concurrency',
+			'Ours (default) / bare pager',
+			'Best of ours / bare pager',
+			'Growth / JSON bytes',
+		],
+		result.ratios.map((each) => [
+			`+${each.latencyMs} ms`,
+			each.oursOverHttp,
+			each.bestOverHttp,
+			each.bestConcurrency,
+			each.oursOverBare,
+			each.bestOverBare,
+			each.growthOverBytes,
+		]),
 	);
 	return [
-		`## Return All of ${result.rows.toLocaleString('en-US')} face tasks`,
+		`## Return All of ${result.rows.toLocaleString('en-US')} ${what} (page ${result.pageSize}, bench server)`,
+		`Bench server (emulator in bench mode, in the bench process): a page rendered the first time took ${formatCell(result.server.renderMsPerPage)} ms; served from stored bytes, ${formatCell(result.server.cpuMsPerPage)} ms CPU per page (the whole bench process during a bare pager run, an upper bound); ${result.server.missesAfterWarmup} pages rendered during the measured runs (0: every contender got stored bytes). JSON received per Return All: ${formatCell(Math.round((result.bytesReceived / MIB) * 10) / 10)} MiB (${result.bytesReceived.toLocaleString('en-US')} bytes). Latency is a timer per request in the server.`,
 		table,
-		`Baseline (bare \`n8n execute\`): ${result.baseline.processWallMs} ms, peak RSS ${result.baseline.peakGroupRssMiB} MiB. "Process" figures include n8n printing the whole run (about 100 MB of JSON) after the node finished; compare nodes by "Node time" and "during node".`,
-		`Our node's time / HTTP Request node's time: ${ratios.join('; ') || 'n/a'}.`,
+		ratioTable,
+		`"Time" = n8n's executionTime of the paging node (HTTP Request's alone for the Split Out row; the bare pager's own wall time). "CPU s" = user + sys of the n8n process group (n8n + task runners) while the node(s) ran, from /proc sampled every 100 ms (±0.1 s at each end); the bare pager's own process.cpuUsage(). "Growth" = group RSS peak while the node(s) ran minus the RSS before (the bare pager: maxRSS minus RSS at start). Baseline bare \`n8n execute\`: ${result.baseline.processWallMs} ms, peak ${result.baseline.peakGroupRssMiB} MiB.`,
+		targetsOf(result),
 	].join('\n\n');
+}
+
+function targetsOf(result: PagingResult): string {
+	const at = (latency: number) => result.ratios.find((each) => each.latencyMs === latency);
+	const lines: string[] = [];
+	if (result.api === 'ai') {
+		const targets: Array<[number, number]> = [
+			[0, 1.0],
+			[50, 0.4],
+			[100, 0.3],
+		];
+		for (const [latency, limit] of targets) {
+			const ratios = at(latency);
+			if (ratios)
+				lines.push(
+					`- ours / HTTP Request at +${latency} ms: default ${verdict(ratios.oursOverHttp, limit)}; best ${verdict(ratios.bestOverHttp, limit)}`,
+				);
+		}
+		for (const ratios of result.ratios)
+			lines.push(
+				`- ours / bare pager at +${ratios.latencyMs} ms: default ${verdict(ratios.oursOverBare, 1.3)}; best ${verdict(ratios.bestOverBare, 1.3)}`,
+			);
+		for (const ratios of result.ratios) {
+			const split = result.cases.find(
+				(each) => each.latencyMs === ratios.latencyMs && each.kind === 'httpSplit',
+			);
+			const ours = result.cases.find(
+				(each) =>
+					each.latencyMs === ratios.latencyMs &&
+					each.kind === 'ours' &&
+					each.concurrency === result.defaultConcurrency,
+			);
+			lines.push(
+				`- RSS growth at +${ratios.latencyMs} ms: ours ${formatCell(ours?.nodeGrowthMiB)} MiB = ${verdict(ratios.growthOverBytes, 3)} x JSON bytes; HTTP Request + Split Out ${formatCell(split?.nodeGrowthMiB)} MiB (${ours && split && ours.nodeGrowthMiB < split.nodeGrowthMiB ? 'ours below: met' : 'ours not below: MISSED'})`,
+			);
+		}
+	} else {
+		const ratios = at(50);
+		if (ratios)
+			lines.push(
+				`- ours / HTTP Request at +50 ms: default ${verdict(ratios.oursOverHttp, 0.5)}; best ${verdict(ratios.bestOverHttp, 0.5)}`,
+			);
+	}
+	return ['Targets:', ...lines].join('\n');
 }
 
 function tokensSection(server: TokenRun | undefined, cli: TokenRun | undefined): string {

@@ -24,14 +24,51 @@ export const FACE_TASK_COLUMNS: readonly string[] = AI_VIEWS.face_tasks.seedColu
 export const PAGE_SIZE = 1000;
 
 /**
- * One page of face tasks in a total order (task_id is unique), as any correct offset pager must ask for it.
- * Static text, parsed and printed by graphql-js so that a typo fails here and not as a server error.
+ * One page of face tasks in a total order (task_id is unique), as any correct offset pager must ask for it: the
+ * very text, operation name and variables the Archive AI Metadata node sends for Return All with All Fields, so that
+ * every contender asks the bench server for the same pages and gets the same bytes. Static text, parsed and printed
+ * by graphql-js so that a typo fails here and not as a server error.
  */
 export const FACE_TASKS_PAGE_QUERY = print(
-	parse(`query FaceTasksPage($limit: Int!, $offset: Int!) {
-		face_tasks(limit: $limit, offset: $offset, order_by: [{ task_id: asc }]) { ${FACE_TASK_COLUMNS.join(' ')} }
+	parse(`query ReadRows($where: face_tasks_bool_exp, $order_by: [face_tasks_order_by!], $limit: Int, $offset: Int) {
+		face_tasks(where: $where, order_by: $order_by, limit: $limit, offset: $offset) { ${FACE_TASK_COLUMNS.join(' ')} }
 	}`),
 );
+export const FACE_TASKS_OPERATION = 'ReadRows';
+
+/** The page variables the node sends, in its key order. */
+export function faceTaskPageVariables(limit: number, offset: number): Record<string, unknown> {
+	return { where: {}, order_by: [{ task_id: 'asc' }], limit, offset };
+}
+
+/** The Organization API caps every list at 500 rows; the Archive Organization node pages by 500. */
+export const ORG_PAGE_SIZE = 500;
+
+/** Basic fields of an organization, as the Archive Organization node asks for them (Get Many, default output). */
+export const ORGANIZATION_BASIC_FIELDS: readonly string[] = [
+	'iri',
+	'id',
+	'label',
+	'alt_label',
+	'mam_label',
+	'slug',
+	'homepage',
+	'description',
+	'overlay',
+	'bzt',
+	'iiif',
+	'form_url',
+	'sector',
+	'category',
+];
+
+/** One page of organizations as the Archive Organization node sends it (offset given: ordered by IRI). */
+export const ORGANIZATIONS_PAGE_QUERY = print(
+	parse(`query GetManyOrganizations($offset: Int, $limit: Int) {
+		organizations(offset: $offset, limit: $limit) { ${ORGANIZATION_BASIC_FIELDS.join(' ')} }
+	}`),
+);
+export const ORGANIZATIONS_OPERATION = 'GetManyOrganizations';
 
 export const FACE_TASKS_BY_PID_QUERY = print(
 	parse(`query FaceTasksByPid($pid: String!) {
@@ -51,20 +88,53 @@ export function baselineWorkflow(): WorkflowJson {
 	return manualWorkflow('bench baseline', [node('Nothing', 'n8n-nodes-base.noOp', {})]);
 }
 
-export function ourReturnAllWorkflow(aiCredential: CredentialRef): WorkflowJson {
-	return manualWorkflow('bench ours return all', [aiGetAllNode(aiCredential, { returnAll: true })]);
+/** Our node, Return All with All Fields; `concurrency` sets Max Concurrent Requests (default: the node's). */
+export function ourReturnAllWorkflow(
+	aiCredential: CredentialRef,
+	concurrency?: number,
+): WorkflowJson {
+	return manualWorkflow(`bench ours return all${concurrency ? ` x${concurrency}` : ''}`, [
+		aiGetAllNode(aiCredential, { returnAll: true }, concurrency),
+	]);
 }
 
 function aiGetAllNode(
 	credential: CredentialRef,
 	amount: { returnAll: true } | { returnAll: false; limit: number },
+	concurrency?: number,
 ): WorkflowNode {
 	return node(
 		AI_NODE,
 		PACKAGE_NODE_TYPES.aiMetadata,
-		{ resource: 'faceTask', operation: 'getAll', ...amount, fieldSelection: 'all', options: {} },
+		{
+			resource: 'faceTask',
+			operation: 'getAll',
+			...amount,
+			fieldSelection: 'all',
+			options: concurrency ? { maxConcurrency: concurrency } : {},
+		},
 		{ credentials: { archiveAiMetadataApi: credential } },
 	);
+}
+
+/** Our Organization node, Get Many organizations, Return All, default output (basic fields). */
+export function ourOrgReturnAllWorkflow(
+	orgCredential: CredentialRef,
+	concurrency?: number,
+): WorkflowJson {
+	return manualWorkflow(`bench ours org return all${concurrency ? ` x${concurrency}` : ''}`, [
+		node(
+			ORG_NODE,
+			PACKAGE_NODE_TYPES.organization,
+			{
+				resource: 'organization',
+				operation: 'getMany',
+				returnAll: true,
+				options: concurrency ? { maxConcurrency: concurrency } : {},
+			},
+			{ credentials: { archiveOrganizationApi: orgCredential } },
+		),
+	]);
 }
 
 /**
@@ -72,7 +142,7 @@ function aiGetAllNode(
  * `variables` from `$pageCount`, and the pager stops at the first empty page.
  */
 function httpPagingNode(graphqlUrl: string, headerCredential: CredentialRef): WorkflowNode {
-	const variables = `={{ { "limit": ${PAGE_SIZE}, "offset": $pageCount * ${PAGE_SIZE} } }}`;
+	const variables = `={{ { "where": {}, "order_by": [{ "task_id": "asc" }], "limit": ${PAGE_SIZE}, "offset": $pageCount * ${PAGE_SIZE} } }}`;
 	return node(
 		HTTP_NODE,
 		'n8n-nodes-base.httpRequest',
@@ -86,7 +156,8 @@ function httpPagingNode(graphqlUrl: string, headerCredential: CredentialRef): Wo
 			specifyBody: 'json',
 			jsonBody: JSON.stringify({
 				query: FACE_TASKS_PAGE_QUERY,
-				variables: { limit: PAGE_SIZE, offset: 0 },
+				variables: faceTaskPageVariables(PAGE_SIZE, 0),
+				operationName: FACE_TASKS_OPERATION,
 			}),
 			options: {
 				pagination: {
@@ -124,6 +195,56 @@ export function httpSplitReturnAllWorkflow(
 			options: {},
 		}),
 	]);
+}
+
+/**
+ * The HTTP Request node paging organizations as our node does (500 per page, offset from `$pageCount`), with the
+ * Organization credential's token in a header, then Split Out: one item per organization, our node's output.
+ */
+export function httpOrgReturnAllWorkflow(
+	apiUrl: string,
+	headerCredential: CredentialRef,
+	withSplitOut: boolean,
+): WorkflowJson {
+	const variables = `={{ { "offset": $pageCount * ${ORG_PAGE_SIZE}, "limit": ${ORG_PAGE_SIZE} } }}`;
+	const http = node(
+		HTTP_NODE,
+		'n8n-nodes-base.httpRequest',
+		{
+			method: 'POST',
+			url: apiUrl,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody: JSON.stringify({
+				query: ORGANIZATIONS_PAGE_QUERY,
+				variables: { offset: 0, limit: ORG_PAGE_SIZE },
+				operationName: ORGANIZATIONS_OPERATION,
+			}),
+			options: {
+				pagination: {
+					pagination: {
+						paginationMode: 'updateAParameterInEachRequest',
+						parameters: { parameters: [{ type: 'body', name: 'variables', value: variables }] },
+						paginationCompleteWhen: 'other',
+						completeExpression: '={{ $response.body.data.organizations.length === 0 }}',
+					},
+				},
+			},
+		},
+		{ typeVersion: 4.2, credentials: { httpHeaderAuth: headerCredential } },
+	);
+	const split = node(SPLIT_NODE, 'n8n-nodes-base.splitOut', {
+		fieldToSplitOut: 'data.organizations',
+		include: 'noOtherFields',
+		options: {},
+	});
+	return manualWorkflow(
+		`bench http org return all${withSplitOut ? ' + split' : ''}`,
+		withSplitOut ? [http, split] : [http],
+	);
 }
 
 /** A Code node emitting one item per PID; the PIDs are a JSON literal, not code. */

@@ -16,182 +16,322 @@ import {
 	AI_NODE,
 	baselineWorkflow,
 	HTTP_NODE,
+	httpOrgReturnAllWorkflow,
 	httpReturnAllWorkflow,
 	httpSplitReturnAllWorkflow,
+	ORG_NODE,
+	ORG_PAGE_SIZE,
+	ourOrgReturnAllWorkflow,
 	ourReturnAllWorkflow,
 	PAGE_SIZE,
 	SPLIT_NODE,
 } from '../lib/workflows';
 
-/** Return All of every face task: our node vs the HTTP Request node's pager vs a bare fetch loop. */
+/**
+ * Return All through a paging API, against the emulator in bench mode (pages served from stored bytes, latency a
+ * timer): our node at its default and at other Max Concurrent Requests, the HTTP Request node's pager alone and
+ * with Split Out, and a bare fetch pager (fetch + JSON.parse) at each of our concurrencies, in its own process.
+ * One section for the AI API (face tasks) and one for the Organization API (organizations).
+ */
 
-export interface ReturnAllCase {
-	/** 'loopback' (the emulator as is) or '+N ms per request' (the emulator's slowMs, like a remote API). */
-	scenario: string;
+export type PagingApi = 'ai' | 'org';
+export type ContenderKind = 'ours' | 'http' | 'httpSplit' | 'bare';
+
+export interface PagingCase {
+	latencyMs: number;
+	kind: ContenderKind;
 	contender: string;
+	/** Pages in flight (ours and the bare pager; the HTTP Request node pages one after the other). */
+	concurrency: number;
 	/** Rows the contender ended up with (checked against the dataset). */
 	rows: number;
-	/** n8n `executionTime` of the fetching node (for the fetch loop: its own wall time). */
+	/** n8n `executionTime` of the fetching node (for the bare pager: its own wall time). */
 	nodeMs: number;
-	/** Extra node time to turn pages into one item per row (Split Out), when the contender needs it. */
+	/** Split Out's node time, when the contender has one. */
 	splitMs?: number;
-	executionMs?: number;
-	processWallMs: number;
-	peakGroupRssMiB: number;
-	/** Peak minus the same figure for a bare `n8n execute` (or, for the fetch loop, its RSS at start). */
-	peakAboveBaselineMiB: number;
-	peakProcessHwmMiB: number;
-	/** Largest group RSS sampled while the fetching node ran, and its growth over the RSS at the node's start. */
+	/** CPU seconds (user + sys) of n8n's process group while the node(s) ran; the bare pager's own. */
+	cpuSeconds: number;
+	/** Largest group RSS sampled while the fetching node(s) ran, and its growth over the RSS at the start. */
 	nodePeakRssMiB: number;
 	nodeGrowthMiB: number;
+	/** Largest summed RSS of the process group over the whole `n8n execute` (printing the run included). */
+	processPeakRssMiB: number;
+	processWallMs: number;
 	graphqlRequests: number;
 	error?: string;
 }
 
-export interface ReturnAllResult {
-	rows: number;
-	baseline: { processWallMs: number; peakGroupRssMiB: number; peakProcessHwmMiB: number };
-	cases: ReturnAllCase[];
-	/** Our node's time over the HTTP Request node's, per scenario (target: at most 0.5). */
-	oursOverHttp: Record<string, number>;
-	/** The emulator's added delay per GraphQL request in the second scenario (0: not run). */
+export interface LatencyRatios {
 	latencyMs: number;
+	/** Our node at its default concurrency over the HTTP Request node (alone). */
+	oursOverHttp: number;
+	/** The fastest of our runs over the HTTP Request node, and its concurrency. */
+	bestOverHttp: number;
+	bestConcurrency: number;
+	/** Our node over the bare pager at the same concurrency: default, and the fastest of ours. */
+	oursOverBare: number;
+	bestOverBare: number;
+	/** RSS growth during our default run over the JSON bytes received. */
+	growthOverBytes: number;
 }
 
-export interface ReturnAllSetup {
+export interface PagingResult {
+	api: PagingApi;
+	rows: number;
+	pageSize: number;
+	defaultConcurrency: number;
+	/** JSON bytes of all pages (content-length, the final empty page included), as the bare pager received them. */
+	bytesReceived: number;
+	/** Bench server: time to render a page the first time, and CPU per page served from stored bytes. */
+	server: { renderMsPerPage: number; cpuMsPerPage: number; missesAfterWarmup: number };
+	baseline: { processWallMs: number; peakGroupRssMiB: number };
+	cases: PagingCase[];
+	ratios: LatencyRatios[];
+}
+
+export interface PagingSetup {
+	api: PagingApi;
 	n8n: N8nInstance;
+	/** An emulator started with `benchMode: true`. */
 	sandbox: Sandbox;
-	aiCredential: CredentialRef;
+	/** Credential of our node (AI or Organization) and a header credential with a token for the HTTP Request node. */
+	ourCredential: CredentialRef;
 	headerCredential: CredentialRef;
-	/** A token of the sandbox for the fetch loop. */
+	/** A token for the bare pager. */
 	token: string;
 	packageBuilt: boolean;
+	/** Our node's default Max Concurrent Requests and the other values to try. */
+	defaultConcurrency: number;
+	otherConcurrencies: number[];
+	latenciesMs: number[];
 	log: (line: string) => void;
 }
 
-/** The workflows of this section by role; ours only when the package is built. */
-export function returnAllWorkflows(setup: ReturnAllSetup): Record<string, WorkflowJson> {
-	const { sandbox } = setup;
-	return {
-		baseline: baselineWorkflow(),
-		http: httpReturnAllWorkflow(sandbox.ai.graphqlUrl, setup.headerCredential),
-		httpSplit: httpSplitReturnAllWorkflow(sandbox.ai.graphqlUrl, setup.headerCredential),
-		...(setup.packageBuilt ? { ours: ourReturnAllWorkflow(setup.aiCredential) } : {}),
-	};
+const LABEL: Record<PagingApi, string> = { ai: 'Archive AI Metadata', org: 'Archive Organization' };
+
+function concurrenciesOf(setup: PagingSetup): number[] {
+	return [setup.defaultConcurrency, ...setup.otherConcurrencies];
 }
 
-export async function runReturnAll(
-	setup: ReturnAllSetup,
+function pageSizeOf(api: PagingApi): number {
+	return api === 'ai' ? PAGE_SIZE : ORG_PAGE_SIZE;
+}
+
+/** Rows the API holds: what every contender must end up with. */
+function expectedRows(setup: PagingSetup): number {
+	return setup.api === 'ai'
+		? setup.sandbox.data.ai.rows('face_tasks').length
+		: setup.sandbox.data.org.organizations.length;
+}
+
+/** The workflows of this section by role; ours only when the package is built. */
+export function pagingWorkflows(
+	setup: Omit<PagingSetup, 'token'>,
+	prefix: string,
+): Record<string, WorkflowJson> {
+	const workflows: Record<string, WorkflowJson> = { [`${prefix}baseline`]: baselineWorkflow() };
+	if (setup.api === 'ai') {
+		workflows[`${prefix}http`] = httpReturnAllWorkflow(
+			setup.sandbox.ai.graphqlUrl,
+			setup.headerCredential,
+		);
+		workflows[`${prefix}httpSplit`] = httpSplitReturnAllWorkflow(
+			setup.sandbox.ai.graphqlUrl,
+			setup.headerCredential,
+		);
+	} else {
+		workflows[`${prefix}http`] = httpOrgReturnAllWorkflow(
+			setup.sandbox.org.apiUrl,
+			setup.headerCredential,
+			false,
+		);
+		workflows[`${prefix}httpSplit`] = httpOrgReturnAllWorkflow(
+			setup.sandbox.org.apiUrl,
+			setup.headerCredential,
+			true,
+		);
+	}
+	if (setup.packageBuilt) {
+		for (const concurrency of concurrenciesOf(setup as PagingSetup)) {
+			workflows[`${prefix}ours${concurrency}`] =
+				setup.api === 'ai'
+					? ourReturnAllWorkflow(setup.ourCredential, concurrency)
+					: ourOrgReturnAllWorkflow(setup.ourCredential, concurrency);
+		}
+	}
+	return workflows;
+}
+
+export async function runPaging(
+	setup: PagingSetup,
 	ids: Record<string, string>,
-	latencyMs: number,
-): Promise<ReturnAllResult> {
-	const rows = setup.sandbox.options.rows;
-	setup.log('return all: baseline (bare n8n execute)');
-	const baseline = await executeMeasured(setup.n8n, ids.baseline);
-	const baselineRss = mebibytes(baseline.memory.peakGroupRssBytes);
-	const cases = await runScenario(setup, ids, 'loopback', baselineRss, true);
-	if (latencyMs > 0) {
-		// A remote API answers after a network round trip; paging one page at a time pays it once per page.
-		setup.sandbox.faults.set('ai', { slowMs: latencyMs });
+	prefix: string,
+): Promise<PagingResult> {
+	const rows = expectedRows(setup);
+	const cache = setup.sandbox.responseCaches?.[setup.api];
+	if (!cache) throw new Error('the paging benchmark needs an emulator in bench mode');
+	const target = setup.api;
+	setup.sandbox.faults.clear(target);
+
+	// Warm-up: the bare pager asks for every page once (all contenders send the same query and variables), so
+	// the bench server renders each page here and serves stored bytes to every measured request.
+	setup.log(`${setup.api} return all: warming the bench server (every page rendered once)`);
+	// At the largest concurrency: the empty pages sent ahead past the end get rendered too.
+	const rendered = cache.stats();
+	await bareCase(setup, Math.max(...concurrenciesOf(setup)) + 1, 0, rows);
+	const afterWarmup = cache.stats();
+	const renderMsPerPage =
+		(afterWarmup.renderMs - rendered.renderMs) / Math.max(1, afterWarmup.misses - rendered.misses);
+	// The server's CPU per page served from stored bytes: the whole bench process (emulator in it) during a bare
+	// pager run at 0 ms, over its requests. An upper bound: the bench process does little else meanwhile.
+	const cpuBefore = process.cpuUsage();
+	const served = await bareCase(setup, setup.defaultConcurrency, 0, rows);
+	const cpu = process.cpuUsage(cpuBefore);
+	const cpuMsPerPage = (cpu.user + cpu.system) / 1000 / Math.max(1, served.graphqlRequests);
+	const bytesReceived = served.bytes;
+
+	setup.log(`${setup.api} return all: baseline (bare n8n execute)`);
+	const baseline = await executeMeasured(setup.n8n, ids[`${prefix}baseline`]);
+	const cases: PagingCase[] = [];
+	const missesBefore = cache.stats().misses;
+	for (const latencyMs of setup.latenciesMs) {
+		// A remote API answers after a network round trip; a timer in the emulator, not CPU.
+		if (latencyMs > 0) setup.sandbox.faults.set(target, { slowMs: latencyMs });
+		else setup.sandbox.faults.clear(target);
 		try {
-			cases.push(
-				...(await runScenario(setup, ids, `+${latencyMs} ms per request`, baselineRss, false)),
-			);
+			cases.push(...(await runLatency(setup, ids, prefix, latencyMs, rows)));
 		} finally {
-			setup.sandbox.faults.clear('ai');
+			setup.sandbox.faults.clear(target);
 		}
 	}
 	for (const each of cases) {
 		if (each.rows !== rows && !each.error) each.error = `got ${each.rows} rows, expected ${rows}`;
 	}
 	return {
+		api: setup.api,
 		rows,
+		pageSize: pageSizeOf(setup.api),
+		defaultConcurrency: setup.defaultConcurrency,
+		bytesReceived,
+		server: {
+			renderMsPerPage: round2(renderMsPerPage),
+			cpuMsPerPage: round2(cpuMsPerPage),
+			missesAfterWarmup: cache.stats().misses - missesBefore,
+		},
 		baseline: {
 			processWallMs: Math.round(baseline.processWallMs),
-			peakGroupRssMiB: baselineRss,
-			peakProcessHwmMiB: mebibytes(baseline.memory.peakProcessHwmBytes),
+			peakGroupRssMiB: mebibytes(baseline.memory.peakGroupRssBytes),
 		},
 		cases,
-		oursOverHttp: ratiosPerScenario(cases),
-		latencyMs,
+		ratios: ratiosOf(setup, cases, bytesReceived),
 	};
 }
 
-const OURS = 'Archive AI Metadata (Return All)';
-const HTTP = 'HTTP Request, offset pagination (1 item per page)';
-
-async function runScenario(
-	setup: ReturnAllSetup,
+async function runLatency(
+	setup: PagingSetup,
 	ids: Record<string, string>,
-	scenario: string,
-	baselineRss: number,
-	withSplitOut: boolean,
-): Promise<ReturnAllCase[]> {
-	const cases: Array<Omit<ReturnAllCase, 'scenario'>> = [];
-	if (ids.ours) {
-		setup.log(`return all (${scenario}): Archive AI Metadata node`);
-		cases.push(await n8nCase(setup, ids.ours, OURS, AI_NODE, undefined, baselineRss));
+	prefix: string,
+	latencyMs: number,
+	rows: number,
+): Promise<PagingCase[]> {
+	const cases: Array<Omit<PagingCase, 'latencyMs'>> = [];
+	const label = `${setup.api} return all (+${latencyMs} ms)`;
+	if (setup.packageBuilt) {
+		for (const concurrency of concurrenciesOf(setup)) {
+			setup.log(`${label}: ${LABEL[setup.api]}, ${concurrency} in flight`);
+			cases.push(await n8nCase(setup, ids[`${prefix}ours${concurrency}`], 'ours', concurrency));
+		}
 	}
-	setup.log(`return all (${scenario}): HTTP Request node with pagination`);
-	cases.push(await n8nCase(setup, ids.http, HTTP, HTTP_NODE, undefined, baselineRss));
-	if (withSplitOut) {
-		setup.log(`return all (${scenario}): HTTP Request node + Split Out`);
-		cases.push(
-			await n8nCase(
-				setup,
-				ids.httpSplit,
-				'HTTP Request + Split Out (1 item per row)',
-				HTTP_NODE,
-				SPLIT_NODE,
-				baselineRss,
-			),
-		);
+	setup.log(`${label}: HTTP Request node with pagination`);
+	cases.push(await n8nCase(setup, ids[`${prefix}http`], 'http', 1));
+	setup.log(`${label}: HTTP Request node + Split Out`);
+	cases.push(await n8nCase(setup, ids[`${prefix}httpSplit`], 'httpSplit', 1));
+	for (const concurrency of concurrenciesOf(setup)) {
+		setup.log(`${label}: bare fetch pager, ${concurrency} in flight`);
+		cases.push(await bareCase(setup, concurrency, latencyMs, rows));
 	}
-	setup.log(`return all (${scenario}): plain sequential fetch loop`);
-	cases.push(await fetchLoopCase(setup, setup.sandbox.options.rows));
-	return cases.map((each) => ({ ...each, scenario }));
+	return cases.map((each) => ({ ...each, latencyMs }));
 }
 
-function ratiosPerScenario(cases: ReturnAllCase[]): Record<string, number> {
-	const ratios: Record<string, number> = {};
-	for (const scenario of new Set(cases.map((each) => each.scenario))) {
-		const ours = cases.find((each) => each.scenario === scenario && each.contender === OURS);
-		const http = cases.find((each) => each.scenario === scenario && each.contender === HTTP);
-		if (ours && http) ratios[scenario] = ratio(ours.nodeMs, http.nodeMs);
+function contenderName(api: PagingApi, kind: ContenderKind, concurrency: number): string {
+	switch (kind) {
+		case 'ours':
+			return `${LABEL[api]} (Return All, ${concurrency} in flight)`;
+		case 'http':
+			return 'HTTP Request, offset pagination (1 item per page)';
+		case 'httpSplit':
+			return 'HTTP Request + Split Out (1 item per row)';
+		case 'bare':
+			return `Bare fetch pager (${concurrency} in flight, no n8n)`;
 	}
-	return ratios;
+}
+
+function ratiosOf(setup: PagingSetup, cases: PagingCase[], bytes: number): LatencyRatios[] {
+	return setup.latenciesMs.map((latencyMs) => {
+		const at = cases.filter((each) => each.latencyMs === latencyMs && !each.error);
+		const ours = at.filter((each) => each.kind === 'ours');
+		const byDefault = ours.find((each) => each.concurrency === setup.defaultConcurrency);
+		const best = ours.reduce<PagingCase | undefined>(
+			(fastest, each) => (!fastest || each.nodeMs < fastest.nodeMs ? each : fastest),
+			undefined,
+		);
+		const http = at.find((each) => each.kind === 'http');
+		const bare = (concurrency: number | undefined) =>
+			at.find((each) => each.kind === 'bare' && each.concurrency === concurrency);
+		return {
+			latencyMs,
+			oursOverHttp: ratio(byDefault?.nodeMs ?? Number.NaN, http?.nodeMs ?? Number.NaN),
+			bestOverHttp: ratio(best?.nodeMs ?? Number.NaN, http?.nodeMs ?? Number.NaN),
+			bestConcurrency: best?.concurrency ?? Number.NaN,
+			oursOverBare: ratio(
+				byDefault?.nodeMs ?? Number.NaN,
+				bare(byDefault?.concurrency)?.nodeMs ?? Number.NaN,
+			),
+			bestOverBare: ratio(
+				best?.nodeMs ?? Number.NaN,
+				bare(best?.concurrency)?.nodeMs ?? Number.NaN,
+			),
+			growthOverBytes: ratio(
+				(byDefault?.nodeGrowthMiB ?? Number.NaN) * 1024 * 1024,
+				bytes || Number.NaN,
+			),
+		};
+	});
 }
 
 async function n8nCase(
-	setup: ReturnAllSetup,
+	setup: PagingSetup,
 	workflowId: string,
-	contender: string,
-	fetchingNode: string,
-	splitNode: string | undefined,
-	baselineRssMiB: number,
-): Promise<Omit<ReturnAllCase, 'scenario'>> {
+	kind: ContenderKind,
+	concurrency: number,
+): Promise<Omit<PagingCase, 'latencyMs'>> {
+	const fetchingNode = kind === 'ours' ? (setup.api === 'ai' ? AI_NODE : ORG_NODE) : HTTP_NODE;
+	const splitNode = kind === 'httpSplit' ? SPLIT_NODE : undefined;
 	const before = snapshot(setup.sandbox);
 	const measured = await executeMeasured(setup.n8n, workflowId, (run) => ({
-		rows: rowsIn(run, fetchingNode, splitNode),
+		rows: rowsIn(run, setup.api, fetchingNode, splitNode),
 	}));
 	const requests = countsSince(setup.sandbox, before);
-	const peak = mebibytes(measured.memory.peakGroupRssBytes);
-	const nodeMemory = measured.nodes[fetchingNode]?.memory;
+	const fetching = measured.nodes[fetchingNode];
+	const split = splitNode ? measured.nodes[splitNode] : undefined;
+	// With Split Out, the memory window spans both nodes: the rows exist as items only after it.
+	const peakBytes = Math.max(
+		fetching?.memory.peakBytes ?? Number.NaN,
+		split?.memory.peakBytes ?? 0,
+	);
 	return {
-		contender,
+		kind,
+		contender: contenderName(setup.api, kind, concurrency),
+		concurrency,
 		rows: measured.checks.rows,
-		nodeMs: measured.nodes[fetchingNode]?.executionTimeMs ?? Number.NaN,
-		...(splitNode ? { splitMs: measured.nodes[splitNode]?.executionTimeMs ?? Number.NaN } : {}),
-		executionMs: measured.executionMs,
+		nodeMs: fetching?.executionTimeMs ?? Number.NaN,
+		...(split ? { splitMs: split.executionTimeMs } : {}),
+		cpuSeconds: round2((fetching?.cpuSeconds ?? Number.NaN) + (split?.cpuSeconds ?? 0)),
+		nodePeakRssMiB: mebibytes(peakBytes),
+		nodeGrowthMiB: mebibytes(peakBytes - (fetching?.memory.atStartBytes ?? Number.NaN)),
+		processPeakRssMiB: mebibytes(measured.memory.peakGroupRssBytes),
 		processWallMs: Math.round(measured.processWallMs),
-		peakGroupRssMiB: peak,
-		peakAboveBaselineMiB: Math.round((peak - baselineRssMiB) * 10) / 10,
-		peakProcessHwmMiB: mebibytes(measured.memory.peakProcessHwmBytes),
-		nodePeakRssMiB: mebibytes(nodeMemory?.peakBytes ?? Number.NaN),
-		nodeGrowthMiB: mebibytes(
-			(nodeMemory?.peakBytes ?? Number.NaN) - (nodeMemory?.atStartBytes ?? Number.NaN),
-		),
-		graphqlRequests: requests.aiGraphql,
+		graphqlRequests: setup.api === 'ai' ? requests.aiGraphql : requests.orgGraphql,
 		...failure(measured),
 	};
 }
@@ -206,77 +346,92 @@ function failure(measured: MeasuredExecution<unknown>): { error?: string } {
 }
 
 /** Our node and Split Out give one item per row; the HTTP Request node one item per page holding the rows. */
-function rowsIn(run: CliRun, fetchingNode: string, splitNode: string | undefined): number {
+function rowsIn(
+	run: CliRun,
+	api: PagingApi,
+	fetchingNode: string,
+	splitNode: string | undefined,
+): number {
 	const runData = run.data.resultData.runData;
 	const items = (name: string) => runData[name]?.[0]?.data?.main?.[0] ?? [];
 	if (splitNode) return items(splitNode).length;
 	if (fetchingNode !== HTTP_NODE) return items(fetchingNode).length;
+	const field = api === 'ai' ? 'face_tasks' : 'organizations';
 	return items(fetchingNode).reduce((sum, item) => {
-		const page = (item.json as { data?: { face_tasks?: unknown[] } }).data?.face_tasks;
+		const page = (item.json as { data?: Record<string, unknown> }).data?.[field];
 		return sum + (Array.isArray(page) ? page.length : 0);
 	}, 0);
 }
 
-interface FetchLoopFigures {
+interface BareFigures {
 	rows: number;
 	requests: number;
+	bytes: number;
 	wallMs: number;
+	cpuSeconds: number;
 	startRssBytes: number;
 	peakRssBytes: number;
 }
 
-/** The bare loop runs under n8n's Node 24, bundled beforehand so the bundler is not in its memory. */
-async function fetchLoopCase(
-	setup: ReturnAllSetup,
+/** The bare pager runs under n8n's Node 24, bundled beforehand so the bundler is not in its memory. */
+async function bareCase(
+	setup: PagingSetup,
+	concurrency: number,
+	latencyMs: number,
 	rows: number,
-): Promise<Omit<ReturnAllCase, 'scenario'>> {
+): Promise<PagingCase & { bytes: number }> {
 	const script = bundleFetchLoop();
-	const maxPages = Math.ceil(rows / PAGE_SIZE) + 2;
+	const pageSize = pageSizeOf(setup.api);
+	const maxPages = Math.ceil(rows / pageSize) + concurrency + 1;
+	const url = setup.api === 'ai' ? setup.sandbox.ai.graphqlUrl : setup.sandbox.org.apiUrl;
 	const started = process.hrtime.bigint();
 	const result = await runGroup(
 		setup.n8n.install.nodeBin,
-		[script, setup.sandbox.ai.graphqlUrl, String(PAGE_SIZE), String(maxPages)],
-		{
-			env: { PATH: process.env.PATH, BENCH_TOKEN: setup.token },
-			timeoutMs: 300_000,
-		},
+		[script, url, String(pageSize), String(maxPages), String(concurrency), setup.api],
+		{ env: { PATH: process.env.PATH, BENCH_TOKEN: setup.token }, timeoutMs: 300_000 },
 	);
 	const processWallMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
-	const contender = 'Plain sequential fetch loop (Node 24, no n8n)';
+	const base = {
+		latencyMs,
+		kind: 'bare' as const,
+		contender: contenderName(setup.api, 'bare', concurrency),
+		concurrency,
+		processWallMs,
+	};
 	const line = result.stdout.trim().split('\n').at(-1) ?? '';
 	if (result.code !== 0 || !line.startsWith('{')) {
 		const none = Number.NaN;
-		const error = result.stderr.trim().slice(0, 300) || `exit ${result.code}`;
 		return {
-			contender,
+			...base,
 			rows: 0,
+			bytes: 0,
 			nodeMs: none,
-			processWallMs,
-			peakGroupRssMiB: none,
-			peakAboveBaselineMiB: none,
-			peakProcessHwmMiB: none,
+			cpuSeconds: none,
 			nodePeakRssMiB: none,
 			nodeGrowthMiB: none,
+			processPeakRssMiB: none,
 			graphqlRequests: 0,
-			error,
+			error: result.stderr.trim().slice(0, 300) || `exit ${result.code}`,
 		};
 	}
-	const figures = JSON.parse(line) as FetchLoopFigures;
+	const figures = JSON.parse(line) as BareFigures;
 	return {
-		contender,
+		...base,
 		rows: figures.rows,
+		bytes: figures.bytes,
 		nodeMs: Math.round(figures.wallMs),
-		processWallMs,
-		peakGroupRssMiB: mebibytes(figures.peakRssBytes),
-		peakAboveBaselineMiB: mebibytes(figures.peakRssBytes - figures.startRssBytes),
-		peakProcessHwmMiB: mebibytes(figures.peakRssBytes),
+		cpuSeconds: round2(figures.cpuSeconds),
 		nodePeakRssMiB: mebibytes(figures.peakRssBytes),
 		nodeGrowthMiB: mebibytes(figures.peakRssBytes - figures.startRssBytes),
+		processPeakRssMiB: mebibytes(figures.peakRssBytes),
 		graphqlRequests: figures.requests,
 	};
 }
 
+let bundled: string | undefined;
+
 function bundleFetchLoop(): string {
+	if (bundled) return bundled;
 	const outfile = path.join(REPO_ROOT, '.build', 'test', 'bench', 'fetchLoop.js');
 	esbuild.buildSync({
 		entryPoints: [path.join(REPO_ROOT, 'test', 'bench', 'fetchLoop.ts')],
@@ -287,5 +442,10 @@ function bundleFetchLoop(): string {
 		outfile,
 		logLevel: 'warning',
 	});
+	bundled = outfile;
 	return outfile;
+}
+
+function round2(value: number): number {
+	return Math.round(value * 100) / 100;
 }

@@ -1,0 +1,130 @@
+import { startSandbox, type Sandbox } from '../../../dev/emulators/index';
+import { aiToken, orgToken } from './testHelpers';
+
+/**
+ * Bench mode serves stored bytes: they must be the very bytes the normal emulator answers for the same request,
+ * also after the data changed, and answers that differ per call by design must never be stored.
+ */
+
+interface RawAnswer {
+	status: number;
+	contentType: string | null;
+	bytes: Buffer;
+}
+
+async function post(url: string, token: string, body: unknown): Promise<RawAnswer> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	return {
+		status: response.status,
+		contentType: response.headers.get('content-type'),
+		bytes: Buffer.from(await response.arrayBuffer()),
+	};
+}
+
+const PAGE_QUERY = `query Page($limit: Int!, $offset: Int!) {
+	face_tasks(limit: $limit, offset: $offset, order_by: [{ task_id: asc }]) { task_id pid processed_time }
+}`;
+const ORG_QUERY = `query Orgs($offset: Int, $limit: Int) { organizations(offset: $offset, limit: $limit) { id iri } }`;
+
+describe('emulator bench mode', () => {
+	let normal: Sandbox;
+	let bench: Sandbox;
+	const tokens = { normalAi: '', benchAi: '', normalOrg: '', benchOrg: '' };
+
+	beforeAll(async () => {
+		normal = await startSandbox({ rows: 300, seed: 5 });
+		bench = await startSandbox({ rows: 300, seed: 5, benchMode: true });
+		tokens.normalAi = await aiToken(normal);
+		tokens.benchAi = await aiToken(bench);
+		tokens.normalOrg = await orgToken(normal);
+		tokens.benchOrg = await orgToken(bench);
+	});
+
+	afterAll(async () => {
+		await Promise.all([normal.close(), bench.close()]);
+	});
+
+	const ai = (sandbox: Sandbox, token: string, body: unknown) =>
+		post(sandbox.ai.graphqlUrl, token, body);
+	const org = (sandbox: Sandbox, token: string, body: unknown) =>
+		post(sandbox.org.apiUrl, token, body);
+
+	it('is off by default', () => {
+		expect(normal.responseCaches).toBeUndefined();
+		expect(bench.options.benchMode).toBe(true);
+	});
+
+	it('answers an AI page with the normal bytes, rendered once', async () => {
+		const request = { query: PAGE_QUERY, variables: { limit: 100, offset: 100 } };
+		const expected = await ai(normal, tokens.normalAi, request);
+		const before = bench.responseCaches?.ai.stats();
+		const first = await ai(bench, tokens.benchAi, request);
+		const second = await ai(bench, tokens.benchAi, request);
+		const after = bench.responseCaches?.ai.stats();
+
+		expect(expected.status).toBe(200);
+		expect(JSON.parse(expected.bytes.toString()).data.face_tasks).toHaveLength(100);
+		for (const answer of [first, second]) {
+			expect(answer.status).toBe(200);
+			expect(answer.contentType).toBe(expected.contentType);
+			expect(answer.bytes.equals(expected.bytes)).toBe(true);
+		}
+		expect((after?.misses ?? 0) - (before?.misses ?? 0)).toBe(1);
+		expect((after?.hits ?? 0) - (before?.hits ?? 0)).toBe(1);
+	});
+
+	it('renders again after the data changed, still as the normal emulator does', async () => {
+		const request = { query: PAGE_QUERY, variables: { limit: 300, offset: 0 } };
+		const stale = await ai(bench, tokens.benchAi, request);
+		normal.data.ai.touch('face_tasks', 3);
+		bench.data.ai.touch('face_tasks', 3);
+		const expected = await ai(normal, tokens.normalAi, request);
+		const fresh = await ai(bench, tokens.benchAi, request);
+
+		expect(fresh.bytes.equals(expected.bytes)).toBe(true);
+		expect(fresh.bytes.equals(stale.bytes)).toBe(false);
+	});
+
+	it('does not store errors', async () => {
+		const request = { query: '{ face_tasks { no_such_column } }' };
+		const expected = await ai(normal, tokens.normalAi, request);
+		const before = bench.responseCaches?.ai.stats();
+		const answers = [
+			await ai(bench, tokens.benchAi, request),
+			await ai(bench, tokens.benchAi, request),
+		];
+		const after = bench.responseCaches?.ai.stats();
+
+		for (const answer of answers) expect(answer.bytes.equals(expected.bytes)).toBe(true);
+		expect((after?.misses ?? 0) - (before?.misses ?? 0)).toBe(2);
+		expect(after?.entries).toBe(before?.entries);
+	});
+
+	it('answers an Organization page with the normal bytes and never stores an unordered list', async () => {
+		const paged = { query: ORG_QUERY, variables: { offset: 500, limit: 500 } };
+		const expected = await org(normal, tokens.normalOrg, paged);
+		const first = await org(bench, tokens.benchOrg, paged);
+		const second = await org(bench, tokens.benchOrg, paged);
+		expect(first.bytes.equals(expected.bytes)).toBe(true);
+		expect(second.bytes.equals(expected.bytes)).toBe(true);
+		expect(bench.responseCaches?.org.stats()).toMatchObject({ hits: 1, misses: 1, entries: 1 });
+
+		// Without offset the service's order is unspecified: each call is rendered, as the normal emulator does.
+		const unordered = { query: ORG_QUERY, variables: { limit: 5 } };
+		const normalAnswers = [
+			await org(normal, tokens.normalOrg, unordered),
+			await org(normal, tokens.normalOrg, unordered),
+		];
+		const benchAnswers = [
+			await org(bench, tokens.benchOrg, unordered),
+			await org(bench, tokens.benchOrg, unordered),
+		];
+		expect(benchAnswers[0].bytes.equals(normalAnswers[0].bytes)).toBe(true);
+		expect(benchAnswers[1].bytes.equals(normalAnswers[1].bytes)).toBe(true);
+		expect(bench.responseCaches?.org.stats()).toMatchObject({ hits: 1, misses: 3, entries: 1 });
+	});
+});
