@@ -97,8 +97,8 @@ function accept(store: ReplayStore, id: string, expiresAtMs: number): void {
 	void store.confirm?.(id, expiresAtMs)?.catch(() => undefined);
 }
 
-function release(store: ReplayStore, id: string): void {
-	void (store.release ?? store.forget).call(store, id).catch(() => undefined);
+function release(store: ReplayStore, id: string): Promise<void> {
+	return (store.release ?? store.forget).call(store, id).catch(() => undefined);
 }
 
 /**
@@ -126,7 +126,7 @@ export function holdUntilAnswered(
 		if (res.headersSent) {
 			// n8n answered non-2xx: the execution was not saved.
 			settle(scope, id);
-			release(store, id);
+			void release(store, id);
 			return;
 		}
 		const key = awaitingKey(scope, id);
@@ -150,9 +150,7 @@ export async function releaseOverdue(nowMs = Date.now()): Promise<void> {
 		if (awaiting.releaseAtMs > nowMs) break;
 		awaitingExecution.delete(key);
 		settle(awaiting.scope, awaiting.id);
-		await (awaiting.store.release ?? awaiting.store.forget)
-			.call(awaiting.store, awaiting.id)
-			.catch(() => undefined);
+		await release(awaiting.store, awaiting.id);
 	}
 }
 
