@@ -14,6 +14,7 @@ import {
 	clusterHost,
 	queueFault,
 	SCENARIO_LABELS,
+	UNREADY_RESTART_MS,
 	type QueueScenario,
 } from './lib/faults';
 import { queueVersions } from './lib/selection';
@@ -62,7 +63,7 @@ async function measureVersion(
 		routeLabel = route.label;
 		for (const [index, { scenario, kind }] of plan.entries()) {
 			const receiver = receivers[index];
-			const stopSupervising = cluster.supervise();
+			const stopSupervising = cluster.supervise({ restartUnreadyAfterMs: UNREADY_RESTART_MS });
 			const burst = await runBurst(
 				queueFault(cluster, scenario, outageMs),
 				acrossProcessors(cluster, receiver, route.baseUrls),

@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { request } from '../../../../dev/n8n/http';
 import { REPO_ROOT } from '../../../../dev/n8n/install';
 import {
 	freePort,
@@ -268,15 +269,56 @@ export class QueueCluster {
 	}
 
 	/**
-	 * Watches the n8n processes and starts again any that exit by themselves, every 2 s, as a container's restart policy
-	 * would. The returned function stops watching and resolves with what was restarted.
+	 * Restarts (SIGKILL, start) every webhook processor whose `/healthz/readiness` has not answered 200 for
+	 * `unreadyLimitMs` while PostgreSQL and Redis are up: a liveness probe on readiness, which n8n 1.x needs (its
+	 * processors stay disconnected after a database outage). Returns what was restarted.
 	 */
-	supervise(): () => Promise<string[]> {
+	async restartUnready(
+		unreadyLimitMs: number,
+		unreadySince: Map<number, number>,
+	): Promise<string[]> {
 		const restarted: string[] = [];
+		const servicesUp = this.postgres !== undefined && this.redis !== undefined;
+		for (const [index, member] of this.webhookProcessors.entries()) {
+			if (!servicesUp || !member.process || (await isReady(member.instance.baseUrl))) {
+				unreadySince.delete(index);
+				continue;
+			}
+			const since = unreadySince.get(index) ?? Date.now();
+			unreadySince.set(index, since);
+			if (Date.now() - since < unreadyLimitMs) continue;
+			unreadySince.delete(index);
+			const name = `webhook ${index} (unready ${Math.round((Date.now() - since) / 1000)} s)`;
+			try {
+				await this.killProcess('webhook', index);
+				await this.restartProcess('webhook', index);
+				restarted.push(name);
+			} catch {
+				// Exited again while starting: restartDied tries it next round.
+				member.died = true;
+				restarted.push(`${name} (failed, retried)`);
+			}
+		}
+		return restarted;
+	}
+
+	/**
+	 * Watches the n8n processes every 2 s and, as a container's restart policy would, starts again any that exit by
+	 * themselves; with `restartUnreadyAfterMs`, also restarts webhook processors whose readiness stays failed that
+	 * long (restartUnready). The returned function stops watching and resolves with what was restarted.
+	 */
+	supervise(options: { restartUnreadyAfterMs?: number } = {}): () => Promise<string[]> {
+		const restarted: string[] = [];
+		const unreadySince = new Map<number, number>();
 		let watching = true;
 		const loop = (async () => {
 			while (watching) {
 				restarted.push(...(await this.restartDied()));
+				if (options.restartUnreadyAfterMs !== undefined) {
+					restarted.push(
+						...(await this.restartUnready(options.restartUnreadyAfterMs, unreadySince)),
+					);
+				}
 				await sleep(2000);
 			}
 		})();
@@ -513,6 +555,15 @@ export class QueueCluster {
 		const n8nPackageDir = path.dirname(path.dirname(this.mainInstance.install.n8nBin));
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		return require(require.resolve(name, { paths: [n8nPackageDir] }));
+	}
+}
+
+/** n8n's readiness: 200 once its database is connected and migrated. */
+async function isReady(baseUrl: string): Promise<boolean> {
+	try {
+		return (await request(new URL('/healthz/readiness', baseUrl).toString())).status === 200;
+	} catch {
+		return false;
 	}
 }
 

@@ -16,6 +16,13 @@ export const SCENARIO_LABELS: Record<QueueScenario, string> = {
 	processes: 'webhook processor + worker SIGKILL',
 };
 
+/**
+ * As a deployment's liveness probe on `/healthz/readiness` would, a webhook processor whose readiness fails this long
+ * while PostgreSQL and Redis are up is restarted. n8n 1.x needs it: its processors stay disconnected after a
+ * PostgreSQL outage (readiness 503, every webhook answered 503 "Database is not ready!"). 2.x reconnects by itself.
+ */
+export const UNREADY_RESTART_MS = 30_000;
+
 export function queueFault(
 	cluster: QueueCluster,
 	scenario: QueueScenario,
