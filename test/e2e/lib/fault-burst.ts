@@ -266,6 +266,8 @@ export interface DurabilityCounts {
 	duplicates: number;
 	executions: number;
 	attempts: number;
+	/** The sender's attempts by the status they got (0: no answer within its timeout, or the connection failed). */
+	attemptStatuses: Record<string, number>;
 	/** Executions by final status (e.g. success, crashed, new = never ran). */
 	statuses: Record<string, number>;
 	/** Lost events, with the statuses of executions that hold them (none, or only ones that never ran). */
@@ -333,7 +335,16 @@ export async function countOutcomes(
 		duplicates: burst.events.filter((event) => (runsPerId.get(event.id) ?? 0) > 1).length,
 		executions: executions.length,
 		attempts: burst.events.reduce((sum, event) => sum + event.attempts.length, 0),
+		attemptStatuses: countBy(
+			burst.events.flatMap((event) => event.attempts.map((attempt) => String(attempt.status))),
+		),
 	};
+}
+
+function countBy(values: string[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+	return counts;
 }
 
 function sleep(ms: number): Promise<void> {
