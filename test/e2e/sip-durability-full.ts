@@ -1,7 +1,9 @@
 import { generateSecret } from '../../dev/emulators/webhook/sender';
 import {
+	burstSpacingMs,
 	countOutcomes,
 	killAndRestart,
+	loadAverage,
 	runBurst,
 	senderRoute,
 	setUpReceivers,
@@ -18,7 +20,7 @@ import { packageUnderTest } from '../../dev/n8n/package';
 // a fresh n8n. Prints answered 2xx / lost / duplicates per receiver. The sender goes through a readiness gate, as
 // behind a load balancer (DURABILITY_DIRECT=1: straight to n8n's port). Needs `npm run build` first.
 //   node scripts/run-ts.js test/e2e/sip-durability-full.ts
-//   (E2E_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_KILLS, DURABILITY_DIRECT, DURABILITY_KINDS)
+//   (E2E_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_SPACING_MS, DURABILITY_KILLS, DURABILITY_DIRECT, DURABILITY_KINDS)
 
 let routeLabel = '';
 
@@ -50,11 +52,11 @@ async function measure(
 			killAndRestart(n8n),
 			`${route.baseUrls[0]}${receiver.path}`,
 			secret,
-			{ events, spacingMs: Number(process.env.DURABILITY_SPACING_MS ?? 50), killAtAnswered },
+			{ events, spacingMs: burstSpacingMs(), killAtAnswered },
 		).finally(() => route.close());
 		const counts = await countOutcomes(n8n, receiver.workflow.id, burst);
 		console.log(
-			`n8n ${version} ${LABELS[kind]}: ${JSON.stringify({ ...counts, kills: burst.kills, unansweredAtKills: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000) })}`,
+			`n8n ${version} ${LABELS[kind]}: ${JSON.stringify({ ...counts, kills: burst.kills, unansweredAtKills: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000), load: loadAverage() })}`,
 		);
 		return counts;
 	} finally {
@@ -83,7 +85,7 @@ async function main(): Promise<void> {
 		}
 	}
 	console.log(
-		`\n${events} events, ${kills} SIGKILLs each, single process (SQLite), sender through: ${routeLabel}\n`,
+		`\n${events} events (one every ${burstSpacingMs()} ms), ${kills} SIGKILLs each, single process (SQLite), sender through: ${routeLabel}\n`,
 	);
 	console.log('| n8n | Receiver | Answered 2xx | Lost | Duplicates | Never answered |');
 	console.log('|---|---|---|---|---|---|');

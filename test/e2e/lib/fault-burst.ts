@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
 
 import {
 	buildFailureEvent,
@@ -27,6 +28,23 @@ import { ReadinessGate } from './readiness-gate';
 
 /** The sender's schedule compressed: retry 1, 2, 5, 10 ... s after a failed attempt (the real one: 5 s, 5 min, ...). */
 export const COMPRESSED_RETRY_SECONDS = [1, 2, 5, 10, 20, 30, 60, 60, 120, 120] as const;
+
+/**
+ * Time between the first attempts of consecutive events in the full fault runs (DURABILITY_SPACING_MS, default 100 ms:
+ * 10 events/s, below what n8n took on 2 cores; faster, n8n falls behind, attempts time out and their retries pile up,
+ * which measures overload rather than the fault).
+ */
+export function burstSpacingMs(env: NodeJS.ProcessEnv = process.env): number {
+	const spacing = Number(env.DURABILITY_SPACING_MS ?? 100);
+	if (!Number.isFinite(spacing) || spacing < 0)
+		throw new Error('DURABILITY_SPACING_MS must be a number of ms >= 0');
+	return spacing;
+}
+
+/** The machine's 1-minute load average, for the figures' header (the runs are load-sensitive). */
+export function loadAverage(): string {
+	return os.loadavg()[0].toFixed(1);
+}
 
 /** The real sender gives up on an attempt after 15 s. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;

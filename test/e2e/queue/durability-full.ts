@@ -1,7 +1,9 @@
 import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import { packageUnderTest } from '../../../dev/n8n/package';
 import {
+	burstSpacingMs,
 	countOutcomes,
+	loadAverage,
 	runBurst,
 	senderRoute,
 	setUpReceivers,
@@ -24,7 +26,7 @@ import { queueVersions } from './lib/selection';
 // 30 s, or one webhook processor and one worker killed with SIGKILL. Receivers: the SIP trigger in both Respond modes
 // and n8n's Webhook node. One cluster per n8n version; bursts one after another. Needs `npm run build` first.
 //   node scripts/run-ts.js test/e2e/queue/durability-full.ts
-//   (E2E_QUEUE_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_OUTAGE_SECONDS, DURABILITY_SCENARIOS, DURABILITY_KINDS)
+//   (E2E_QUEUE_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_SPACING_MS, DURABILITY_OUTAGE_SECONDS, DURABILITY_SCENARIOS, DURABILITY_KINDS)
 
 let routeLabel = '';
 
@@ -70,14 +72,14 @@ async function measureVersion(
 				secret,
 				{
 					events,
-					spacingMs: Number(process.env.DURABILITY_SPACING_MS ?? 50),
+					spacingMs: burstSpacingMs(),
 					killAtAnswered: [Math.round(events * (0.1 + Math.random() * 0.8))],
 				},
 			);
 			const counts: DurabilityCounts = await countOutcomes(cluster, receiver.workflow.id, burst);
 			const restarted = await stopSupervising();
 			console.log(
-				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, ${KIND_LABELS[kind]}: ${JSON.stringify({ ...counts, restarted, unansweredAtFault: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000) })}`,
+				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, ${KIND_LABELS[kind]}: ${JSON.stringify({ ...counts, restarted, unansweredAtFault: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000), load: loadAverage() })}`,
 			);
 			lines.push(
 				`| ${version} | ${SCENARIO_LABELS[scenario]} | ${KIND_LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`,
@@ -108,7 +110,7 @@ async function main(): Promise<void> {
 		lines.push(...(await measureVersion(version, scenarios, kinds, events, outageSeconds * 1000)));
 	}
 	console.log(
-		`\n${events} events per receiver, queue mode (2 webhook processors, 2 workers), outages ${outageSeconds} s, sender through: ${routeLabel}\n`,
+		`\n${events} events per receiver (one every ${burstSpacingMs()} ms), queue mode (2 webhook processors, 2 workers), outages ${outageSeconds} s, sender through: ${routeLabel}\n`,
 	);
 	console.log('| n8n | Fault | Receiver | Answered 2xx | Lost | Duplicates | Never answered |');
 	console.log('|---|---|---|---|---|---|---|');
