@@ -2,7 +2,7 @@
  * `npm run bench [-- --n8n 2.40.7 --rows 100000 --latencies 0,20,50,100 --concurrencies 8,16
  *   --org-rows 2800 --org-latencies 0,50 --small-rows 10000 --pid-items 1000 --token-runs 50
  *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
- *   --export-rounds 2 --export-warmup 1 --only returnAll,orgReturnAll,getByPid,tokens,trigger,scheduledExport]`
+ *   --export-rounds 2 --export-warmup 1 --export-seed 5 --only returnAll,orgReturnAll,getByPid,tokens,trigger,scheduledExport]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
  * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
@@ -70,6 +70,11 @@ interface BenchOptions {
 	/** Measured runs per contender of the scheduled export, and whether an unmeasured warm-up run comes first. */
 	exportRounds: number;
 	exportWarmup: boolean;
+	/**
+	 * Seed of the export's emulator. The emulator derives each row from a 32-bit seed, so about one pair of rows per
+	 * 100,000 comes out identical (same task_id); seed 5 gives 100,000 distinct speech tasks.
+	 */
+	exportSeed: number;
 	only: Set<Section>;
 }
 
@@ -122,6 +127,7 @@ function parseOptions(argv: string[]): BenchOptions {
 		exportRows: Math.max(1, integer('export-rows', 100_000)),
 		exportRounds: Math.max(1, integer('export-rounds', 2)),
 		exportWarmup: integer('export-warmup', 1) > 0,
+		exportSeed: integer('export-seed', 5),
 		only: new Set(only),
 	};
 	flags.delete('n8n');
@@ -265,7 +271,7 @@ async function main(): Promise<void> {
 		? await startSandbox({ rows: options.orgRows, benchMode: true })
 		: undefined;
 	const exportSandbox = options.only.has('scheduledExport')
-		? await startSandbox({ rows: options.exportRows, benchMode: true })
+		? await startSandbox({ rows: options.exportRows, benchMode: true, seed: options.exportSeed })
 		: undefined;
 	const small = await startSandbox({ rows: options.smallRows });
 	// A copy of the built package (package.json, index.js, dist), so a rebuild during the run cannot change it.
