@@ -323,7 +323,14 @@ export function scheduledExportSection(result: ExportResult): string {
 	const ours = result.summaries.find((each) => each.contender === 'ours');
 	const builtin = result.summaries.find((each) => each.contender === 'builtin');
 	const sideBySide = markdownTable(
-		['Median of measured runs', 'Time ms', 'Peak RSS MiB', 'Growth MiB', 'Rows in CSV', 'Runs'],
+		[
+			'Median of measured runs (nearest rank: of two, the lower)',
+			'Time ms',
+			'Peak RSS MiB',
+			'Growth MiB',
+			'Rows in CSV',
+			'Runs',
+		],
 		[
 			...result.summaries.map((each) => [
 				each.label,
