@@ -318,6 +318,11 @@ export class N8nInstance {
 		if (server) await server.kill();
 	}
 
+	/** Process id (and process group id) of the running server, e.g. to sample its memory. */
+	get serverPid(): number | undefined {
+		return this.server?.child.pid;
+	}
+
 	get running(): boolean {
 		return this.server !== undefined;
 	}

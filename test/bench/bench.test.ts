@@ -12,6 +12,8 @@ import {
 	processMemory,
 } from './lib/memory';
 import { formatCell, markdownTable, verdict } from './lib/report';
+import { scheduledExportSection } from './lib/results';
+import { countCsvRecords, type ExportCase } from './sections/scheduledExport';
 import { combineLoads, runSenderLoad } from './lib/senders';
 import { percentile, ratio } from './lib/stats';
 import { eventsInRound } from './sections/trigger';
@@ -192,5 +194,76 @@ describe('concurrent signed senders', () => {
 		expect(combined.sent).toBe(140);
 		expect(combined.statuses).toEqual({ '204': 120, '503': 20 });
 		expect(combined.p50Ms).toBe(result.p50Ms);
+	});
+});
+
+describe('scheduled export figures', () => {
+	it('counts CSV records, with line breaks and escaped quotes inside quoted fields', () => {
+		const csv = 'a,b\n1,"two\nlines"\n2,"say ""hi""\n, and go"\n3,x';
+		expect(countCsvRecords(Buffer.from(csv))).toBe(4);
+		expect(countCsvRecords(Buffer.from(`${csv}\n`))).toBe(4);
+		expect(countCsvRecords(Buffer.alloc(0))).toBe(0);
+	});
+
+	it('prints every run and the medians side by side with the ratios and targets', () => {
+		const run = (contender: 'ours' | 'builtin', round: number, totalMs: number): ExportCase => ({
+			contender,
+			label: contender,
+			round,
+			totalMs,
+			executionMs: totalMs,
+			peakRssMiB: totalMs / 10,
+			rssAtStartMiB: 100,
+			growthMiB: totalMs / 10 - 100,
+			cpuSeconds: 1,
+			csvRows: 10,
+			csvMiB: 0.1,
+			graphqlRequests: 1,
+			tokenRequests: 1,
+			serverCpuSeconds: 0.1,
+			serverRenders: 0,
+			executions: 1,
+		});
+		const section = scheduledExportSection({
+			rows: 10,
+			pageSize: 1000,
+			view: 'speech_tasks',
+			columns: ['task_id'],
+			rounds: 1,
+			warmup: true,
+			cases: [
+				run('ours', 0, 3000),
+				run('builtin', 0, 4000),
+				run('ours', 1, 2000),
+				run('builtin', 1, 4000),
+			],
+			summaries: [
+				{
+					contender: 'ours',
+					label: 'ours',
+					rounds: 1,
+					medianTotalMs: 2000,
+					medianPeakRssMiB: 200,
+					medianGrowthMiB: 100,
+					csvRows: 10,
+				},
+				{
+					contender: 'builtin',
+					label: 'builtin',
+					rounds: 1,
+					medianTotalMs: 4000,
+					medianPeakRssMiB: 400,
+					medianGrowthMiB: 300,
+					csvRows: 10,
+				},
+			],
+			timeRatio: 0.5,
+			peakRssRatio: 0.5,
+		});
+		expect(section).toContain('| ours | warm-up | 3,000 |');
+		expect(section).toContain('| builtin | 1 | 4,000 |');
+		expect(section).toContain('| Ratio ours / built-in | 0.5 | 0.5 | 0.33 |');
+		expect(section).toContain('time ours / built-in: 0.5 met (target ≤ 0.5)');
+		expect(section).toContain('peak RSS ours / built-in: 0.5 met (target ≤ 0.7)');
 	});
 });

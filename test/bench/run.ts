@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --n8n 2.40.7 --rows 100000 --latencies 0,20,50,100 --concurrencies 8,16
  *   --org-rows 2800 --org-latencies 0,50 --small-rows 10000 --pid-items 1000 --token-runs 50
- *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4
- *   --only returnAll,orgReturnAll,getByPid,tokens,trigger]`
+ *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
+ *   --export-rounds 2 --export-warmup 1 --export-seed 5 --only returnAll,orgReturnAll,getByPid,tokens,trigger,scheduledExport]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
  * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
@@ -28,6 +28,7 @@ import { DEFAULT_ACTION_CONCURRENCY } from '../../nodes/shared/n8n/limits';
 import { pagingWorkflows, runPaging, type PagingSetup } from './sections/returnAll';
 import { runTokensViaCli, runTokensViaWebhook } from './sections/tokens';
 import { runTrigger, triggerTargets } from './sections/trigger';
+import { runScheduledExport } from './sections/scheduledExport';
 import {
 	plainWebhookWorkflow,
 	sipTriggerWorkflow,
@@ -35,7 +36,14 @@ import {
 	tokenServerWorkflow,
 } from './lib/workflows';
 
-const SECTIONS = ['returnAll', 'orgReturnAll', 'getByPid', 'tokens', 'trigger'] as const;
+const SECTIONS = [
+	'returnAll',
+	'orgReturnAll',
+	'getByPid',
+	'tokens',
+	'trigger',
+	'scheduledExport',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface BenchOptions {
@@ -57,6 +65,16 @@ interface BenchOptions {
 	/** Scale of the Organization emulator for its Return All (2,800: about 10,000 organizations). */
 	orgRows: number;
 	orgLatenciesMs: number[];
+	/** Speech tasks of the scheduled export (the emulator's rows per view). */
+	exportRows: number;
+	/** Measured runs per contender of the scheduled export, and whether an unmeasured warm-up run comes first. */
+	exportRounds: number;
+	exportWarmup: boolean;
+	/**
+	 * Seed of the export's emulator. The emulator derives each row from a 32-bit seed, so about one pair of rows per
+	 * 100,000 comes out identical (same task_id); seed 5 gives 100,000 distinct speech tasks.
+	 */
+	exportSeed: number;
 	only: Set<Section>;
 }
 
@@ -106,6 +124,10 @@ function parseOptions(argv: string[]): BenchOptions {
 		),
 		orgRows: integer('org-rows', 2800),
 		orgLatenciesMs: integers('org-latencies', '0,50'),
+		exportRows: Math.max(1, integer('export-rows', 100_000)),
+		exportRounds: Math.max(1, integer('export-rounds', 2)),
+		exportWarmup: integer('export-warmup', 1) > 0,
+		exportSeed: integer('export-seed', 5),
 		only: new Set(only),
 	};
 	flags.delete('n8n');
@@ -216,6 +238,10 @@ function headerCredential(name: string, token: string): Credential {
 	return credential(name, 'httpHeaderAuth', { name: 'Authorization', value: `Bearer ${token}` });
 }
 
+function withoutRef({ ref: _ref, ...imported }: Credential): CredentialImport {
+	return imported;
+}
+
 function machine(n8n: N8nInstance): BenchResults['machine'] {
 	const cpus = os.cpus();
 	return {
@@ -234,13 +260,18 @@ async function main(): Promise<void> {
 	const anyBuilt = built.ai || built.org || built.sip;
 	if (!anyBuilt) log('dist/ is not built (npm run build): only the built-in peers run');
 	const started = Date.now();
-	log(`emulators: ${options.rows} rows (return all) and ${options.smallRows} rows (PIDs, tokens)`);
+	log(
+		`emulators: ${options.only.has('returnAll') ? `${options.rows} rows (return all), ` : ''}${options.only.has('scheduledExport') ? `${options.exportRows} rows (scheduled export), ` : ''}${options.smallRows} rows (PIDs, tokens)`,
+	);
 	// Bench mode: pages are served from bytes rendered once, so the server is not what is measured.
 	const large = options.only.has('returnAll')
 		? await startSandbox({ rows: options.rows, benchMode: true })
 		: undefined;
 	const orgSandbox = options.only.has('orgReturnAll')
 		? await startSandbox({ rows: options.orgRows, benchMode: true })
+		: undefined;
+	const exportSandbox = options.only.has('scheduledExport')
+		? await startSandbox({ rows: options.exportRows, benchMode: true, seed: options.exportSeed })
 		: undefined;
 	const small = await startSandbox({ rows: options.smallRows });
 	// A copy of the built package (package.json, index.js, dist), so a rebuild during the run cannot change it.
@@ -446,11 +477,32 @@ async function main(): Promise<void> {
 			}
 			await n8n.stop();
 		}
+		if (exportSandbox) {
+			await guard('scheduledExport', async () => {
+				const ours = aiCredential('bench export ai', exportSandbox);
+				results.scheduledExport = await runScheduledExport({
+					n8nVersion: options.n8nVersion,
+					env: extraN8nEnv(),
+					packageBuilt: built.ai,
+					sandbox: exportSandbox,
+					ourCredential: { imported: withoutRef(ours), ref: ours.ref },
+					headerCredential: (token) => {
+						const header = headerCredential('bench export header', token);
+						return { imported: withoutRef(header), ref: header.ref };
+					},
+					fetchToken: () => fetchAiToken(exportSandbox),
+					rounds: options.exportRounds,
+					warmup: options.exportWarmup,
+					log,
+				});
+			});
+		}
 	} finally {
 		await n8n.dispose();
 		await small.close();
 		if (large && !largeClosed) await large.close();
 		if (orgSandbox && !orgClosed) await orgSandbox.close();
+		if (exportSandbox) await exportSandbox.close();
 	}
 	results.totalSeconds = Math.round((Date.now() - started) / 1000);
 	results.machine.loadAverageAtEnd = os.loadavg().map((each) => Math.round(each * 100) / 100);

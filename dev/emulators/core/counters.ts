@@ -27,9 +27,23 @@ function increment(record: Record<string, number>, key: string): void {
 
 export class Counters {
 	private state: CountersSnapshot = { ai: emptyCounters(), org: emptyCounters() };
+	private firstRequest: Partial<Record<ServiceName, number>> = {};
 
 	request(service: ServiceName, endpoint: string): void {
 		increment(this.state[service].requests, endpoint);
+		this.firstRequest[service] ??= Date.now();
+	}
+
+	/**
+	 * `Date.now()` of the first request to `service` since the last `watchFirstRequest()` (or since start), e.g.
+	 * when a poll trigger that runs inside n8n began to ask.
+	 */
+	firstRequestAt(service: ServiceName): number | undefined {
+		return this.firstRequest[service];
+	}
+
+	watchFirstRequest(): void {
+		this.firstRequest = {};
 	}
 
 	tokenIssued(service: ServiceName): void {
@@ -51,6 +65,7 @@ export class Counters {
 
 	reset(): void {
 		this.state = { ai: emptyCounters(), org: emptyCounters() };
+		this.firstRequest = {};
 	}
 }
 

@@ -1,6 +1,7 @@
 import type { GetByPidResult } from '../sections/getByPid';
 import type { PagingResult } from '../sections/returnAll';
 import type { TokenRun } from '../sections/tokens';
+import type { ExportResult } from '../sections/scheduledExport';
 import type { TriggerResult } from '../sections/trigger';
 import { formatCell, markdownTable, verdict } from './report';
 
@@ -25,6 +26,7 @@ export interface BenchResults {
 	tokensCli?: TokenRun;
 	tokensServer?: TokenRun;
 	trigger?: TriggerResult;
+	scheduledExport?: ExportResult;
 	errors: Array<{ section: string; message: string }>;
 	totalSeconds?: number;
 }
@@ -49,6 +51,7 @@ export function renderResults(results: BenchResults): string {
 			: '',
 		results.getByPid ? getByPidSection(results.getByPid) : '',
 		results.trigger ? triggerSection(results.trigger) : '',
+		results.scheduledExport ? scheduledExportSection(results.scheduledExport) : '',
 		errorsSection(results),
 	];
 	return `${parts.filter(Boolean).join('\n\n')}\n`;
@@ -277,6 +280,88 @@ function triggerSection(result: TriggerResult): string {
 		`Warm-up: ${result.warmupEvents} events per workflow first (in the execution counts, not in the latencies); then ${result.rounds} rounds alternating between the workflows.`,
 		`Our p50 / Webhook p50: ${verdict(result.p50Ratio, 1.2)}. Our p99 / Webhook p99: ${verdict(result.p99Ratio, 1.2)}. Our mean / Webhook mean: ${result.meanRatio ?? '–'} (each sender waits for its answer, so mean latency = senders / events per second).`,
 		...(errors.length ? [`First errors: ${errors.join('; ')}`] : []),
+	].join('\n\n');
+}
+
+export function scheduledExportSection(result: ExportResult): string {
+	const table = markdownTable(
+		[
+			'Contender',
+			'Run',
+			'Time ms',
+			'Poll ms',
+			'Execution ms',
+			'Peak RSS MiB',
+			'RSS at start MiB',
+			'Growth MiB',
+			'n8n CPU s',
+			'Rows in CSV',
+			'CSV MiB',
+			'GraphQL requests',
+			'Bench server CPU s',
+			'Pages rendered',
+			'Error',
+		],
+		result.cases.map((each) => [
+			each.label,
+			each.round === 0 ? 'warm-up' : each.round,
+			each.totalMs,
+			each.pollMs,
+			each.executionMs,
+			each.peakRssMiB,
+			each.rssAtStartMiB,
+			each.growthMiB,
+			each.cpuSeconds,
+			each.csvRows,
+			each.csvMiB,
+			each.graphqlRequests,
+			each.serverCpuSeconds,
+			each.serverRenders,
+			each.error,
+		]),
+	);
+	const ours = result.summaries.find((each) => each.contender === 'ours');
+	const builtin = result.summaries.find((each) => each.contender === 'builtin');
+	const sideBySide = markdownTable(
+		[
+			'Median of measured runs (nearest rank: of two, the lower)',
+			'Time ms',
+			'Peak RSS MiB',
+			'Growth MiB',
+			'Rows in CSV',
+			'Runs',
+		],
+		[
+			...result.summaries.map((each) => [
+				each.label,
+				each.medianTotalMs,
+				each.medianPeakRssMiB,
+				each.medianGrowthMiB,
+				each.csvRows,
+				each.rounds,
+			]),
+			[
+				'Ratio ours / built-in',
+				result.timeRatio,
+				result.peakRssRatio,
+				ours && builtin
+					? Math.round((ours.medianGrowthMiB / builtin.medianGrowthMiB) * 100) / 100
+					: undefined,
+				undefined,
+				undefined,
+			],
+		],
+	);
+	return [
+		`## Scheduled export of ${result.rows.toLocaleString('en-US')} new ${result.view} to one CSV (page ${result.pageSize}, bench server)`,
+		`Each run in a fresh n8n (own user folder and database, the package loaded in both) with only its workflow active. Ours: the AI Metadata Trigger (every status, Simplified fields: ${result.columns.join(', ')}; Start From before every row; Max Records per Poll ${result.rows.toLocaleString('en-US')}; other options default) polls when the workflow is activated during \`n8n start\` ("fetch test event" polls in manual mode, where the trigger shows only the newest record); time from its first request to the API (the token request) to the execution's stoppedAt; "Poll ms" = that first request to the execution's startedAt. Built-in: a Schedule Trigger firing once a few seconds after activation, HTTP Request (v4.2) POSTing the same columns ordered by processed_time, task_id with offset pagination until a page shorter than ${result.pageSize}, Split Out, Convert to File; time = the execution's startedAt to stoppedAt. Both write the CSV to disk (Read/Write Files from Disk); its data rows are counted (quote-aware) and must equal ${result.rows.toLocaleString('en-US')}. Memory and CPU: n8n's process group (n8n + task runners), /proc every 100 ms, between start and end; growth = peak minus the last sample before start. Bench server CPU = the whole bench process (emulator in it, /proc sampler included) over the case, an upper bound. ${result.warmup ? 'A warm-up run of each contender first renders every page the bench server will serve (0 pages rendered in the measured runs means every answer was stored bytes).' : 'No warm-up run.'}`,
+		table,
+		sideBySide,
+		[
+			'Targets:',
+			`- time ours / built-in: ${verdict(result.timeRatio, 0.5)}`,
+			`- peak RSS ours / built-in: ${verdict(result.peakRssRatio, 0.7)}`,
+		].join('\n'),
 	].join('\n\n');
 }
 

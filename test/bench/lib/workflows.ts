@@ -360,3 +360,144 @@ export function plainWebhookWorkflow(path: string): WorkflowJson {
 		node('Done', 'n8n-nodes-base.noOp', {}),
 	]);
 }
+
+export const EXPORT_VIEW = 'speech_tasks';
+export const EXPORT_TRIGGER_NODE = 'New Speech Tasks';
+export const SCHEDULE_NODE = 'Schedule Trigger';
+export const CONVERT_NODE = 'Convert to File';
+export const WRITE_NODE = 'Write CSV';
+
+/** The columns of a speech task our trigger's "Simplified" fields select; the built-in flow asks for the same. */
+export const SPEECH_TASK_EXPORT_COLUMNS: readonly string[] =
+	AI_VIEWS.speech_tasks.simplifiedColumns;
+export const EXPORT_PAGE_SIZE = 1000;
+
+/** What the built-in flow asks for: speech tasks at or after `since`, oldest first, a page at `$offset`. */
+export const SPEECH_TASKS_EXPORT_QUERY = print(
+	parse(`query ExportSpeechTasks($since: timestamptz, $limit: Int, $offset: Int) {
+		speech_tasks(where: { processed_time: { _gte: $since } }, order_by: [{ processed_time: asc }, { task_id: asc }], limit: $limit, offset: $offset) { ${SPEECH_TASK_EXPORT_COLUMNS.join(' ')} }
+	}`),
+);
+
+/** Convert to File (CSV, header row) and Read/Write Files from Disk writing it to `csvPath`. */
+function csvToDiskNodes(csvPath: string): WorkflowNode[] {
+	return [
+		node(
+			CONVERT_NODE,
+			'n8n-nodes-base.convertToFile',
+			{ operation: 'csv', binaryPropertyName: 'data', options: { fileName: 'export.csv' } },
+			{ typeVersion: 1.1 },
+		),
+		node(
+			WRITE_NODE,
+			'n8n-nodes-base.readWriteFile',
+			{ operation: 'write', fileName: csvPath, dataPropertyName: 'data', options: {} },
+			{ typeVersion: 1 },
+		),
+	];
+}
+
+export interface ExportPlan {
+	/** ISO time at or before every row's processed_time: the export's lower bound ("Start From"). */
+	since: string;
+	/** Rows expected in the CSV (the trigger's Max Records per Poll is set to this). */
+	rows: number;
+	csvPath: string;
+}
+
+/**
+ * Our AI Metadata Trigger on speech tasks (every status, Simplified fields, Start From `since`, everything in one
+ * poll, other options at their defaults) -> Convert to File (CSV) -> Write to disk. Activating the workflow polls at
+ * once; the hourly poll time only matters if a run outlives an hour.
+ */
+export function ourExportWorkflow(aiCredential: CredentialRef, plan: ExportPlan): WorkflowJson {
+	return chainWorkflow('bench export ours', [
+		node(
+			EXPORT_TRIGGER_NODE,
+			PACKAGE_NODE_TYPES.aiMetadataTrigger,
+			{
+				pollTimes: { item: [{ mode: 'everyHour' }] },
+				view: EXPORT_VIEW,
+				statuses: [],
+				fields: 'simplified',
+				options: { maxRecordsPerPoll: plan.rows, startFrom: plan.since },
+			},
+			{ credentials: { archiveAiMetadataApi: aiCredential } },
+		),
+		...csvToDiskNodes(plan.csvPath),
+	]);
+}
+
+/**
+ * The flow a user builds from n8n's own nodes: a Schedule Trigger (a cron that fires once, `leadSeconds` after the
+ * workflow is activated), the HTTP Request node (v4.2) POSTing the GraphQL query with the token in a header and
+ * offset pagination ("Update a Parameter in Each Request" from `$pageCount`) until a page shorter than the limit,
+ * Split Out (one item per row), Convert to File (CSV) and Write to disk.
+ */
+export function builtinExportWorkflow(
+	graphqlUrl: string,
+	headerCredential: CredentialRef,
+	plan: ExportPlan,
+	leadSeconds: number,
+): WorkflowJson {
+	const variables = `={{ { "since": ${JSON.stringify(plan.since)}, "limit": ${EXPORT_PAGE_SIZE}, "offset": $pageCount * ${EXPORT_PAGE_SIZE} } }}`;
+	return chainWorkflow(
+		'bench export built-in',
+		[
+			node(
+				SCHEDULE_NODE,
+				'n8n-nodes-base.scheduleTrigger',
+				{
+					rule: {
+						interval: [
+							{
+								field: 'cronExpression',
+								// Second, minute, hour, day and month of one moment: a schedule that fires once.
+								expression: `={{ $now.plus({ seconds: ${leadSeconds} }).toFormat('s m H d L') }} *`,
+							},
+						],
+					},
+				},
+				{ typeVersion: 1.2 },
+			),
+			node(
+				HTTP_NODE,
+				'n8n-nodes-base.httpRequest',
+				{
+					method: 'POST',
+					url: graphqlUrl,
+					authentication: 'genericCredentialType',
+					genericAuthType: 'httpHeaderAuth',
+					sendBody: true,
+					contentType: 'json',
+					specifyBody: 'json',
+					jsonBody: JSON.stringify({
+						query: SPEECH_TASKS_EXPORT_QUERY,
+						variables: { since: plan.since, limit: EXPORT_PAGE_SIZE, offset: 0 },
+						operationName: 'ExportSpeechTasks',
+					}),
+					options: {
+						pagination: {
+							pagination: {
+								paginationMode: 'updateAParameterInEachRequest',
+								parameters: {
+									parameters: [{ type: 'body', name: 'variables', value: variables }],
+								},
+								paginationCompleteWhen: 'other',
+								completeExpression: `={{ $response.body.data.speech_tasks.length < ${EXPORT_PAGE_SIZE} }}`,
+							},
+						},
+					},
+				},
+				{ typeVersion: 4.2, credentials: { httpHeaderAuth: headerCredential } },
+			),
+			node(SPLIT_NODE, 'n8n-nodes-base.splitOut', {
+				fieldToSplitOut: 'data.speech_tasks',
+				include: 'noOtherFields',
+				options: {},
+			}),
+			...csvToDiskNodes(plan.csvPath),
+		],
+		{ settings: { timezone: 'UTC' } },
+	);
+}

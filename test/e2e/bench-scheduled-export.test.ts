@@ -1,0 +1,119 @@
+import { startSandbox, type Sandbox } from '../../dev/emulators';
+import { request } from '../../dev/n8n/http';
+import { selectedN8nVersions } from '../../dev/n8n/install';
+import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
+import { renderResults, scheduledExportSection } from '../bench/lib/results';
+import { runScheduledExport, type ExportResult } from '../bench/sections/scheduledExport';
+
+// The benchmark's scheduled export section, reduced (`npm run bench -- --only scheduledExport` runs it at 100,000
+// rows): both flows run in real n8n against a bench-mode emulator and must each write a CSV holding every speech
+// task. No timing assertions: the figures depend on the machine.
+
+const pkg = packageUnderTest();
+const ROWS = 1500;
+
+async function aiToken(sandbox: Sandbox): Promise<string> {
+	const basic = Buffer.from(`${sandbox.ai.email}:${sandbox.ai.password}`).toString('base64');
+	const response = await request(`${sandbox.ai.authUrl}/token`, {
+		method: 'POST',
+		headers: {
+			authorization: `Basic ${basic}`,
+			'content-type': 'application/x-www-form-urlencoded',
+		},
+		body: 'grant_type=client_credentials&expires_in=3600',
+	});
+	return (JSON.parse(response.body) as { access_token: string }).access_token;
+}
+
+describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions())(
+	'bench scheduled export (reduced) on n8n %s',
+	(version) => {
+		let sandbox: Sandbox;
+		let result: ExportResult;
+
+		beforeAll(async () => {
+			sandbox = await startSandbox({ rows: ROWS, benchMode: true });
+			const ourRef = { id: newCredentialId(), name: 'export smoke ai' };
+			result = await runScheduledExport({
+				n8nVersion: version,
+				env: {},
+				packageBuilt: true,
+				packageRoot: pkg.packageRoot,
+				sandbox,
+				ourCredential: {
+					ref: ourRef,
+					imported: {
+						...ourRef,
+						type: 'archiveAiMetadataApi',
+						data: {
+							authUrl: sandbox.ai.authUrl,
+							graphqlUrl: sandbox.ai.graphqlUrl,
+							email: sandbox.ai.email,
+							password: sandbox.ai.password,
+						},
+					},
+				},
+				headerCredential: (token) => {
+					const ref = { id: newCredentialId(), name: 'export smoke header' };
+					return {
+						ref,
+						imported: {
+							...ref,
+							type: 'httpHeaderAuth',
+							data: { name: 'Authorization', value: `Bearer ${token}` },
+						},
+					};
+				},
+				fetchToken: () => aiToken(sandbox),
+				rounds: 1,
+				warmup: false,
+				log: () => undefined,
+			});
+		});
+
+		afterAll(async () => {
+			await sandbox?.close();
+		});
+
+		it('runs each flow once, without errors', () => {
+			expect(result.cases.map((each) => [each.contender, each.error])).toEqual([
+				['ours', undefined],
+				['builtin', undefined],
+			]);
+		});
+
+		it('writes a CSV with every speech task from both flows', () => {
+			expect(result.rows).toBe(ROWS);
+			for (const each of result.cases) {
+				expect(each.csvRows).toBe(ROWS);
+				expect(each.executions).toBe(1);
+				expect(each.graphqlRequests).toBeGreaterThanOrEqual(Math.ceil(ROWS / result.pageSize));
+			}
+		});
+
+		it('prints the section table side by side with the ratios', () => {
+			const section = scheduledExportSection(result);
+			expect(section).toContain('## Scheduled export of 1,500 new speech_tasks');
+			expect(section).toContain('| Contender | Run | Time ms |');
+			expect(section).toContain('| Ratio ours / built-in |');
+			expect(section).toContain('time ours / built-in');
+			const markdown = renderResults({
+				generatedAt: new Date().toISOString(),
+				n8nVersion: version,
+				machine: {
+					cpu: 'test',
+					cores: 1,
+					memoryGiB: 1,
+					n8nNode: '',
+					benchNode: '',
+					loadAverageAtStart: [],
+				},
+				options: {},
+				packageBuilt: { ai: true, org: true, sip: true },
+				scheduledExport: result,
+				errors: [],
+			});
+			expect(markdown).toContain(section);
+		});
+	},
+);
