@@ -25,7 +25,10 @@ async function aiToken(sandbox: Sandbox): Promise<string> {
 	return (JSON.parse(response.body) as { access_token: string }).access_token;
 }
 
-describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions())(
+// One n8n line is enough to prove the harness (the trigger itself is tested on both lines elsewhere); it keeps CI short.
+const NEWEST_VERSION = selectedN8nVersions().slice(-1);
+
+describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 	'bench scheduled export (reduced) on n8n %s',
 	(version) => {
 		let sandbox: Sandbox;
