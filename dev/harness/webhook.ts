@@ -114,12 +114,19 @@ export interface WebhookHarnessOptions {
 	 * What becomes of the execution of delivery number `call` (0-based), where n8n would save and start it:
 	 * `run` (default; a promise holds the delivery in that moment); `failToSave` (n8n's WorkflowRunner.run throws, e.g. its database is down: n8n answers 500 and
 	 * saves no static data); `crashBeforeSave` (the process dies: no answer, nothing saved); `crashAfterSave` (the
-	 * execution is saved, then the process dies before it answers).
+	 * execution is saved, then the process dies before it answers); `failBeforeTrigger` (the execution is saved but
+	 * fails before the trigger's `execute()` runs, e.g. a queue-mode worker cannot load it from its database: n8n 1.x
+	 * answers 500 and, as with any answer, saves the delivery's static data).
 	 */
 	executionFault?: (call: number) => ExecutionFault | Promise<ExecutionFault>;
 }
 
-export type ExecutionFault = 'run' | 'failToSave' | 'crashBeforeSave' | 'crashAfterSave';
+export type ExecutionFault =
+	| 'run'
+	| 'failToSave'
+	| 'crashBeforeSave'
+	| 'crashAfterSave'
+	| 'failBeforeTrigger';
 
 export interface RecordedCall {
 	result: IWebhookResponseData;
@@ -279,7 +286,10 @@ export async function startWebhookHarness(
 			// The node answered; static data is saved before the run.
 			saveStaticData();
 			if (!result.noWebhookResponse && !res.headersSent) res.writeHead(200).end();
-			if (result.workflowData) call.execution = await execute(workflow, node, result.workflowData);
+			if (result.workflowData) {
+				call.execution = await execute(workflow, node, result.workflowData);
+				saveStaticData();
+			}
 			return;
 		}
 		// n8n answers. Static data is saved right before the answer is written (live-webhooks.js), never when the
@@ -297,6 +307,12 @@ export async function startWebhookHarness(
 		if (fault === 'crashAfterSave') {
 			call.execution = result.workflowData;
 			res.destroy();
+			return;
+		}
+		if (fault === 'failBeforeTrigger') {
+			// The saved execution ends in an error that holds none of the trigger's items.
+			saveStaticData();
+			if (!res.headersSent) res.writeHead(500).end();
 			return;
 		}
 		const respond = (response: { statusCode?: number; body?: unknown }) => {
@@ -323,6 +339,8 @@ export async function startWebhookHarness(
 			const noData = evaluate(webhookDescription.responseData, 'firstEntryJson') === 'noData';
 			respond({ statusCode, body: noData ? '' : { message: 'Workflow was started' } });
 			call.execution = await execute(workflow, node, result.workflowData);
+			// The execution's end (workflowExecuteAfter): n8n saves static data the run changed.
+			saveStaticData();
 			return;
 		}
 		try {
@@ -330,6 +348,7 @@ export async function startWebhookHarness(
 		} catch {
 			if (!res.headersSent) res.writeHead(500).end();
 		}
+		saveStaticData();
 		// An execution that ends without answering is answered by n8n with the webhook's response code.
 		if (!res.headersSent) res.writeHead(200).end();
 	}

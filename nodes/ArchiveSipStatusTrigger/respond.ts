@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { getTouched, setBounded } from '../shared/boundedCache';
 import { MAX_TRIGGER_SCOPES } from '../shared/n8n/limits';
 import type { OutputMode } from './delivery';
-import type { ReplayStore } from './replay/replayStore';
+import { REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
+import { recordRunEvents } from './replay/sharedReplayStore';
 
 /**
  * "Respond: After the Event Is Saved". n8n answers a webhook in `responseNode` mode from the running execution: the
@@ -193,15 +194,17 @@ export function routeItems(items: INodeExecutionData[], mode: OutputMode): INode
  */
 export async function executeTrigger(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
+	const ids = items
+		.map((item) => item.json.webhook_id)
+		.filter((id): id is string => typeof id === 'string');
 	if (respondModeOf(this.getNodeParameter(RESPOND_PARAMETER, 0, 'immediately')) === 'afterSaved') {
 		// Typed as void, but n8n's implementation returns the hook's promise: a failure here fails the execution,
 		// and n8n then answers 500.
 		await (this.sendResponse(SAVED_RESPONSE) as unknown as Promise<void> | undefined);
+		// Only now, so a retry after a failed answer still runs.
+		await recordRunEvents(this, ids, Date.now() + REPLAY_WINDOW_MS);
 	}
 	// The execution exists: ids whose sender left before the answer are accepted (same process only).
-	eventsSaved(
-		triggerScope(this.getWorkflow().id, this.getNode(), this.getMode()),
-		items.map((item) => item.json.webhook_id).filter((id): id is string => typeof id === 'string'),
-	);
+	eventsSaved(triggerScope(this.getWorkflow().id, this.getNode(), this.getMode()), ids);
 	return routeItems(items, this.getNodeParameter('outputMode', 0, 'single') as OutputMode);
 }

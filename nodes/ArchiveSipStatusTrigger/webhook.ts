@@ -15,6 +15,8 @@ import {
 	holdUntilAnswered,
 	isInFlight,
 	releaseOverdue,
+	respondModeOf,
+	RESPOND_PARAMETER,
 	triggerScope,
 	type AnsweredResponse,
 } from './respond';
@@ -100,8 +102,13 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		const scope = scopeOf(this);
 		// Shared through n8n's workflow static data, so replays hold across queue-mode processes. Made on first
 		// use, after the signature verified: reading the shared record is work a forgery should not cause.
+		const afterSaved =
+			respondModeOf(this.getNodeParameter(RESPOND_PARAMETER, 'immediately')) === 'afterSaved';
 		const store = lazyReplayStore(() =>
-			replayStoreForDelivery(this, scope, { repairOnlyConfirmed: true }),
+			replayStoreForDelivery(this, scope, {
+				repairOnlyConfirmed: true,
+				sharedOnlyOnceRun: afterSaved,
+			}),
 		);
 		replayStore = store;
 		await releaseOverdue();

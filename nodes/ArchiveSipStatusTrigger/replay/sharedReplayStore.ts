@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { getTouched, setBounded } from '../../shared/boundedCache';
 import { MAX_TRIGGER_SCOPES } from '../../shared/n8n/limits';
@@ -215,6 +215,7 @@ export class LayeredReplayStore implements ReplayStore {
 		private readonly scope: string,
 		private readonly now: () => number = () => Date.now(),
 		private readonly repairOnlyConfirmed = false,
+		private readonly sharedOnlyOnceRun = false,
 	) {
 		const pending = pendingFor(scope, now());
 		shared.restore([...pending].map(([id, entry]) => [id, entry.expiresAtMs]));
@@ -226,6 +227,10 @@ export class LayeredReplayStore implements ReplayStore {
 
 	async remember(id: string, expiresAtMs: number): Promise<boolean> {
 		if (!(await this.local.remember(id, expiresAtMs))) return false;
+		// "After the Event Is Saved": the execution records the id (recordRunEvents). Written here, n8n would save it
+		// with whatever answer it gives, a failed execution's 500 to a sender that already left included, and the
+		// sender's next retry would be taken for a replay of an event no execution holds.
+		if (this.sharedOnlyOnceRun) return !(await this.shared.seen(id));
 		// Kept locally either way: a replay reaching this process is then dropped without a lookup.
 		if (!(await this.shared.remember(id, expiresAtMs))) return false;
 		if (!this.repairOnlyConfirmed) addPending(this.scope, id, expiresAtMs, this.now());
@@ -265,7 +270,10 @@ function nodeStaticData(context: IWebhookFunctions): IDataObject | undefined {
 export function replayStoreForDelivery(
 	context: IWebhookFunctions,
 	scope: string,
-	{ repairOnlyConfirmed = false }: { repairOnlyConfirmed?: boolean } = {},
+	{
+		repairOnlyConfirmed = false,
+		sharedOnlyOnceRun = false,
+	}: { repairOnlyConfirmed?: boolean; sharedOnlyOnceRun?: boolean } = {},
 ): ReplayStore {
 	const local = replayStoreFor(scope);
 	if (hasReplayStoreOverride(scope) || context.getMode() !== 'webhook') return local;
@@ -278,7 +286,30 @@ export function replayStoreForDelivery(
 		scope,
 		now,
 		repairOnlyConfirmed,
+		sharedOnlyOnceRun,
 	);
+}
+
+/**
+ * "After the Event Is Saved": the ids of events whose execution is running (the trigger's execute() answered the
+ * sender) go into the shared record now, in this execution's copy of the static data, which n8n saves when the
+ * execution ends. So every id in the record belongs to an event an execution holds.
+ */
+export async function recordRunEvents(
+	context: Pick<IExecuteFunctions, 'getMode' | 'getWorkflowStaticData'>,
+	ids: string[],
+	expiresAtMs: number,
+): Promise<void> {
+	if (ids.length === 0 || context.getMode() !== 'webhook') return;
+	let staticData: IDataObject | undefined;
+	try {
+		staticData = context.getWorkflowStaticData('node') as IDataObject | undefined;
+	} catch {
+		return;
+	}
+	if (typeof staticData !== 'object' || staticData === null) return;
+	const shared = new StaticDataReplayStore(staticData);
+	for (const id of ids) await shared.remember(id, expiresAtMs);
 }
 
 /** Forgets this process's pending repairs (tests simulate a restarted process with it). */

@@ -167,6 +167,32 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(executionsOf(crashed, restarted)).toBe(2);
 	});
 
+	it('runs the retry, in either process, when the saved execution failed before the trigger ran and n8n saved static data with its 500', async () => {
+		const workflow = newWorkflow();
+		const failing = await startProcess(workflow, {
+			fault: (call) => (call === 0 ? 'failBeforeTrigger' : 'run'),
+		});
+		const other = await startProcess(workflow);
+
+		expect((await deliver(failing, 'msg_failed_run_1')).status).toBe(500);
+		expect(executionsOf(failing, other)).toBe(0);
+		expect((await deliver(other, 'msg_failed_run_1')).status).toBe(204);
+		expect(executionsOf(failing, other)).toBe(1);
+
+		expect((await deliver(failing, 'msg_failed_run_2')).status).toBe(204);
+		expect(executionsOf(failing, other)).toBe(2);
+	});
+
+	it('records an id in the shared record when its execution ends: a retry to another process right after is a replay', async () => {
+		const workflow = newWorkflow();
+		const first = await startProcess(workflow);
+		const other = await startProcess(workflow);
+
+		expect((await deliver(first, 'msg_recorded_1')).status).toBe(204);
+		expect((await deliver(other, 'msg_recorded_1')).status).toBe(204);
+		expect(executionsOf(first, other)).toBe(1);
+	});
+
 	it('never runs an answered id again, in the same process or another one', async () => {
 		const workflow = newWorkflow();
 		const first = await startProcess(workflow);
