@@ -22,6 +22,7 @@ import { REPO_ROOT } from '../../dev/n8n/install';
 import { N8nInstance, type CredentialImport } from '../../dev/n8n/n8n';
 import type { CredentialRef, WorkflowJson } from '../../dev/n8n/workflows';
 import { idsOf, importWorkflows } from './lib/importing';
+import { fetchAiToken } from './lib/tokens';
 import { renderResults, type BenchResults } from './lib/results';
 import { getByPidWorkflows, planPids, runGetByPid } from './sections/getByPid';
 import { DEFAULT_ACTION_CONCURRENCY } from '../../nodes/shared/n8n/limits';
@@ -184,21 +185,6 @@ async function fetchOrgToken(sandbox: Sandbox): Promise<string> {
 		{ method: 'GET', headers: { authorization: `Basic ${basic}` } },
 	);
 	if (response.status !== 200) throw new Error(`org token request answered ${response.status}`);
-	return (JSON.parse(response.body) as { access_token: string }).access_token;
-}
-
-/** A token for the peers' header credential, fetched like any API client would. */
-async function fetchAiToken(sandbox: Sandbox): Promise<string> {
-	const basic = Buffer.from(`${sandbox.ai.email}:${sandbox.ai.password}`).toString('base64');
-	const response = await request(`${sandbox.ai.authUrl}/token`, {
-		method: 'POST',
-		headers: {
-			authorization: `Basic ${basic}`,
-			'content-type': 'application/x-www-form-urlencoded',
-		},
-		body: 'grant_type=client_credentials&expires_in=3600',
-	});
-	if (response.status !== 200) throw new Error(`token request answered ${response.status}`);
 	return (JSON.parse(response.body) as { access_token: string }).access_token;
 }
 

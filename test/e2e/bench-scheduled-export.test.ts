@@ -1,8 +1,8 @@
 import { startSandbox, type Sandbox } from '../../dev/emulators';
-import { request } from '../../dev/n8n/http';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
 import { renderResults, scheduledExportSection } from '../bench/lib/results';
+import { fetchAiToken } from '../bench/lib/tokens';
 import { runScheduledExport, type ExportResult } from '../bench/sections/scheduledExport';
 
 // The benchmark's scheduled export section, reduced (`npm run bench -- --only scheduledExport` runs it at 100,000
@@ -11,19 +11,6 @@ import { runScheduledExport, type ExportResult } from '../bench/sections/schedul
 
 const pkg = packageUnderTest();
 const ROWS = 1500;
-
-async function aiToken(sandbox: Sandbox): Promise<string> {
-	const basic = Buffer.from(`${sandbox.ai.email}:${sandbox.ai.password}`).toString('base64');
-	const response = await request(`${sandbox.ai.authUrl}/token`, {
-		method: 'POST',
-		headers: {
-			authorization: `Basic ${basic}`,
-			'content-type': 'application/x-www-form-urlencoded',
-		},
-		body: 'grant_type=client_credentials&expires_in=3600',
-	});
-	return (JSON.parse(response.body) as { access_token: string }).access_token;
-}
 
 // One n8n line is enough to prove the harness (the trigger itself is tested on both lines elsewhere); it keeps CI short.
 const NEWEST_VERSION = selectedN8nVersions().slice(-1);
@@ -67,7 +54,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 						},
 					};
 				},
-				fetchToken: () => aiToken(sandbox),
+				fetchToken: () => fetchAiToken(sandbox),
 				rounds: 1,
 				warmup: false,
 				log: () => undefined,
