@@ -15,6 +15,17 @@ export const PACKAGE_NODE_TYPES = {
 /** Type version of a new SIP Status Trigger node (its defaultVersion); version 1 still loads. */
 export const SIP_TRIGGER_VERSION = 2;
 
+/**
+ * A poll trigger's Poll Times for a poll every 5 seconds. n8n 2.x allows only a single second in a poll's cron (1.x
+ * refuses a `*` there), so one poll time per second of the minute: each is a once-a-minute cron.
+ */
+export const POLL_EVERY_FIVE_SECONDS = {
+	item: Array.from({ length: 12 }, (_, index) => ({
+		mode: 'custom',
+		cronExpression: `${index * 5} * * * * *`,
+	})),
+};
+
 export interface CredentialRef {
 	id: string;
 	name: string;

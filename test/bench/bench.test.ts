@@ -13,7 +13,7 @@ import {
 } from './lib/memory';
 import { formatCell, markdownTable, verdict } from './lib/report';
 import { scheduledExportSection } from './lib/results';
-import { countCsvRecords, type ExportCase } from './sections/scheduledExport';
+import { countCsvRecords, releaseDelayMs, type ExportCase } from './sections/scheduledExport';
 import { combineLoads, runSenderLoad } from './lib/senders';
 import { percentile, ratio } from './lib/stats';
 import { eventsInRound } from './sections/trigger';
@@ -205,6 +205,18 @@ describe('scheduled export figures', () => {
 		expect(countCsvRecords(Buffer.alloc(0))).toBe(0);
 	});
 
+	it('releases the rows for our trigger at least 8 s after start-up, halfway between two polls', () => {
+		const at = (clock: number) => clock + releaseDelayMs(clock);
+		expect(at(1_000_000)).toBe(1_012_500);
+		expect(at(1_000_000 - 8_000 + 2_500)).toBe(1_002_500);
+		expect(at(1_000_000 - 8_000 + 2_501)).toBe(1_007_500);
+		for (const clock of [0, 1, 4_999, 123_456_789]) {
+			expect(releaseDelayMs(clock)).toBeGreaterThanOrEqual(8_000);
+			expect(releaseDelayMs(clock)).toBeLessThan(13_000);
+			expect(at(clock) % 5_000).toBe(2_500);
+		}
+	});
+
 	it('prints every run and the medians side by side with the ratios and targets', () => {
 		const run = (contender: 'ours' | 'builtin', round: number, totalMs: number): ExportCase => ({
 			contender,
@@ -229,6 +241,9 @@ describe('scheduled export figures', () => {
 			pageSize: 1000,
 			view: 'speech_tasks',
 			columns: ['task_id'],
+			latencyMs: 50,
+			idleLeadSeconds: 8,
+			pollSeconds: 5,
 			rounds: 1,
 			warmup: true,
 			cases: [
@@ -260,6 +275,9 @@ describe('scheduled export figures', () => {
 			timeRatio: 0.5,
 			peakRssRatio: 0.5,
 		});
+		expect(section).toContain(
+			'## Scheduled export of 10 new speech_tasks to one CSV (page 1000, bench server, +50 ms per request)',
+		);
 		expect(section).toContain('| ours | warm-up | 3,000 |');
 		expect(section).toContain('| builtin | 1 | 4,000 |');
 		expect(section).toContain('| Ratio ours / built-in | 0.5 | 0.5 | 0.33 |');

@@ -2,7 +2,7 @@
  * `npm run bench [-- --n8n 2.40.7 --rows 100000 --latencies 0,20,50,100 --concurrencies 8,16
  *   --org-rows 2800 --org-latencies 0,50 --small-rows 10000 --pid-items 1000 --token-runs 50
  *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
- *   --export-rounds 2 --export-warmup 1 --export-seed 5 --only returnAll,orgReturnAll,getByPid,tokens,trigger,scheduledExport]`
+ *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --only returnAll,orgReturnAll,getByPid,tokens,trigger,scheduledExport]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
  * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
@@ -76,6 +76,8 @@ interface BenchOptions {
 	 * 100,000 comes out identical (same task_id); seed 5 gives 100,000 distinct speech tasks.
 	 */
 	exportSeed: number;
+	/** Delay per request to the AI API in the scheduled export (both contenders), in ms. */
+	exportLatencyMs: number;
 	only: Set<Section>;
 }
 
@@ -129,6 +131,7 @@ function parseOptions(argv: string[]): BenchOptions {
 		exportRounds: Math.max(1, integer('export-rounds', 2)),
 		exportWarmup: integer('export-warmup', 1) > 0,
 		exportSeed: integer('export-seed', 5),
+		exportLatencyMs: integer('export-latency', 50),
 		only: new Set(only),
 	};
 	flags.delete('n8n');
@@ -477,6 +480,7 @@ async function main(): Promise<void> {
 						return { imported: withoutRef(header), ref: header.ref };
 					},
 					fetchToken: () => fetchAiToken(exportSandbox),
+					latencyMs: options.exportLatencyMs,
 					rounds: options.exportRounds,
 					warmup: options.exportWarmup,
 					log,

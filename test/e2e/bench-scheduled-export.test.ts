@@ -55,6 +55,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 					};
 				},
 				fetchToken: () => fetchAiToken(sandbox),
+				latencyMs: 50,
 				rounds: 1,
 				warmup: false,
 				log: () => undefined,
@@ -84,6 +85,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 		it('prints the section table side by side with the ratios', () => {
 			const section = scheduledExportSection(result);
 			expect(section).toContain('## Scheduled export of 1,500 new speech_tasks');
+			expect(section).toContain('+50 ms per request');
 			expect(section).toContain('| Contender | Run | Time ms |');
 			expect(section).toContain('| Ratio ours / built-in |');
 			expect(section).toContain('time ours / built-in');

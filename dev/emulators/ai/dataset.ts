@@ -130,8 +130,18 @@ export class AiDataset {
 	private readonly cpIds: string[];
 	private readonly pidPoolSize: number;
 	private touchCount = 0;
-	/** Bumped by every change of the data (`touch()`, `insert()`): answers rendered before are stale. */
+	/**
+	 * Names the state of the data: a new value at every change (`touch()`, `insert()`, `withhold()`), so answers
+	 * rendered before are stale. `release()` after nothing else changed brings back the value from before
+	 * `withhold()`: the data is the same again, and so are the answers rendered for it.
+	 */
 	generation = 0;
+	private generations = 0;
+	/** Rows `withhold()` took out of a view (by canonical name), and the generation to return to on release. */
+	private readonly withheld = new Map<
+		CanonicalView,
+		{ rows: AiRow[]; generationBefore: number; generationWithheld: number }
+	>();
 
 	constructor(options: AiDatasetOptions) {
 		this.naming = namingFor(options.naming);
@@ -212,6 +222,7 @@ export class AiDataset {
 	 */
 	touch(viewName: string, count: number, options: { at?: string | Date } = {}): AiRecord[] {
 		const view = this.view(viewName);
+		this.assertNotWithheld(view, 'touch');
 		const timeColumn = view.def.timeColumn;
 		const candidates = view.rows.filter((row) => row.status !== 'failed');
 		const rng = Random.for(this.seed, `touch:${view.def.canonical}`, this.touchCount++);
@@ -225,7 +236,7 @@ export class AiDataset {
 			row[timeColumn] = baseSecond + (k + 1) * MICROS + 250_000;
 		});
 		view.invalidate();
-		this.generation++;
+		this.changed();
 		return chosen.map((row) => this.record(view.name, row));
 	}
 
@@ -236,6 +247,7 @@ export class AiDataset {
 	 */
 	insert(viewName: string, options: InsertOptions = {}): AiRecord[] {
 		const view = this.view(viewName);
+		this.assertNotWithheld(view, 'insert');
 		const timeColumn = view.def.timeColumn;
 		const at =
 			options.at === undefined
@@ -252,8 +264,60 @@ export class AiDataset {
 		}
 		this.taskIdIndex.delete(view.name);
 		view.invalidate();
-		this.generation++;
+		this.changed();
 		return added.map((row) => this.record(view.name, row));
+	}
+
+	/**
+	 * Takes every row of a view out of the answers, as if none had been committed yet (a benchmark lets a poller's
+	 * first poll find nothing, then `release()`s them at once). `touch()` and `insert()` refuse a withheld view.
+	 * Returns how many rows were withheld.
+	 */
+	withhold(viewName: string): number {
+		const view = this.view(viewName);
+		if (this.withheld.has(view.def.canonical))
+			throw new Error(`withhold: ${view.name} is withheld already`);
+		const generationBefore = this.generation;
+		const rows = view.rows.splice(0);
+		this.taskIdIndex.delete(view.name);
+		view.invalidate();
+		this.changed();
+		this.withheld.set(view.def.canonical, {
+			rows,
+			generationBefore,
+			generationWithheld: this.generation,
+		});
+		return rows.length;
+	}
+
+	/** Puts the rows `withhold()` took back, in their order; they are in every answer from now on. Returns how many. */
+	release(viewName: string): number {
+		const view = this.view(viewName);
+		const entry = this.withheld.get(view.def.canonical);
+		if (!entry) throw new Error(`release: ${view.name} is not withheld`);
+		this.withheld.delete(view.def.canonical);
+		for (const row of entry.rows) view.rows.push(row);
+		this.taskIdIndex.delete(view.name);
+		view.invalidate();
+		// Nothing else changed meanwhile: the data is what it was before withhold(), answers rendered then apply again.
+		if (this.generation === entry.generationWithheld) this.generation = entry.generationBefore;
+		else this.changed();
+		return entry.rows.length;
+	}
+
+	/** Whether some view's rows are withheld (answers then show a passing state, not worth storing). */
+	get withholding(): boolean {
+		return this.withheld.size > 0;
+	}
+
+	private changed(): void {
+		this.generations++;
+		this.generation = this.generations;
+	}
+
+	private assertNotWithheld(view: AiView, operation: string): void {
+		if (this.withheld.has(view.def.canonical))
+			throw new Error(`${operation}: ${view.name} is withheld; release() it first`);
 	}
 
 	/** `values` as rows store them: timestamps in microseconds, heavy (generated) columns under `_overrides`. */

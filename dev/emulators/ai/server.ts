@@ -183,7 +183,13 @@ export class AiServer {
 		const answer = responseCache.answer(ResponseCache.keyOf(request), dataset.generation, () => {
 			const body = this.run(request);
 			const failed = typeof body === 'object' && body !== null && 'errors' in body;
-			return { status: 200, body, cacheable: !failed && !dataset.unstableTies };
+			// Answers while rows are withheld show a passing state: not stored, so they do not displace the stored
+			// answers of the whole data, which apply again once the rows are released.
+			return {
+				status: 200,
+				body,
+				cacheable: !failed && !dataset.unstableTies && !dataset.withholding,
+			};
 		});
 		send(res, answer.status, answer.body, { 'content-type': JSON_CONTENT_TYPE });
 	}

@@ -27,19 +27,25 @@ function increment(record: Record<string, number>, key: string): void {
 
 export class Counters {
 	private state: CountersSnapshot = { ai: emptyCounters(), org: emptyCounters() };
-	private firstRequest: Partial<Record<ServiceName, number>> = {};
+	/** Per service: `Date.now()` of the first request to each endpoint since the last `watchFirstRequest()`. */
+	private firstRequest: Partial<Record<ServiceName, Record<string, number>>> = {};
 
 	request(service: ServiceName, endpoint: string): void {
 		increment(this.state[service].requests, endpoint);
-		this.firstRequest[service] ??= Date.now();
+		const first = (this.firstRequest[service] ??= {});
+		first[endpoint] ??= Date.now();
 	}
 
 	/**
-	 * `Date.now()` of the first request to `service` since the last `watchFirstRequest()` (or since start), e.g.
-	 * when a poll trigger that runs inside n8n began to ask.
+	 * `Date.now()` of the first request to `service` (to its `endpoint`, e.g. `graphql`, when given) since the last
+	 * `watchFirstRequest()` (or since start), e.g. when a poll trigger that runs inside n8n began to ask.
 	 */
-	firstRequestAt(service: ServiceName): number | undefined {
-		return this.firstRequest[service];
+	firstRequestAt(service: ServiceName, endpoint?: string): number | undefined {
+		const first = this.firstRequest[service];
+		if (!first) return undefined;
+		if (endpoint !== undefined) return first[endpoint];
+		const times = Object.values(first);
+		return times.length > 0 ? Math.min(...times) : undefined;
 	}
 
 	watchFirstRequest(): void {

@@ -5,8 +5,9 @@
  * emulator's query engine.
  *
  * The answers are those the emulator would render anyway: an entry holds the bytes of its first rendering and is
- * dropped when the data changes (`generation`, e.g. after `touch()`/`insert()`) or when it is older than
- * `maxAgeMs` (presigned URLs in an answer expire). Errors and answers that differ from call to call by design
+ * not served when the data has changed since (`generation`, e.g. after `touch()`/`insert()`) or when it is older
+ * than `maxAgeMs` (presigned URLs in an answer expire); the next stored answer for its key replaces it. A
+ * generation can come back (withheld rows released, see AiDataset.release), and with it the answers stored for it. Errors and answers that differ from call to call by design
  * (the Organization API's unordered lists, unstable ties) are never stored: the server passes `cacheable: false`.
  */
 
@@ -76,7 +77,6 @@ export class ResponseCache {
 			this.hits++;
 			return stored;
 		}
-		if (stored) this.remove(key, stored);
 		this.misses++;
 		const started = performance.now();
 		const rendered = render();
@@ -84,6 +84,9 @@ export class ResponseCache {
 		this.renderMs += performance.now() - started;
 		const answer = { status: rendered.status, body };
 		if (rendered.cacheable && rendered.status === 200 && body.length <= this.maxBytes) {
+			// A stale entry is replaced only by a stored answer: an answer not worth storing (e.g. while rows are
+			// withheld) leaves the entry of the data it was rendered for, which may apply again.
+			if (stored) this.remove(key, stored);
 			this.entries.set(key, { ...answer, generation, storedAt: now });
 			this.bytes += body.length;
 			for (const [oldKey, oldEntry] of this.entries) {

@@ -9,6 +9,7 @@ import {
 	manualWorkflow,
 	node,
 	PACKAGE_NODE_TYPES,
+	POLL_EVERY_FIVE_SECONDS,
 	webhookTrigger,
 	type CredentialRef,
 	type WorkflowJson,
@@ -405,10 +406,13 @@ export interface ExportPlan {
 	csvPath: string;
 }
 
+/** Our trigger polls every 5 seconds, so the poll after the rows appear comes within 5 s. */
+export const EXPORT_POLL_SECONDS = 5;
+
 /**
  * Our AI Metadata Trigger on speech tasks (every status, Simplified fields, Start From `since`, everything in one
- * poll, other options at their defaults) -> Convert to File (CSV) -> Write to disk. Activating the workflow polls at
- * once; the hourly poll time only matters if a run outlives an hour.
+ * poll, other options at their defaults; a poll every 5 seconds) -> Convert to File (CSV) -> Write to disk.
+ * Activating the workflow polls at once (the bench keeps the rows withheld then); a later poll finds them.
  */
 export function ourExportWorkflow(aiCredential: CredentialRef, plan: ExportPlan): WorkflowJson {
 	return chainWorkflow('bench export ours', [
@@ -416,7 +420,7 @@ export function ourExportWorkflow(aiCredential: CredentialRef, plan: ExportPlan)
 			EXPORT_TRIGGER_NODE,
 			PACKAGE_NODE_TYPES.aiMetadataTrigger,
 			{
-				pollTimes: { item: [{ mode: 'everyHour' }] },
+				pollTimes: POLL_EVERY_FIVE_SECONDS,
 				view: EXPORT_VIEW,
 				statuses: [],
 				fields: 'simplified',

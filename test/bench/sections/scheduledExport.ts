@@ -12,6 +12,7 @@ import { median, ratio } from '../lib/stats';
 import {
 	builtinExportWorkflow,
 	EXPORT_PAGE_SIZE,
+	EXPORT_POLL_SECONDS,
 	EXPORT_VIEW,
 	ourExportWorkflow,
 	SPEECH_TASK_EXPORT_COLUMNS,
@@ -24,14 +25,19 @@ import {
  * Request paging the GraphQL API by offset until a short page -> Split Out -> Convert to File -> Write to disk).
  *
  * Each case runs in a fresh n8n (own user folder and database, the package loaded in both) with only that
- * workflow active, so no case inherits another's heap or database. How a run starts:
- * - ours: activating a poll trigger polls at once (n8n's "fetch test event" runs the poll in manual mode, where the
- *   trigger only shows the newest record, so it measures nothing here); the poll starts during `n8n start`, right
- *   after the workflow is activated. Start = the first request n8n sends to the AI API (the token request).
- * - built-in: the Schedule Trigger fires once, a few seconds after activation (a one-moment cron), when n8n is idle.
- *   Start = the execution's startedAt (before its first request).
- * End = the execution's stoppedAt (the CSV is on disk). Memory and CPU: the n8n process group (n8n + task runners)
- * sampled from /proc every 100 ms; the peak between start and end, and its growth over the last sample before start.
+ * workflow active, so no case inherits another's heap or database. Both run once n8n is idle, 8 s after start-up:
+ * - ours: the trigger polls every 5 s. n8n runs a poll trigger's first poll while it activates the workflow, during
+ *   `n8n start`; the emulator withholds the speech tasks until then (that poll finds none and sets the trigger's
+ *   cursor at Start From). 8 s after `n8n start` is ready, halfway between two poll times, the emulator releases
+ *   every row at once, and the next poll finds them all. Start = the first GraphQL request after the release (the
+ *   emulator timestamps it). (n8n's "fetch test event" runs the poll in manual mode, where the trigger only shows
+ *   the newest record, so it measures nothing here.)
+ * - built-in: the Schedule Trigger fires once, 8 s after activation (a one-moment cron). Start = the execution's
+ *   startedAt (before its first request).
+ * End = the execution's stoppedAt (the CSV is on disk). Every request to the AI API (GraphQL and token) waits
+ * `latencyMs` in the emulator before its answer, for both alike: the real API is Hasura across the internet.
+ * Memory and CPU: the n8n process group (n8n + task runners) sampled from /proc every 100 ms; the peak between start
+ * and end, and its growth over the last sample before start.
  */
 
 export type ExportContender = 'ours' | 'builtin';
@@ -43,7 +49,7 @@ export interface ExportCase {
 	round: number;
 	/** Start to end (see above). */
 	totalMs: number;
-	/** Ours: poll start to execution start (the poll fetching every row before the run exists). */
+	/** Ours: the poll's first GraphQL request to execution start (the poll fetching every row before the run exists). */
 	pollMs?: number;
 	/** The execution's stoppedAt - startedAt. */
 	executionMs: number;
@@ -80,6 +86,12 @@ export interface ExportResult {
 	pageSize: number;
 	view: string;
 	columns: readonly string[];
+	/** Delay the emulator adds to every request to the AI API, both contenders alike. */
+	latencyMs: number;
+	/** Seconds after start-up at which each contender's run begins (ours: the rows are released). */
+	idleLeadSeconds: number;
+	/** Ours: poll interval of the trigger, in seconds. */
+	pollSeconds: number;
 	rounds: number;
 	warmup: boolean;
 	cases: ExportCase[];
@@ -108,6 +120,8 @@ export interface ExportSetup {
 	/** A header credential for the built-in flow; its token is fetched fresh for each case. */
 	headerCredential: (token: string) => ExportCredential;
 	fetchToken: () => Promise<string>;
+	/** Delay per request to the AI API (GraphQL and token), in ms: the distance to the real API. */
+	latencyMs: number;
 	rounds: number;
 	/** Run each contender once first, unmeasured, so the bench server has rendered every page. */
 	warmup: boolean;
@@ -118,8 +132,11 @@ const LABEL: Record<ExportContender, string> = {
 	ours: 'Archive AI Metadata Trigger -> Convert to File',
 	builtin: 'Schedule Trigger -> HTTP Request -> Split Out -> Convert to File',
 };
-/** Seconds between activation and the Schedule Trigger's one firing: n8n has settled after start-up by then. */
-const SCHEDULE_LEAD_SECONDS = 8;
+/**
+ * Seconds between start-up and a run: the Schedule Trigger fires this long after activation; ours gets its rows this
+ * long after `n8n start` is ready. n8n has settled after start-up by then.
+ */
+const IDLE_LEAD_SECONDS = 8;
 const RUN_DEADLINE_MS = 600_000;
 /** Before every processed_time the emulator generates. */
 export const EXPORT_SINCE = '2000-01-01T00:00:00.000Z';
@@ -135,6 +152,21 @@ export async function runScheduledExport(setup: ExportSetup): Promise<ExportResu
 		);
 	}
 	setup.sandbox.faults.clear('ai');
+	setup.sandbox.faults.clear('aiAuth');
+	// A remote API answers after a network round trip: a timer in the emulator, not CPU.
+	if (setup.latencyMs > 0) {
+		setup.sandbox.faults.set('ai', { slowMs: setup.latencyMs });
+		setup.sandbox.faults.set('aiAuth', { slowMs: setup.latencyMs });
+	}
+	try {
+		return await runRounds(setup, rows);
+	} finally {
+		setup.sandbox.faults.clear('ai');
+		setup.sandbox.faults.clear('aiAuth');
+	}
+}
+
+async function runRounds(setup: ExportSetup, rows: number): Promise<ExportResult> {
 	const contenders: ExportContender[] = setup.packageBuilt ? ['ours', 'builtin'] : ['builtin'];
 	const cases: ExportCase[] = [];
 	for (let round = setup.warmup ? 0 : 1; round <= setup.rounds; round++) {
@@ -159,6 +191,9 @@ export async function runScheduledExport(setup: ExportSetup): Promise<ExportResu
 		pageSize: EXPORT_PAGE_SIZE,
 		view: EXPORT_VIEW,
 		columns: SPEECH_TASK_EXPORT_COLUMNS,
+		latencyMs: setup.latencyMs,
+		idleLeadSeconds: IDLE_LEAD_SECONDS,
+		pollSeconds: EXPORT_POLL_SECONDS,
 		rounds: setup.rounds,
 		warmup: setup.warmup,
 		cases,
@@ -213,6 +248,8 @@ async function runCase(
 		env: { ...setup.env, N8N_RESTRICT_FILE_ACCESS_TO: csvDir, GENERIC_TIMEZONE: 'UTC' },
 	});
 	let sampler: GroupMemorySampler | undefined;
+	const dataset = setup.sandbox.data.ai;
+	let withheld = false;
 	try {
 		const credential =
 			contender === 'ours' ? setup.ourCredential : setup.headerCredential(await setup.fetchToken());
@@ -224,22 +261,37 @@ async function runCase(
 						setup.sandbox.ai.graphqlUrl,
 						credential.ref,
 						plan,
-						SCHEDULE_LEAD_SECONDS,
+						IDLE_LEAD_SECONDS,
 					);
 		await importWorkflows(n8n, [workflow]);
 		await n8n.activate(workflow.id, workflow.name);
 
 		const cache = setup.sandbox.responseCaches?.ai;
 		if (!cache) throw new Error('the scheduled export benchmark needs an emulator in bench mode');
-		const before = snapshot(setup.sandbox);
-		const rendersBefore = cache.stats().misses;
+		// Ours: the poll n8n runs while activating the workflow (during `n8n start`) must find nothing.
+		if (contender === 'ours') {
+			dataset.withhold(EXPORT_VIEW);
+			withheld = true;
+		}
+		let before = snapshot(setup.sandbox);
+		let rendersBefore = cache.stats().misses;
 		setup.sandbox.counters.watchFirstRequest();
-		const cpuBefore = process.cpuUsage();
+		let cpuBefore = process.cpuUsage();
 		const starting = n8n.start();
 		const pid = n8n.serverPid;
 		if (pid === undefined) throw new Error('n8n did not start');
 		sampler = new GroupMemorySampler(pid);
 		await starting;
+		if (contender === 'ours') {
+			await sleep(releaseDelayMs(Date.now()));
+			// One synchronous step: no request can reach the emulator (in this process) between these lines.
+			before = snapshot(setup.sandbox);
+			rendersBefore = cache.stats().misses;
+			cpuBefore = process.cpuUsage();
+			setup.sandbox.counters.watchFirstRequest();
+			dataset.release(EXPORT_VIEW);
+			withheld = false;
+		}
 		const execution = await waitForExecution(n8n, workflow.id);
 		const memory = sampler.stop();
 		const cpu = process.cpuUsage(cpuBefore);
@@ -251,7 +303,7 @@ async function runCase(
 
 		const startedAt = sqliteTime(execution.startedAt);
 		const stoppedAt = sqliteTime(execution.stoppedAt);
-		const firstRequest = setup.sandbox.counters.firstRequestAt('ai');
+		const firstRequest = setup.sandbox.counters.firstRequestAt('ai', 'graphql');
 		const start = contender === 'ours' ? (firstRequest ?? Number.NaN) : startedAt;
 		const window = memoryInWindow(memory.series, start, stoppedAt - start);
 		const csv = fs.existsSync(plan.csvPath) ? fs.readFileSync(plan.csvPath) : Buffer.alloc(0);
@@ -281,10 +333,27 @@ async function runCase(
 			...(problems.length ? { error: problems.join('; ') } : {}),
 		};
 	} finally {
+		if (withheld) dataset.release(EXPORT_VIEW);
 		sampler?.stop();
 		await n8n.dispose();
 		fs.rmSync(csvDir, { recursive: true, force: true });
 	}
+}
+
+/**
+ * How long to wait, from `readyAt` (n8n's start-up done), before releasing the rows: at least IDLE_LEAD_SECONDS, then
+ * on to halfway between two of the trigger's poll times (they are at whole multiples of the interval on the clock),
+ * so that no poll is under way at the release: the first poll after it asks for every row from its first request.
+ */
+export function releaseDelayMs(readyAt: number): number {
+	const interval = EXPORT_POLL_SECONDS * 1000;
+	const earliest = readyAt + IDLE_LEAD_SECONDS * 1000;
+	const halfway = Math.floor(earliest / interval) * interval + interval / 2;
+	return (halfway >= earliest ? halfway : halfway + interval) - readyAt;
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** SQLite keeps n8n's dates as UTC text, `YYYY-MM-DD HH:MM:SS.SSS`. */

@@ -89,6 +89,39 @@ describe('emulator bench mode', () => {
 		expect(fresh.bytes.equals(stale.bytes)).toBe(false);
 	});
 
+	it("withholds a view's rows, then serves the stored answers of the whole data again once they are released", async () => {
+		const request = { query: PAGE_QUERY, variables: { limit: 50, offset: 0 } };
+		const whole = await ai(bench, tokens.benchAi, request);
+		const before = bench.responseCaches?.ai.stats();
+		const generation = bench.data.ai.generation;
+
+		expect(bench.data.ai.withhold('face_tasks')).toBe(300);
+		expect(bench.data.ai.withholding).toBe(true);
+		const empty = await ai(bench, tokens.benchAi, request);
+		expect(JSON.parse(empty.bytes.toString()).data.face_tasks).toEqual([]);
+		expect(() => bench.data.ai.insert('face_tasks')).toThrow(/withheld/);
+		expect(() => bench.data.ai.withhold('face_tasks')).toThrow(/withheld already/);
+
+		expect(bench.data.ai.release('face_tasks')).toBe(300);
+		expect(bench.data.ai.generation).toBe(generation);
+		const again = await ai(bench, tokens.benchAi, request);
+		const after = bench.responseCaches?.ai.stats();
+		expect(again.bytes.equals(whole.bytes)).toBe(true);
+		// The empty answer was rendered, not stored, and left the whole data's answer in place.
+		expect((after?.misses ?? 0) - (before?.misses ?? 0)).toBe(1);
+		expect((after?.hits ?? 0) - (before?.hits ?? 0)).toBe(1);
+		expect(() => bench.data.ai.release('face_tasks')).toThrow(/not withheld/);
+	});
+
+	it('gives the data a new generation when it changed while rows were withheld', () => {
+		const generation = bench.data.ai.generation;
+		bench.data.ai.withhold('face_tasks');
+		bench.data.ai.touch('speech_tasks', 1);
+		bench.data.ai.release('face_tasks');
+		expect(bench.data.ai.generation).not.toBe(generation);
+		expect(bench.data.ai.withholding).toBe(false);
+	});
+
 	it('does not store errors', async () => {
 		const request = { query: '{ face_tasks { no_such_column } }' };
 		const expected = await ai(normal, tokens.normalAi, request);

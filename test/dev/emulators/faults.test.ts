@@ -1,4 +1,5 @@
 import { startSandbox, type Sandbox } from '../../../dev/emulators/index';
+import { Counters } from '../../../dev/emulators/core/counters';
 import { aiToken, orgToken, postGraphql } from './testHelpers';
 
 describe('fault injection, counters and HTTP control', () => {
@@ -132,5 +133,26 @@ describe('fault injection, counters and HTTP control', () => {
 			await control(sandbox.ai.baseUrl, 'touch', { view: 'speech_tasks', count: 2 })
 		).json()) as { touched: Array<{ task_id: string }> };
 		expect(touched.touched).toHaveLength(2);
+	});
+});
+
+describe('Counters: first request since watching', () => {
+	it('tells the first request of a service, and of one endpoint', () => {
+		const counters = new Counters();
+		expect(counters.firstRequestAt('ai')).toBeUndefined();
+		const before = Date.now();
+		counters.request('ai', 'token');
+		counters.request('ai', 'graphql');
+		const token = counters.firstRequestAt('ai', 'token')!;
+		expect(token).toBeGreaterThanOrEqual(before);
+		expect(counters.firstRequestAt('ai')).toBe(token);
+		expect(counters.firstRequestAt('ai', 'graphql')).toBeGreaterThanOrEqual(token);
+		expect(counters.firstRequestAt('org')).toBeUndefined();
+
+		counters.watchFirstRequest();
+		expect(counters.firstRequestAt('ai')).toBeUndefined();
+		counters.request('ai', 'graphql');
+		expect(counters.firstRequestAt('ai', 'token')).toBeUndefined();
+		expect(counters.firstRequestAt('ai', 'graphql')).toBe(counters.firstRequestAt('ai'));
 	});
 });

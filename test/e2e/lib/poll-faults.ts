@@ -6,6 +6,7 @@ import {
 	chainWorkflow,
 	node,
 	PACKAGE_NODE_TYPES,
+	POLL_EVERY_FIVE_SECONDS,
 	type WorkflowJson,
 } from '../../../dev/n8n/workflows';
 
@@ -20,16 +21,8 @@ import {
 export const VIEW = 'face_tasks';
 export const TRIGGER_NAME = 'New Face Tasks';
 
-/**
- * Polls every 5 seconds. n8n 2.x allows only a single second in a poll's cron (1.x refuses a `*` there), so one poll
- * time per second of the minute: each is a once-a-minute cron.
- */
-export const EVERY_FIVE_SECONDS = {
-	item: Array.from({ length: 12 }, (_, index) => ({
-		mode: 'custom',
-		cronExpression: `${index * 5} * * * * *`,
-	})),
-};
+/** Polls every 5 seconds (see POLL_EVERY_FIVE_SECONDS). */
+export const EVERY_FIVE_SECONDS = POLL_EVERY_FIVE_SECONDS;
 
 export async function setUpPollingWorkflow(
 	n8n: N8nInstance,
