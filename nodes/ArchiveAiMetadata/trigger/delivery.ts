@@ -126,7 +126,42 @@ export function emitConfirmed(
 	}
 }
 
-/** Forgets every pending run (tests start each scenario from a clean process). */
+/**
+ * Polls under way in this process, by trigger node: n8n starts a poll at every poll time, also while the last poll of
+ * the same trigger is still reading (a large backlog, a slow API, retries). Both would read from the same committed
+ * cursor and emit the same rows twice.
+ */
+const pollsUnderWay = new Map<string, { since: number }>();
+
+/** A poll's hold on its trigger; `release()` when the poll has ended (emitted, found nothing or failed). */
+export interface PollClaim {
+	release(): void;
+}
+
+/**
+ * Claims the trigger for one poll, or returns undefined while another poll of it is under way in this process. A
+ * poll that has not ended after `staleAfterMs` (every request has a timeout, so only a hung helper lasts that
+ * long) no longer holds the others back.
+ */
+export function claimPoll(
+	ctx: IPollFunctions,
+	staleAfterMs: number,
+	now = Date.now(),
+): PollClaim | undefined {
+	const key = runKey(ctx);
+	const running = pollsUnderWay.get(key);
+	if (running && now - running.since < staleAfterMs) return undefined;
+	const claim = { since: now };
+	setBounded(pollsUnderWay, key, claim, MAX_PENDING_RUNS);
+	return {
+		release: () => {
+			if (pollsUnderWay.get(key) === claim) pollsUnderWay.delete(key);
+		},
+	};
+}
+
+/** Forgets every pending run and poll under way (tests start each scenario from a clean process). */
 export function clearPendingRuns(): void {
 	pendingRuns.clear();
+	pollsUnderWay.clear();
 }

@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { shapeRecord } from '../api/views';
 import { cursorAfter, readCursor, saveCursor } from './cursor';
 import type { Cursor, CursorColumns } from './cursor';
-import { canConfirmRuns, emitConfirmed, settlePendingRun } from './delivery';
+import { canConfirmRuns, claimPoll, emitConfirmed, settlePendingRun } from './delivery';
 import {
 	MAX_REMEMBERED_ROWS,
 	microsToIso,
@@ -31,7 +31,8 @@ import type { TriggerSettings } from './settings';
 /**
  * One poll: the rows not emitted yet, oldest first, at most "Max Records per Poll": those after the newest time
  * emitted, and those that appeared late within the "Late Rows Window" before it (the memory of emitted rows
- * keeps them from repeating). Manual runs show the newest record and move nothing.
+ * keeps them from repeating). Manual runs show the newest record and move nothing. While a poll of this trigger is
+ * still under way (n8n does not wait for it before the next poll time), the next one does nothing.
  */
 export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
@@ -39,6 +40,26 @@ export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutio
 		return await latestForManualRun(ctx, await openViewSource(ctx, settings), settings);
 	}
 
+	const claim = claimPoll(ctx, settings.reemitAfterMinutes * 60_000);
+	if (!claim) {
+		ctx.logger.debug(
+			'Archive AI Metadata Trigger: the last poll is still under way; this poll time is skipped',
+			{ workflowId: ctx.getWorkflow().id, node: ctx.getNode().name },
+		);
+		return null;
+	}
+	try {
+		return await pollOnce(ctx, settings);
+	} finally {
+		claim.release();
+	}
+}
+
+/** The poll proper, while this trigger holds its claim (no other poll of it runs in this process). */
+async function pollOnce(
+	ctx: IPollFunctions,
+	settings: TriggerSettings,
+): Promise<INodeExecutionData[][] | null> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	const confirmRuns = canConfirmRuns(ctx);
 	if (confirmRuns && runStillGoing(ctx, staticData, settings)) return null;

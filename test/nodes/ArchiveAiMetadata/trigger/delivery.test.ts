@@ -135,3 +135,39 @@ describe('Archive AI Metadata Trigger: the cursor moves when the run has finishe
 		expect(manual.run).toBeUndefined();
 	});
 });
+
+describe('Archive AI Metadata Trigger: a poll time while the last poll is still reading', () => {
+	afterEach(() => sandbox().faults.clear());
+
+	// n8n starts a poll at every poll time without waiting for the last one (a large backlog over a slow API takes
+	// longer than the interval); both would read from the same cursor and emit the same rows twice.
+	it('the later poll does nothing, and the rows go out once', async () => {
+		const trigger = await activated({ pageSize: 10, maxConcurrency: 1 });
+		const rows = touch(40);
+		sandbox().faults.set('ai', { slowMs: 100 });
+		const first = trigger.poll({ run: 'hold' });
+		// The first poll is reading its pages (4 pages + the empty one, 100 ms each) when the next poll time comes.
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		const second = await trigger.poll({ run: 'hold' });
+		expect(second.error).toBeUndefined();
+		expect(second.items).toBeNull();
+		const firstOutcome = await first;
+		expect(emittedIds(firstOutcome)).toEqual(rows);
+		sandbox().faults.clear();
+
+		// Once the first poll has ended, the poll times after it work as before.
+		const more = touch(3);
+		await firstOutcome.run!.finish();
+		expect(emittedIds(await trigger.poll())).toEqual(more);
+	});
+
+	it('a poll that failed releases the trigger for the next poll time', async () => {
+		const trigger = await activated({ maxRetries: 0 });
+		const rows = touch(2);
+		sandbox().faults.set('ai', { status5xx: { every: 1, code: 503 } });
+		const failed = await trigger.poll({ run: 'hold' });
+		expect(failed.error).toBeDefined();
+		sandbox().faults.clear();
+		expect(emittedIds(await trigger.poll())).toEqual(rows);
+	});
+});
