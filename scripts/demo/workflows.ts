@@ -10,6 +10,7 @@ import {
 } from '../../dev/n8n/workflows';
 import type { CredentialImport } from '../../dev/n8n/n8n';
 import type { Sandbox } from '../../dev/emulators';
+import { aiCredentialImport, orgCredentialImport } from '../../dev/n8n/credentials';
 
 /** Fixed ids, so a restarted demo finds (and does not duplicate) what it imported before. */
 export const DEMO_CREDENTIALS = {
@@ -24,27 +25,8 @@ export const EXPORT_START_FROM = '2025-06-15T00:00:00Z';
 /** The three credentials the demo's workflows refer to, pointed at the given emulators. */
 export function demoCredentials(sandbox: Sandbox, signingSecret: string): CredentialImport[] {
 	return [
-		{
-			...DEMO_CREDENTIALS.ai,
-			type: 'archiveAiMetadataApi',
-			data: {
-				authUrl: sandbox.ai.authUrl,
-				graphqlUrl: sandbox.ai.graphqlUrl,
-				email: sandbox.ai.email,
-				password: sandbox.ai.password,
-			},
-		},
-		{
-			...DEMO_CREDENTIALS.org,
-			type: 'archiveOrganizationApi',
-			data: {
-				authUrl: sandbox.org.authUrl,
-				apiUrl: sandbox.org.apiUrl,
-				username: sandbox.org.username,
-				password: sandbox.org.password,
-				jwtPlacement: 'header',
-			},
-		},
+		aiCredentialImport(DEMO_CREDENTIALS.ai, sandbox),
+		orgCredentialImport(DEMO_CREDENTIALS.org, sandbox, { jwtPlacement: 'header' }),
 		{
 			...DEMO_CREDENTIALS.sip,
 			type: 'archiveSipWebhookApi',

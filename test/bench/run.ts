@@ -2,7 +2,7 @@
  * `npm run bench [-- --n8n 2.40.7 --rows 100000 --latencies 0,20,50,100 --concurrencies 8,16
  *   --org-rows 2800 --org-latencies 0,50 --small-rows 10000 --pid-items 1000 --token-runs 50
  *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
- *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --only returnAll,orgReturnAll,getByPid,tokens,trigger,scheduledExport]`
+ *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 8 --only returnAll,orgReturnAll,getByPid,tokens,trigger,scheduledExport]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
  * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
@@ -25,7 +25,10 @@ import { idsOf, importWorkflows } from './lib/importing';
 import { fetchAiToken } from './lib/tokens';
 import { renderResults, type BenchResults } from './lib/results';
 import { getByPidWorkflows, planPids, runGetByPid } from './sections/getByPid';
-import { DEFAULT_ACTION_CONCURRENCY } from '../../nodes/shared/n8n/limits';
+import {
+	DEFAULT_ACTION_CONCURRENCY,
+	DEFAULT_TRIGGER_CONCURRENCY,
+} from '../../nodes/shared/n8n/limits';
 import { pagingWorkflows, runPaging, type PagingSetup } from './sections/returnAll';
 import { runTokensViaCli, runTokensViaWebhook } from './sections/tokens';
 import { runTrigger, triggerTargets } from './sections/trigger';
@@ -36,6 +39,7 @@ import {
 	tokenCliWorkflow,
 	tokenServerWorkflow,
 } from './lib/workflows';
+import { aiCredentialImport, orgCredentialImport } from '../../dev/n8n/credentials';
 
 const SECTIONS = [
 	'returnAll',
@@ -78,6 +82,8 @@ interface BenchOptions {
 	exportSeed: number;
 	/** Delay per request to the AI API in the scheduled export (both contenders), in ms. */
 	exportLatencyMs: number;
+	/** Max Concurrent Requests tried for our trigger besides its default. */
+	exportConcurrencies: number[];
 	only: Set<Section>;
 }
 
@@ -132,6 +138,9 @@ function parseOptions(argv: string[]): BenchOptions {
 		exportWarmup: integer('export-warmup', 1) > 0,
 		exportSeed: integer('export-seed', 5),
 		exportLatencyMs: integer('export-latency', 50),
+		exportConcurrencies: integers('export-concurrencies', '8').filter(
+			(each) => each > 0 && each !== DEFAULT_TRIGGER_CONCURRENCY,
+		),
 		only: new Set(only),
 	};
 	flags.delete('n8n');
@@ -201,26 +210,16 @@ function credential(name: string, type: string, data: Record<string, unknown>): 
 }
 
 function aiCredential(name: string, sandbox: Sandbox): Credential {
-	const { authUrl, graphqlUrl, email, password } = sandbox.ai;
-	return credential(name, 'archiveAiMetadataApi', {
-		authUrl,
-		graphqlUrl,
-		email,
-		password,
-		lifetimeSeconds: 3600,
-	});
+	const ref = { id: newId(), name };
+	return { ...aiCredentialImport(ref, sandbox, { lifetimeSeconds: 3600 }), ref };
 }
 
 function orgCredential(name: string, sandbox: Sandbox): Credential {
-	const { authUrl, apiUrl, username, password } = sandbox.org;
-	return credential(name, 'archiveOrganizationApi', {
-		authUrl,
-		apiUrl,
-		username,
-		password,
-		lifetimeSeconds: 3600,
-		jwtPlacement: 'header',
-	});
+	const ref = { id: newId(), name };
+	return {
+		...orgCredentialImport(ref, sandbox, { lifetimeSeconds: 3600, jwtPlacement: 'header' }),
+		ref,
+	};
 }
 
 function headerCredential(name: string, token: string): Credential {
@@ -481,6 +480,7 @@ async function main(): Promise<void> {
 					},
 					fetchToken: () => fetchAiToken(exportSandbox),
 					latencyMs: options.exportLatencyMs,
+					ourConcurrencies: options.exportConcurrencies,
 					rounds: options.exportRounds,
 					warmup: options.exportWarmup,
 					log,

@@ -5,6 +5,7 @@ import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../..
 import { nodeItems, nodeJson } from '../../dev/n8n/run-data';
 import { chainWorkflow, node, PACKAGE_NODE_TYPES, setFields } from '../../dev/n8n/workflows';
 import { EVERY_FIVE_SECONDS } from './lib/poll-faults';
+import { aiCredentialImport } from '../../dev/n8n/credentials';
 
 // The AI Metadata polling trigger activated in a running n8n, polling every 5 seconds. The first poll emits what is
 // new since "Start From"; after records are touched in the emulator, the next run emits exactly those. The cursor
@@ -47,18 +48,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 			sandbox = await startSandbox({ rows: 200, seed: 21 });
 			n8n = await N8nInstance.create({ version, ...pkg });
 			const credential = { id: newCredentialId(), name: 'e2e AI metadata' };
-			await n8n.importCredentials([
-				{
-					...credential,
-					type: 'archiveAiMetadataApi',
-					data: {
-						authUrl: sandbox.ai.authUrl,
-						graphqlUrl: sandbox.ai.graphqlUrl,
-						email: sandbox.ai.email,
-						password: sandbox.ai.password,
-					},
-				},
-			]);
+			await n8n.importCredentials([aiCredentialImport(credential, sandbox)]);
 			const trigger = node(
 				'New Face Tasks',
 				PACKAGE_NODE_TYPES.aiMetadataTrigger,

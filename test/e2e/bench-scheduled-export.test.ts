@@ -4,6 +4,7 @@ import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../..
 import { renderResults, scheduledExportSection } from '../bench/lib/results';
 import { fetchAiToken } from '../bench/lib/tokens';
 import { runScheduledExport, type ExportResult } from '../bench/sections/scheduledExport';
+import { aiCredentialImport } from '../../dev/n8n/credentials';
 
 // The benchmark's scheduled export section, reduced (`npm run bench -- --only scheduledExport` runs it at 100,000
 // rows): both flows run in real n8n against a bench-mode emulator and must each write a CSV holding every speech
@@ -30,19 +31,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 				packageBuilt: true,
 				packageRoot: pkg.packageRoot,
 				sandbox,
-				ourCredential: {
-					ref: ourRef,
-					imported: {
-						...ourRef,
-						type: 'archiveAiMetadataApi',
-						data: {
-							authUrl: sandbox.ai.authUrl,
-							graphqlUrl: sandbox.ai.graphqlUrl,
-							email: sandbox.ai.email,
-							password: sandbox.ai.password,
-						},
-					},
-				},
+				ourCredential: { ref: ourRef, imported: aiCredentialImport(ourRef, sandbox) },
 				headerCredential: (token) => {
 					const ref = { id: newCredentialId(), name: 'export smoke header' };
 					return {

@@ -7,6 +7,7 @@ import { N8nInstance } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
 import { nodeJson, type RunExecutionData } from '../../dev/n8n/run-data';
 import { newWorkflowId, type WorkflowJson } from '../../dev/n8n/workflows';
+import { aiCredentialImport, orgCredentialImport } from '../../dev/n8n/credentials';
 
 // A workflow saved in the editor's format before the nodes were restructured (typeVersion 1, default parameters
 // left out, the Organization node's old "getMany" value) must load and give the same results after it: node type
@@ -51,26 +52,8 @@ describeIfPackageBuilt(
 			const ai = { id: newCredentialId(), name: 'Archive AI Metadata (saved)' };
 			n8n = await N8nInstance.create({ version, ...pkg });
 			await n8n.importCredentials([
-				{
-					...org,
-					type: 'archiveOrganizationApi',
-					data: {
-						authUrl: sandbox.org.authUrl,
-						apiUrl: sandbox.org.apiUrl,
-						username: sandbox.org.username,
-						password: sandbox.org.password,
-					},
-				},
-				{
-					...ai,
-					type: 'archiveAiMetadataApi',
-					data: {
-						authUrl: sandbox.ai.authUrl,
-						graphqlUrl: sandbox.ai.graphqlUrl,
-						email: sandbox.ai.email,
-						password: sandbox.ai.password,
-					},
-				},
+				orgCredentialImport(org, sandbox),
+				aiCredentialImport(ai, sandbox),
 			]);
 			const workflow = savedWorkflow({
 				__ORG_CREDENTIAL_ID__: org.id,

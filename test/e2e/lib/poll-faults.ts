@@ -9,6 +9,7 @@ import {
 	POLL_EVERY_FIVE_SECONDS,
 	type WorkflowJson,
 } from '../../../dev/n8n/workflows';
+import { aiCredentialImport } from '../../../dev/n8n/credentials';
 
 /**
  * The AI Metadata Trigger while n8n is killed: rows keep appearing in the emulator's view, the trigger polls every 5
@@ -29,18 +30,7 @@ export async function setUpPollingWorkflow(
 	sandbox: Sandbox,
 ): Promise<WorkflowJson> {
 	const credential = { id: newCredentialId(), name: 'durability AI metadata' };
-	await n8n.importCredentials([
-		{
-			...credential,
-			type: 'archiveAiMetadataApi',
-			data: {
-				authUrl: sandbox.ai.authUrl,
-				graphqlUrl: sandbox.ai.graphqlUrl,
-				email: sandbox.ai.email,
-				password: sandbox.ai.password,
-			},
-		},
-	]);
+	await n8n.importCredentials([aiCredentialImport(credential, sandbox)]);
 	const trigger = node(
 		TRIGGER_NAME,
 		PACKAGE_NODE_TYPES.aiMetadataTrigger,

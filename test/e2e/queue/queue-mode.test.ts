@@ -34,6 +34,7 @@ import {
 	sipEvent,
 	type Delivery,
 } from './lib/sip';
+import { aiCredentialImport, orgCredentialImport } from '../../../dev/n8n/credentials';
 
 // n8n in queue mode (Redis + PostgreSQL, one main, two workers, two webhook processors), started by
 // `npm run e2e:queue`. Every production execution runs on a worker; the tests prove the package
@@ -160,30 +161,12 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 	let partnerId: string;
 	const workflows: Record<'builtin' | 'sip' | 'org' | 'token', WorkflowJson> = {} as never;
 
-	function aiCredentialData(): Record<string, unknown> {
-		return {
-			email: sandbox.ai.email,
-			password: sandbox.ai.password,
-			authUrl: sandbox.ai.authUrl,
-			graphqlUrl: sandbox.ai.graphqlUrl,
-		};
-	}
-
 	/** Every action-node operation of this suite, in one fanned-out workflow. */
 	function actionOperations(): WorkflowNode[] {
 		return [
 			...organizationOperations(orgCredential, partnerId),
 			...aiMetadataOperations(aiCredential, sandbox.data.ai),
 		];
-	}
-
-	function orgCredentialData(): Record<string, unknown> {
-		return {
-			authUrl: sandbox.org.authUrl,
-			apiUrl: sandbox.org.apiUrl,
-			username: sandbox.org.username,
-			password: sandbox.org.password,
-		};
 	}
 
 	beforeAll(async () => {
@@ -193,15 +176,11 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		cluster = await QueueCluster.create({ version, ...pkg });
 		await cluster.importCredentials([
 			{ ...sipCredential, type: 'archiveSipWebhookApi', data: { signingSecret: sipSecret } },
-			{ ...orgCredential, type: 'archiveOrganizationApi', data: orgCredentialData() },
+			orgCredentialImport(orgCredential, sandbox),
 			// A token belongs to the account, and a worker reuses one it holds for any credential of that account: a
 			// lifetime of its own keeps this credential from picking up the token the action-node test fetched.
-			{
-				...tokenCredential,
-				type: 'archiveOrganizationApi',
-				data: { ...orgCredentialData(), lifetimeSeconds: 3599 },
-			},
-			{ ...aiCredential, type: 'archiveAiMetadataApi', data: aiCredentialData() },
+			orgCredentialImport(tokenCredential, sandbox, { lifetimeSeconds: 3599 }),
+			aiCredentialImport(aiCredential, sandbox),
 		]);
 		workflows.builtin = chainWorkflow('queue builtin', [
 			webhookTrigger('Webhook', { path: builtinPath }),
@@ -322,8 +301,8 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		const single = await N8nInstance.create({ version, ...pkg });
 		try {
 			await single.importCredentials([
-				{ ...orgCredential, type: 'archiveOrganizationApi', data: orgCredentialData() },
-				{ ...aiCredential, type: 'archiveAiMetadataApi', data: aiCredentialData() },
+				orgCredentialImport(orgCredential, sandbox),
+				aiCredentialImport(aiCredential, sandbox),
 			]);
 			const manual = fannedOut('single action nodes', manualTrigger(), operations);
 			await single.importWorkflow(manual);
