@@ -320,8 +320,10 @@ export function scheduledExportSection(result: ExportResult): string {
 			each.error,
 		]),
 	);
-	const ours = result.summaries.find((each) => each.contender === 'ours');
 	const builtin = result.summaries.find((each) => each.contender === 'builtin');
+	const ourSummaries = result.summaries.filter((each) => each.contender === 'ours');
+	const over = (ours: number, theirs: number | undefined) =>
+		theirs ? Math.round((ours / theirs) * 100) / 100 : undefined;
 	const sideBySide = markdownTable(
 		[
 			'Median of measured runs (nearest rank: of two, the lower)',
@@ -340,27 +342,31 @@ export function scheduledExportSection(result: ExportResult): string {
 				each.csvRows,
 				each.rounds,
 			]),
-			[
-				'Ratio ours / built-in',
-				result.timeRatio,
-				result.peakRssRatio,
-				ours && builtin
-					? Math.round((ours.medianGrowthMiB / builtin.medianGrowthMiB) * 100) / 100
-					: undefined,
+			...ourSummaries.map((ours) => [
+				`Ratio ours${ours.concurrency === undefined ? '' : ` (${ours.concurrency} in flight)`} / built-in`,
+				over(ours.medianTotalMs, builtin?.medianTotalMs),
+				over(ours.medianPeakRssMiB, builtin?.medianPeakRssMiB),
+				over(ours.medianGrowthMiB, builtin?.medianGrowthMiB),
 				undefined,
 				undefined,
-			],
+			]),
 		],
 	);
+	const best = result.bestOurs;
 	return [
 		`## Scheduled export of ${result.rows.toLocaleString('en-US')} new ${result.view} to one CSV (page ${result.pageSize}, bench server, +${result.latencyMs} ms per request)`,
-		`Each run in a fresh n8n (own user folder and database, the package loaded in both) with only its workflow active; both run once n8n is idle, ${result.idleLeadSeconds} s after start-up. Every request to the AI API waits ${result.latencyMs} ms in the bench server before its answer (a timer, both contenders alike). Ours: the AI Metadata Trigger (every status, Simplified fields: ${result.columns.join(', ')}; Start From before every row; Max Records per Poll ${result.rows.toLocaleString('en-US')}; a poll every ${result.pollSeconds} s; other options default); the bench server withholds the rows while n8n activates the workflow during \`n8n start\` (that first poll finds none) and releases them all ${result.idleLeadSeconds} s after start-up, halfway between two polls; time from the next poll's first GraphQL request to the execution's stoppedAt; "Poll ms" = that request to the execution's startedAt. Built-in: a Schedule Trigger firing once ${result.idleLeadSeconds} s after activation, HTTP Request (v4.2) POSTing the same columns ordered by processed_time, task_id with offset pagination until a page shorter than ${result.pageSize}, Split Out, Convert to File; time = the execution's startedAt to stoppedAt. Both write the CSV to disk (Read/Write Files from Disk); its data rows are counted (quote-aware) and must equal ${result.rows.toLocaleString('en-US')}. Memory and CPU: n8n's process group (n8n + task runners), /proc every 100 ms, between start and end; growth = peak minus the last sample before start. Bench server CPU = the whole bench process (emulator in it, /proc sampler included) over the case, an upper bound. ${result.warmup ? 'A warm-up run of each contender first renders every page the bench server will serve (0 pages rendered in the measured runs means every answer was stored bytes).' : 'No warm-up run.'}`,
+		`Each run in a fresh n8n (own user folder and database, the package loaded in both) with only its workflow active; both run once n8n is idle, ${result.idleLeadSeconds} s after start-up. Every request to the AI API waits ${result.latencyMs} ms in the bench server before its answer (a timer, both contenders alike). Ours: the AI Metadata Trigger (every status, Simplified fields: ${result.columns.join(', ')}; Start From before every row; Max Records per Poll ${result.rows.toLocaleString('en-US')}; a poll every ${result.pollSeconds} s; other options default: Max Concurrent Requests ${result.defaultConcurrency}${result.otherConcurrencies.length ? `, and again at ${result.otherConcurrencies.join(', ')}` : ''}); the bench server withholds the rows while n8n activates the workflow during \`n8n start\` (that first poll finds none) and releases them all ${result.idleLeadSeconds} s after start-up, halfway between two polls; time from the next poll's first GraphQL request to the execution's stoppedAt; "Poll ms" = that request to the execution's startedAt. Built-in: a Schedule Trigger firing once ${result.idleLeadSeconds} s after activation, HTTP Request (v4.2) POSTing the same columns ordered by processed_time, task_id with offset pagination until a page shorter than ${result.pageSize}, Split Out, Convert to File; time = the execution's startedAt to stoppedAt. Both write the CSV to disk (Read/Write Files from Disk); its data rows are counted (quote-aware) and must equal ${result.rows.toLocaleString('en-US')}. Memory and CPU: n8n's process group (n8n + task runners), /proc every 100 ms, between start and end; growth = peak minus the last sample before start. Bench server CPU = the whole bench process (emulator in it, /proc sampler included) over the case, an upper bound. ${result.warmup ? 'A warm-up run of each contender first renders every page the bench server will serve (0 pages rendered in the measured runs means every answer was stored bytes).' : 'No warm-up run.'}`,
 		table,
 		sideBySide,
 		[
 			'Targets:',
 			`- time ours / built-in: ${verdict(result.timeRatio, 0.5)}`,
 			`- peak RSS ours / built-in: ${verdict(result.peakRssRatio, 0.7)}`,
+			...(best
+				? [
+						`- fastest setting of ours (${best.concurrency === undefined ? 'default' : `${best.concurrency} in flight`}): time ${verdict(best.timeRatio, 0.5)}; peak RSS ${verdict(best.peakRssRatio, 0.7)}`,
+					]
+				: []),
 		].join('\n'),
 	].join('\n\n');
 }

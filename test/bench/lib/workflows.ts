@@ -138,41 +138,68 @@ export function ourOrgReturnAllWorkflow(
 	]);
 }
 
+/** What differs between the HTTP Request nodes paging a GraphQL API in these workflows. */
+interface GraphqlPaging {
+	url: string;
+	headerCredential: CredentialRef;
+	query: string;
+	operationName: string;
+	/** The first request's variables; later pages get `pageVariables` (an n8n expression of `$pageCount`). */
+	firstVariables: Record<string, unknown>;
+	pageVariables: string;
+	/** An n8n expression of `$response` that is true after the last page. */
+	completeWhen: string;
+}
+
 /**
- * n8n's HTTP Request node (v4.2) paging the same query: "Update a Parameter in Each Request" sets the body's
- * `variables` from `$pageCount`, and the pager stops at the first empty page.
+ * n8n's HTTP Request node (v4.2) POSTing a GraphQL query with the token in a header, paged by "Update a Parameter
+ * in Each Request": the body's `variables` are set for each page from `$pageCount` until `completeWhen` holds.
  */
-function httpPagingNode(graphqlUrl: string, headerCredential: CredentialRef): WorkflowNode {
-	const variables = `={{ { "where": {}, "order_by": [{ "task_id": "asc" }], "limit": ${PAGE_SIZE}, "offset": $pageCount * ${PAGE_SIZE} } }}`;
+function graphqlPagingRequest(paging: GraphqlPaging): WorkflowNode {
 	return node(
 		HTTP_NODE,
 		'n8n-nodes-base.httpRequest',
 		{
 			method: 'POST',
-			url: graphqlUrl,
+			url: paging.url,
 			authentication: 'genericCredentialType',
 			genericAuthType: 'httpHeaderAuth',
 			sendBody: true,
 			contentType: 'json',
 			specifyBody: 'json',
 			jsonBody: JSON.stringify({
-				query: FACE_TASKS_PAGE_QUERY,
-				variables: faceTaskPageVariables(PAGE_SIZE, 0),
-				operationName: FACE_TASKS_OPERATION,
+				query: paging.query,
+				variables: paging.firstVariables,
+				operationName: paging.operationName,
 			}),
 			options: {
 				pagination: {
 					pagination: {
 						paginationMode: 'updateAParameterInEachRequest',
-						parameters: { parameters: [{ type: 'body', name: 'variables', value: variables }] },
+						parameters: {
+							parameters: [{ type: 'body', name: 'variables', value: paging.pageVariables }],
+						},
 						paginationCompleteWhen: 'other',
-						completeExpression: '={{ $response.body.data.face_tasks.length === 0 }}',
+						completeExpression: paging.completeWhen,
 					},
 				},
 			},
 		},
-		{ typeVersion: 4.2, credentials: { httpHeaderAuth: headerCredential } },
+		{ typeVersion: 4.2, credentials: { httpHeaderAuth: paging.headerCredential } },
 	);
+}
+
+/** The HTTP Request node paging the face tasks as our node does; it stops at the first empty page. */
+function httpPagingNode(graphqlUrl: string, headerCredential: CredentialRef): WorkflowNode {
+	return graphqlPagingRequest({
+		url: graphqlUrl,
+		headerCredential,
+		query: FACE_TASKS_PAGE_QUERY,
+		operationName: FACE_TASKS_OPERATION,
+		firstVariables: faceTaskPageVariables(PAGE_SIZE, 0),
+		pageVariables: `={{ { "where": {}, "order_by": [{ "task_id": "asc" }], "limit": ${PAGE_SIZE}, "offset": $pageCount * ${PAGE_SIZE} } }}`,
+		completeWhen: '={{ $response.body.data.face_tasks.length === 0 }}',
+	});
 }
 
 /** HTTP Request alone: one item per page (the same bytes as our node's 100,000 items). */
@@ -207,36 +234,15 @@ export function httpOrgReturnAllWorkflow(
 	headerCredential: CredentialRef,
 	withSplitOut: boolean,
 ): WorkflowJson {
-	const variables = `={{ { "offset": $pageCount * ${ORG_PAGE_SIZE}, "limit": ${ORG_PAGE_SIZE} } }}`;
-	const http = node(
-		HTTP_NODE,
-		'n8n-nodes-base.httpRequest',
-		{
-			method: 'POST',
-			url: apiUrl,
-			authentication: 'genericCredentialType',
-			genericAuthType: 'httpHeaderAuth',
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'json',
-			jsonBody: JSON.stringify({
-				query: ORGANIZATIONS_PAGE_QUERY,
-				variables: { offset: 0, limit: ORG_PAGE_SIZE },
-				operationName: ORGANIZATIONS_OPERATION,
-			}),
-			options: {
-				pagination: {
-					pagination: {
-						paginationMode: 'updateAParameterInEachRequest',
-						parameters: { parameters: [{ type: 'body', name: 'variables', value: variables }] },
-						paginationCompleteWhen: 'other',
-						completeExpression: '={{ $response.body.data.organizations.length === 0 }}',
-					},
-				},
-			},
-		},
-		{ typeVersion: 4.2, credentials: { httpHeaderAuth: headerCredential } },
-	);
+	const http = graphqlPagingRequest({
+		url: apiUrl,
+		headerCredential,
+		query: ORGANIZATIONS_PAGE_QUERY,
+		operationName: ORGANIZATIONS_OPERATION,
+		firstVariables: { offset: 0, limit: ORG_PAGE_SIZE },
+		pageVariables: `={{ { "offset": $pageCount * ${ORG_PAGE_SIZE}, "limit": ${ORG_PAGE_SIZE} } }}`,
+		completeWhen: '={{ $response.body.data.organizations.length === 0 }}',
+	});
 	const split = node(SPLIT_NODE, 'n8n-nodes-base.splitOut', {
 		fieldToSplitOut: 'data.organizations',
 		include: 'noOtherFields',
@@ -414,7 +420,11 @@ export const EXPORT_POLL_SECONDS = 5;
  * poll, other options at their defaults; a poll every 5 seconds) -> Convert to File (CSV) -> Write to disk.
  * Activating the workflow polls at once (the bench keeps the rows withheld then); a later poll finds them.
  */
-export function ourExportWorkflow(aiCredential: CredentialRef, plan: ExportPlan): WorkflowJson {
+export function ourExportWorkflow(
+	aiCredential: CredentialRef,
+	plan: ExportPlan,
+	maxConcurrency?: number,
+): WorkflowJson {
 	return chainWorkflow('bench export ours', [
 		node(
 			EXPORT_TRIGGER_NODE,
@@ -424,7 +434,11 @@ export function ourExportWorkflow(aiCredential: CredentialRef, plan: ExportPlan)
 				view: EXPORT_VIEW,
 				statuses: [],
 				fields: 'simplified',
-				options: { maxRecordsPerPoll: plan.rows, startFrom: plan.since },
+				options: {
+					maxRecordsPerPoll: plan.rows,
+					startFrom: plan.since,
+					...(maxConcurrency === undefined ? {} : { maxConcurrency }),
+				},
 			},
 			{ credentials: { archiveAiMetadataApi: aiCredential } },
 		),
@@ -444,7 +458,6 @@ export function builtinExportWorkflow(
 	plan: ExportPlan,
 	leadSeconds: number,
 ): WorkflowJson {
-	const variables = `={{ { "since": ${JSON.stringify(plan.since)}, "limit": ${EXPORT_PAGE_SIZE}, "offset": $pageCount * ${EXPORT_PAGE_SIZE} } }}`;
 	return chainWorkflow(
 		'bench export built-in',
 		[
@@ -464,37 +477,15 @@ export function builtinExportWorkflow(
 				},
 				{ typeVersion: 1.2 },
 			),
-			node(
-				HTTP_NODE,
-				'n8n-nodes-base.httpRequest',
-				{
-					method: 'POST',
-					url: graphqlUrl,
-					authentication: 'genericCredentialType',
-					genericAuthType: 'httpHeaderAuth',
-					sendBody: true,
-					contentType: 'json',
-					specifyBody: 'json',
-					jsonBody: JSON.stringify({
-						query: SPEECH_TASKS_EXPORT_QUERY,
-						variables: { since: plan.since, limit: EXPORT_PAGE_SIZE, offset: 0 },
-						operationName: 'ExportSpeechTasks',
-					}),
-					options: {
-						pagination: {
-							pagination: {
-								paginationMode: 'updateAParameterInEachRequest',
-								parameters: {
-									parameters: [{ type: 'body', name: 'variables', value: variables }],
-								},
-								paginationCompleteWhen: 'other',
-								completeExpression: `={{ $response.body.data.speech_tasks.length < ${EXPORT_PAGE_SIZE} }}`,
-							},
-						},
-					},
-				},
-				{ typeVersion: 4.2, credentials: { httpHeaderAuth: headerCredential } },
-			),
+			graphqlPagingRequest({
+				url: graphqlUrl,
+				headerCredential,
+				query: SPEECH_TASKS_EXPORT_QUERY,
+				operationName: 'ExportSpeechTasks',
+				firstVariables: { since: plan.since, limit: EXPORT_PAGE_SIZE, offset: 0 },
+				pageVariables: `={{ { "since": ${JSON.stringify(plan.since)}, "limit": ${EXPORT_PAGE_SIZE}, "offset": $pageCount * ${EXPORT_PAGE_SIZE} } }}`,
+				completeWhen: `={{ $response.body.data.speech_tasks.length < ${EXPORT_PAGE_SIZE} }}`,
+			}),
 			node(SPLIT_NODE, 'n8n-nodes-base.splitOut', {
 				fieldToSplitOut: 'data.speech_tasks',
 				include: 'noOtherFields',

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { Sandbox } from '../../../dev/emulators';
 import { N8nInstance, type CredentialImport } from '../../../dev/n8n/n8n';
 import type { CredentialRef, WorkflowJson } from '../../../dev/n8n/workflows';
+import { DEFAULT_TRIGGER_CONCURRENCY } from '../../../nodes/shared/n8n/limits';
 import { countsSince, snapshot } from '../lib/counters';
 import { importWorkflows } from '../lib/importing';
 import { cpuInWindow, GroupMemorySampler, mebibytes, memoryInWindow } from '../lib/memory';
@@ -44,6 +45,8 @@ export type ExportContender = 'ours' | 'builtin';
 
 export interface ExportCase {
 	contender: ExportContender;
+	/** Ours: Max Concurrent Requests when set in the case (absent: the trigger's default). */
+	concurrency?: number;
 	label: string;
 	/** 0: the warm-up run of this contender (the bench server renders its pages); not in the medians. */
 	round: number;
@@ -73,6 +76,7 @@ export interface ExportCase {
 
 export interface ExportSummary {
 	contender: ExportContender;
+	concurrency?: number;
 	label: string;
 	rounds: number;
 	medianTotalMs: number;
@@ -92,13 +96,18 @@ export interface ExportResult {
 	idleLeadSeconds: number;
 	/** Ours: poll interval of the trigger, in seconds. */
 	pollSeconds: number;
+	/** Ours: the trigger's default Max Concurrent Requests, and the other settings that ran. */
+	defaultConcurrency: number;
+	otherConcurrencies: number[];
 	rounds: number;
 	warmup: boolean;
 	cases: ExportCase[];
 	summaries: ExportSummary[];
-	/** Medians, ours over built-in (targets: time ≤ 0.5, peak RSS ≤ 0.7). */
+	/** Medians, ours (default settings) over built-in (targets: time ≤ 0.5, peak RSS ≤ 0.7). */
 	timeRatio?: number;
 	peakRssRatio?: number;
+	/** Ours at the Max Concurrent Requests with the lowest median time, when other settings ran too. */
+	bestOurs?: { concurrency?: number; timeRatio?: number; peakRssRatio?: number };
 }
 
 export interface ExportCredential {
@@ -122,16 +131,33 @@ export interface ExportSetup {
 	fetchToken: () => Promise<string>;
 	/** Delay per request to the AI API (GraphQL and token), in ms: the distance to the real API. */
 	latencyMs: number;
+	/** Ours runs at its default Max Concurrent Requests and also at each of these. */
+	ourConcurrencies?: number[];
 	rounds: number;
 	/** Run each contender once first, unmeasured, so the bench server has rendered every page. */
 	warmup: boolean;
 	log: (line: string) => void;
 }
 
-const LABEL: Record<ExportContender, string> = {
-	ours: 'Archive AI Metadata Trigger -> Convert to File',
-	builtin: 'Schedule Trigger -> HTTP Request -> Split Out -> Convert to File',
-};
+/** One flow under test: the built-in one, or ours at its default or at a given Max Concurrent Requests. */
+interface Contender {
+	contender: ExportContender;
+	concurrency?: number;
+}
+
+function labelOf({ contender, concurrency }: Contender): string {
+	if (contender === 'builtin')
+		return 'Schedule Trigger -> HTTP Request -> Split Out -> Convert to File';
+	return `Archive AI Metadata Trigger${concurrency === undefined ? '' : ` (Max Concurrent Requests ${concurrency})`} -> Convert to File`;
+}
+
+function nameOf({ contender, concurrency }: Contender): string {
+	return concurrency === undefined ? contender : `${contender} at ${concurrency} in flight`;
+}
+
+function sameContender(a: Contender, b: Contender): boolean {
+	return a.contender === b.contender && a.concurrency === b.concurrency;
+}
 /**
  * Seconds between start-up and a run: the Schedule Trigger fires this long after activation; ours gets its rows this
  * long after `n8n start` is ready. n8n has settled after start-up by then.
@@ -167,25 +193,39 @@ export async function runScheduledExport(setup: ExportSetup): Promise<ExportResu
 }
 
 async function runRounds(setup: ExportSetup, rows: number): Promise<ExportResult> {
-	const contenders: ExportContender[] = setup.packageBuilt ? ['ours', 'builtin'] : ['builtin'];
+	const ours: Contender[] = setup.packageBuilt
+		? [
+				{ contender: 'ours' },
+				...(setup.ourConcurrencies ?? []).map((concurrency) => ({
+					contender: 'ours' as const,
+					concurrency,
+				})),
+			]
+		: [];
+	const contenders: Contender[] = [...ours, { contender: 'builtin' }];
 	const cases: ExportCase[] = [];
 	for (let round = setup.warmup ? 0 : 1; round <= setup.rounds; round++) {
 		// Alternating, so that a change in machine load hits both alike.
 		for (const contender of contenders) {
 			setup.log(
-				`scheduled export: ${round === 0 ? 'warm-up' : `round ${round}/${setup.rounds}`}, ${contender}, ${rows} rows`,
+				`scheduled export: ${round === 0 ? 'warm-up' : `round ${round}/${setup.rounds}`}, ${nameOf(contender)}, ${rows} rows`,
 			);
 			const measured = await runCase(setup, contender, rows);
 			const done = { ...measured, round };
 			cases.push(done);
 			setup.log(
-				`scheduled export: ${contender}: ${done.totalMs} ms, peak ${done.peakRssMiB} MiB, ${done.csvRows} CSV rows${done.error ? `, ${done.error}` : ''}`,
+				`scheduled export: ${nameOf(contender)}: ${done.totalMs} ms, peak ${done.peakRssMiB} MiB, ${done.csvRows} CSV rows${done.error ? `, ${done.error}` : ''}`,
 			);
 		}
 	}
 	const summaries = contenders.map((contender) => summarize(contender, cases));
-	const ours = summaries.find((each) => each.contender === 'ours');
+	const oursDefault = summaries.find(
+		(each) => each.contender === 'ours' && each.concurrency === undefined,
+	);
 	const builtin = summaries.find((each) => each.contender === 'builtin');
+	const fastestOurs = summaries
+		.filter((each) => each.contender === 'ours' && each.rounds > 0)
+		.sort((a, b) => a.medianTotalMs - b.medianTotalMs)[0];
 	return {
 		rows,
 		pageSize: EXPORT_PAGE_SIZE,
@@ -194,33 +234,41 @@ async function runRounds(setup: ExportSetup, rows: number): Promise<ExportResult
 		latencyMs: setup.latencyMs,
 		idleLeadSeconds: IDLE_LEAD_SECONDS,
 		pollSeconds: EXPORT_POLL_SECONDS,
+		defaultConcurrency: DEFAULT_TRIGGER_CONCURRENCY,
+		otherConcurrencies: setup.ourConcurrencies ?? [],
 		rounds: setup.rounds,
 		warmup: setup.warmup,
 		cases,
 		summaries,
-		...(ours && builtin
+		...(oursDefault && builtin
 			? {
-					timeRatio: ratio(ours.medianTotalMs, builtin.medianTotalMs),
-					peakRssRatio: ratio(ours.medianPeakRssMiB, builtin.medianPeakRssMiB),
+					timeRatio: ratio(oursDefault.medianTotalMs, builtin.medianTotalMs),
+					peakRssRatio: ratio(oursDefault.medianPeakRssMiB, builtin.medianPeakRssMiB),
+				}
+			: {}),
+		...(fastestOurs && builtin && ours.length > 1
+			? {
+					bestOurs: {
+						concurrency: fastestOurs.concurrency,
+						timeRatio: ratio(fastestOurs.medianTotalMs, builtin.medianTotalMs),
+						peakRssRatio: ratio(fastestOurs.medianPeakRssMiB, builtin.medianPeakRssMiB),
+					},
 				}
 			: {}),
 	};
 }
 
-function summarize(contender: ExportContender, cases: ExportCase[]): ExportSummary {
-	const measured = cases.filter(
-		(each) => each.contender === contender && each.round > 0 && !each.error,
-	);
+function summarize(contender: Contender, cases: ExportCase[]): ExportSummary {
+	const ofContender = cases.filter((each) => sameContender(each, contender));
+	const measured = ofContender.filter((each) => each.round > 0 && !each.error);
 	return {
-		contender,
-		label: LABEL[contender],
+		...contender,
+		label: labelOf(contender),
 		rounds: measured.length,
 		medianTotalMs: median(measured.map((each) => each.totalMs)),
 		medianPeakRssMiB: median(measured.map((each) => each.peakRssMiB)),
 		medianGrowthMiB: median(measured.map((each) => each.growthMiB)),
-		csvRows: Math.min(
-			...cases.filter((each) => each.contender === contender).map((each) => each.csvRows),
-		),
+		csvRows: Math.min(...ofContender.map((each) => each.csvRows)),
 	};
 }
 
@@ -232,7 +280,7 @@ interface ExecutionRow {
 
 async function runCase(
 	setup: ExportSetup,
-	contender: ExportContender,
+	{ contender, concurrency }: Contender,
 	expectedRows: number,
 ): Promise<Omit<ExportCase, 'round'>> {
 	const csvDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-export-'));
@@ -256,7 +304,7 @@ async function runCase(
 		await n8n.importCredentials([credential.imported]);
 		const workflow: WorkflowJson =
 			contender === 'ours'
-				? ourExportWorkflow(credential.ref, plan)
+				? ourExportWorkflow(credential.ref, plan, concurrency)
 				: builtinExportWorkflow(
 						setup.sandbox.ai.graphqlUrl,
 						credential.ref,
@@ -315,7 +363,8 @@ async function runCase(
 		].filter(Boolean);
 		return {
 			contender,
-			label: LABEL[contender],
+			...(concurrency === undefined ? {} : { concurrency }),
+			label: labelOf({ contender, concurrency }),
 			totalMs: stoppedAt - start,
 			...(contender === 'ours' ? { pollMs: startedAt - start } : {}),
 			executionMs: stoppedAt - startedAt,
