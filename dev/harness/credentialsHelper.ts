@@ -27,6 +27,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 	readonly preAuthenticationCalls: Array<{ type: string; expired: boolean }> = [];
 
+	/** Credential types in the order nodes had them decrypted (`getDecrypted`, once per `getCredentials`). */
+	readonly decryptions: string[] = [];
+
 	constructor(private readonly types: Record<string, ICredentialType>) {
 		super();
 	}
@@ -117,6 +120,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = this.store.get(type);
 		if (!data) throw new Error(`No test credentials of type ${type}`);
+		this.decryptions.push(type);
 		// n8n decrypts a fresh copy for every call.
 		return structuredClone(data);
 	}

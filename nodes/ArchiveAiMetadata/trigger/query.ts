@@ -32,7 +32,11 @@ export async function openViewSource(
 	ctx: RequestContext,
 	settings: Pick<TriggerSettings, 'view' | 'maxRetries'>,
 ): Promise<ViewSource> {
-	const client = await createAiMetadataClient(ctx, { retry: { maxRetries: settings.maxRetries } });
+	// A poll has no items, so the credential is decrypted once per poll rather than once per request.
+	const client = await createAiMetadataClient(ctx, {
+		retry: { maxRetries: settings.maxRetries },
+		credentialOncePerClient: true,
+	});
 	const schema = await loadSchemaUnlessRefused(ctx, client);
 	if (!schema)
 		return {
