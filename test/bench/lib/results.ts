@@ -59,7 +59,7 @@ export function renderResults(results: BenchResults): string {
 
 const MIB = 1024 * 1024;
 
-function returnAllSection(result: PagingResult): string {
+export function returnAllSection(result: PagingResult): string {
 	const what = result.api === 'ai' ? 'face tasks' : 'organizations';
 	const table = markdownTable(
 		[
