@@ -4,8 +4,13 @@ import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
 import { nodeJson } from '../../dev/n8n/run-data';
-import { chainWorkflow, node, PACKAGE_NODE_TYPES, setFields } from '../../dev/n8n/workflows';
-import { EVERY_FIVE_SECONDS } from './lib/poll-faults';
+import {
+	chainWorkflow,
+	node,
+	PACKAGE_NODE_TYPES,
+	POLL_EVERY_FIVE_SECONDS,
+	setFields,
+} from '../../dev/n8n/workflows';
 
 // n8n starts a poll at every poll time without waiting for the last poll of the same trigger. Here one poll reads
 // for longer than the interval (a slow API: 1.5 s per request, five pages one at a time), so one or two poll times
@@ -34,7 +39,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 					'New Face Tasks',
 					PACKAGE_NODE_TYPES.aiMetadataTrigger,
 					{
-						pollTimes: EVERY_FIVE_SECONDS,
+						pollTimes: POLL_EVERY_FIVE_SECONDS,
 						view: VIEW,
 						statuses: [],
 						fields: 'simplified',

@@ -3,8 +3,13 @@ import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
 import { nodeItems, nodeJson } from '../../dev/n8n/run-data';
-import { chainWorkflow, node, PACKAGE_NODE_TYPES, setFields } from '../../dev/n8n/workflows';
-import { EVERY_FIVE_SECONDS } from './lib/poll-faults';
+import {
+	chainWorkflow,
+	node,
+	PACKAGE_NODE_TYPES,
+	POLL_EVERY_FIVE_SECONDS,
+	setFields,
+} from '../../dev/n8n/workflows';
 import { aiCredentialImport } from '../../dev/n8n/credentials';
 
 // The AI Metadata polling trigger activated in a running n8n, polling every 5 seconds. The first poll emits what is
@@ -53,7 +58,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 				'New Face Tasks',
 				PACKAGE_NODE_TYPES.aiMetadataTrigger,
 				{
-					pollTimes: EVERY_FIVE_SECONDS,
+					pollTimes: POLL_EVERY_FIVE_SECONDS,
 					view: VIEW,
 					statuses: ['succeeded'],
 					fields: 'simplified',

@@ -22,9 +22,6 @@ import { aiCredentialImport } from '../../../dev/n8n/credentials';
 export const VIEW = 'face_tasks';
 export const TRIGGER_NAME = 'New Face Tasks';
 
-/** Polls every 5 seconds (see POLL_EVERY_FIVE_SECONDS). */
-export const EVERY_FIVE_SECONDS = POLL_EVERY_FIVE_SECONDS;
-
 export async function setUpPollingWorkflow(
 	n8n: N8nInstance,
 	sandbox: Sandbox,
@@ -35,7 +32,7 @@ export async function setUpPollingWorkflow(
 		TRIGGER_NAME,
 		PACKAGE_NODE_TYPES.aiMetadataTrigger,
 		{
-			pollTimes: EVERY_FIVE_SECONDS,
+			pollTimes: POLL_EVERY_FIVE_SECONDS,
 			view: VIEW,
 			statuses: [],
 			fields: 'simplified',
