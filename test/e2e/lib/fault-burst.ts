@@ -7,6 +7,7 @@ import {
 	send,
 	type SendResult,
 } from '../../../dev/emulators/webhook/sender';
+import { startRecordingServer } from '../../../dev/n8n/http';
 import type { ExecutionRecord, N8nInstance } from '../../../dev/n8n/n8n';
 import { newCredentialId } from '../../../dev/n8n/package';
 import {
@@ -16,6 +17,7 @@ import {
 	SIP_TRIGGER_VERSION,
 	webhookTrigger,
 	type WorkflowJson,
+	type WorkflowNode,
 } from '../../../dev/n8n/workflows';
 import { ReadinessGate } from './readiness-gate';
 
@@ -59,18 +61,93 @@ export interface Receiver {
 	path: string;
 }
 
-/** The workflow receiving the burst: the SIP trigger in one Respond mode, or n8n's Webhook node ("Immediately"). */
+/**
+ * A witness outside n8n of what the receivers' workflows ran: the node after each receiver's trigger POSTs the event's
+ * webhook-id here. An execution's record in n8n's database is not always that witness: n8n 1.x in queue mode, when a
+ * worker fails to save an execution that already ran (its database was down), may later overwrite the execution's data
+ * with a bare error record that no longer holds the event, although the trigger answered the sender and the
+ * workflow's nodes ran.
+ */
+export class EventSink {
+	private constructor(private readonly server: Awaited<ReturnType<typeof startRecordingServer>>) {}
+
+	static async start(): Promise<EventSink> {
+		return new EventSink(await startRecordingServer(() => ({ recorded: true })));
+	}
+
+	get url(): string {
+		return `${this.server.url}/ran`;
+	}
+
+	/** How often the workflows' next node received each webhook-id. */
+	runsPerId(): Map<string, number> {
+		const runs = new Map<string, number>();
+		for (const request of this.server.requests) {
+			const id = (JSON.parse(request.body) as { webhook_id?: unknown }).webhook_id;
+			if (typeof id === 'string' && id !== '') runs.set(id, (runs.get(id) ?? 0) + 1);
+		}
+		return runs;
+	}
+
+	async close(): Promise<void> {
+		await this.server.close();
+	}
+}
+
+/** The node after a receiver's trigger: POSTs `{webhook_id}` (an n8n expression of the trigger's item) to the sink. */
+function sinkNode(sinkUrl: string, webhookIdExpression: string): WorkflowNode {
+	return node(
+		SINK_NODE,
+		'n8n-nodes-base.httpRequest',
+		{
+			method: 'POST',
+			url: sinkUrl,
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: {
+				parameters: [{ name: 'webhook_id', value: `={{ ${webhookIdExpression} }}` }],
+			},
+			options: {},
+		},
+		{ typeVersion: 4.2 },
+	);
+}
+
+const SINK_NODE = 'Record Run';
+
+/** The trigger alone, or the trigger followed by the sink node. */
+function receiverGraph(
+	name: string,
+	trigger: WorkflowNode,
+	sinkUrl: string | undefined,
+	webhookIdExpression: string,
+): WorkflowJson {
+	if (!sinkUrl) return graphWorkflow(name, [trigger], []);
+	return graphWorkflow(
+		name,
+		[trigger, sinkNode(sinkUrl, webhookIdExpression)],
+		[{ from: trigger.name, to: SINK_NODE }],
+	);
+}
+
+/**
+ * The workflow receiving the burst: the SIP trigger in one Respond mode, or n8n's Webhook node ("Immediately");
+ * with a sink URL, followed by a node that reports each event it receives there.
+ */
 export function receiverWorkflow(
 	kind: ReceiverKind,
 	baseUrl: string,
 	credential: { id: string; name: string },
+	sinkUrl?: string,
 ): Receiver {
 	if (kind === 'webhookNode') {
 		const path = `durability-${randomUUID()}`;
-		const workflow = graphWorkflow(
+		const workflow = receiverGraph(
 			`durability ${kind} ${path.slice(-8)}`,
-			[webhookTrigger('Webhook', { path })],
-			[],
+			webhookTrigger('Webhook', { path }),
+			sinkUrl,
+			`$json.headers["webhook-id"]`,
 		);
 		return { kind, workflow, url: `${baseUrl}/webhook/${path}`, path: `/webhook/${path}` };
 	}
@@ -85,7 +162,12 @@ export function receiverWorkflow(
 			webhookId,
 		},
 	);
-	const workflow = graphWorkflow(`durability ${kind} ${webhookId.slice(0, 8)}`, [trigger], []);
+	const workflow = receiverGraph(
+		`durability ${kind} ${webhookId.slice(0, 8)}`,
+		trigger,
+		sinkUrl,
+		'$json.webhook_id',
+	);
 	const urlPath = `/webhook/${webhookId}/sip-status`;
 	return { kind, workflow, url: `${baseUrl}${urlPath}`, path: urlPath };
 }
@@ -98,17 +180,21 @@ export type ReceiverHost = Pick<
 	readonly baseUrl: string;
 };
 
-/** Imports the signing credential and the receivers' workflows, activated; the server must be stopped. */
+/**
+ * Imports the signing credential and the receivers' workflows, activated; the server must be stopped. With a sink,
+ * every receiver reports the events its workflow ran to it.
+ */
 export async function setUpReceivers(
 	n8n: ReceiverHost,
 	secret: string,
 	kinds: ReceiverKind[],
+	sink?: EventSink,
 ): Promise<Receiver[]> {
 	const credential = { id: newCredentialId(), name: 'durability signing secret' };
 	await n8n.importCredentials([
 		{ ...credential, type: 'archiveSipWebhookApi', data: { signingSecret: secret } },
 	]);
-	const receivers = kinds.map((kind) => receiverWorkflow(kind, n8n.baseUrl, credential));
+	const receivers = kinds.map((kind) => receiverWorkflow(kind, n8n.baseUrl, credential, sink?.url));
 	for (const { workflow } of receivers) {
 		await n8n.importWorkflow(workflow);
 		await n8n.activate(workflow.id, workflow.name);
@@ -278,8 +364,15 @@ export interface DurabilityCounts {
 	answered: number;
 	/** Never answered 2xx, the sender gave up (its whole compressed schedule failed). */
 	unanswered: number;
-	/** Answered 2xx, but no execution holds the event. */
+	/** Answered 2xx, but the workflow never ran with it: no execution holds it, nor did the sink (if any) receive it. */
 	lost: number;
+	/**
+	 * With a sink: events the workflow ran (the sink received them) that no execution holds any more, because n8n
+	 * overwrote the execution's record afterwards (see EventSink).
+	 */
+	ranWithoutRecord: number;
+	/** With a sink: events held by an execution that succeeded, yet the sink never received them (a broken sink). */
+	unreported: number;
 	/** Held by more than one execution. */
 	duplicates: number;
 	executions: number;
@@ -289,7 +382,16 @@ export interface DurabilityCounts {
 	/** Executions by final status (e.g. success, crashed, new = never ran). */
 	statuses: Record<string, number>;
 	/** Lost events, with the statuses of executions that hold them (none, or only ones that never ran). */
-	lostDetail: Array<{ id: string; heldBy: string[]; attempts: string[] }>;
+	lostDetail: EventDetail[];
+	/** Events never answered 2xx, with the executions that hold them and every attempt. */
+	unansweredDetail: EventDetail[];
+}
+
+/** One event as the sender and n8n saw it: executions holding it (id:status) and each attempt (status@ts+ms). */
+export interface EventDetail {
+	id: string;
+	heldBy: string[];
+	attempts: string[];
 }
 
 /** Where executions are read from: a single n8n's SQLite database, or a queue-mode cluster's PostgreSQL. */
@@ -306,12 +408,13 @@ export interface ExecutionSource {
  * Waits until n8n's executions of the workflow stop changing (every answered event's execution is saved by then in
  * "After the Event Is Saved" mode; in the others it is saved a moment after the answer), then counts. An execution
  * still "new" then, and that no process logged as started, never ran (in queue mode: its job was lost): it holds no
- * event.
+ * event. With a sink, an event the workflow's next node received counts as run even where no execution holds it.
  */
 export async function countOutcomes(
 	source: ExecutionSource,
 	workflowId: string,
 	burst: BurstResult,
+	sink?: EventSink,
 ): Promise<DurabilityCounts> {
 	const fingerprint = (all: ExecutionRecord[]) =>
 		all.map((execution) => `${execution.id}:${execution.status}`).join(',');
@@ -332,8 +435,15 @@ export async function countOutcomes(
 	const statuses: Record<string, number> = {};
 	for (const execution of executions)
 		statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
-	const lostEvents = answeredEvents.filter((event) => (runsPerId.get(event.id) ?? 0) === 0);
-	const lostDetail = lostEvents.slice(0, 5).map((event) => ({
+	const sinkRuns = sink?.runsPerId() ?? new Map<string, number>();
+	const held = (event: EventRecord) => (runsPerId.get(event.id) ?? 0) > 0;
+	const succeeded = new Set(
+		executions
+			.filter((execution) => execution.status === 'success')
+			.flatMap((execution) => [...webhookIdsIn(execution.data)]),
+	);
+	const lostEvents = answeredEvents.filter((event) => !held(event) && !sinkRuns.has(event.id));
+	const detail = (event: EventRecord): EventDetail => ({
 		id: event.id,
 		heldBy: executions
 			.filter((execution) => webhookIdsIn(execution.data).has(event.id))
@@ -342,14 +452,21 @@ export async function countOutcomes(
 		attempts: event.attempts.map(
 			(attempt) => `${attempt.status}@${attempt.timestamp}+${attempt.latencyMs}ms`,
 		),
-	}));
+	});
+	const unansweredEvents = burst.events.filter((event) => !event.answered);
 	return {
 		statuses,
-		lostDetail,
+		lostDetail: lostEvents.slice(0, 5).map(detail),
+		unansweredDetail: unansweredEvents.slice(0, 5).map(detail),
 		events: burst.events.length,
 		answered: answeredEvents.length,
-		unanswered: burst.events.length - answeredEvents.length,
+		unanswered: unansweredEvents.length,
 		lost: lostEvents.length,
+		ranWithoutRecord: answeredEvents.filter((event) => !held(event) && sinkRuns.has(event.id))
+			.length,
+		unreported: sink
+			? burst.events.filter((event) => succeeded.has(event.id) && !sinkRuns.has(event.id)).length
+			: 0,
 		duplicates: burst.events.filter((event) => (runsPerId.get(event.id) ?? 0) > 1).length,
 		executions: executions.length,
 		attempts: burst.events.reduce((sum, event) => sum + event.attempts.length, 0),

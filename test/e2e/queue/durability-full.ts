@@ -3,6 +3,7 @@ import { packageUnderTest } from '../../../dev/n8n/package';
 import {
 	burstSpacingMs,
 	countOutcomes,
+	EventSink,
 	loadAverage,
 	runBurst,
 	senderRoute,
@@ -50,6 +51,7 @@ async function measureVersion(
 ): Promise<string[]> {
 	const secret = generateSecret(32);
 	const cluster = await QueueCluster.create({ version, ...packageUnderTest() });
+	const sink = await EventSink.start();
 	const lines: string[] = [];
 	let closeRoute = async () => {};
 	try {
@@ -58,6 +60,7 @@ async function measureVersion(
 			clusterHost(cluster),
 			secret,
 			plan.map((each) => each.kind),
+			sink,
 		);
 		await cluster.start();
 		const route = await senderRoute(cluster.webhookBaseUrls);
@@ -76,7 +79,12 @@ async function measureVersion(
 					killAtAnswered: [Math.round(events * (0.1 + Math.random() * 0.8))],
 				},
 			);
-			const counts: DurabilityCounts = await countOutcomes(cluster, receiver.workflow.id, burst);
+			const counts: DurabilityCounts = await countOutcomes(
+				cluster,
+				receiver.workflow.id,
+				burst,
+				sink,
+			);
 			const restarted = await stopSupervising();
 			console.log(
 				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, ${KIND_LABELS[kind]}: ${JSON.stringify({ ...counts, restarted, unansweredAtFault: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000), load: loadAverage() })}`,
@@ -88,6 +96,7 @@ async function measureVersion(
 	} finally {
 		await closeRoute();
 		await cluster.dispose();
+		await sink.close();
 	}
 	return lines;
 }

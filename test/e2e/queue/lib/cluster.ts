@@ -94,6 +94,11 @@ export class QueueCluster {
 		}
 	}
 
+	/** The n8n version every process of the cluster runs. */
+	get version(): string {
+		return this.options.version;
+	}
+
 	/** The main instance: imports, activation and CLI commands go through it (database: PostgreSQL). */
 	get mainInstance(): N8nInstance {
 		if (!this.main) throw new Error('cluster has no main instance');

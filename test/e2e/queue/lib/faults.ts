@@ -1,4 +1,15 @@
-import type { Fault, Receiver, ReceiverHost, Target } from '../../lib/fault-burst';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { REPO_ROOT } from '../../../../dev/n8n/install';
+import {
+	webhookIdsIn,
+	type DurabilityCounts,
+	type Fault,
+	type Receiver,
+	type ReceiverHost,
+	type Target,
+} from '../../lib/fault-burst';
 import type { QueueCluster } from './cluster';
 
 /**
@@ -68,4 +79,44 @@ export function acrossProcessors(
 
 function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** `DURABILITY_N8N_LOG_LEVEL` (e.g. debug) for every n8n process of a durability cluster; n8n's default otherwise. */
+export function debugLogLevel(
+	env: NodeJS.ProcessEnv = process.env,
+): Record<string, string> | undefined {
+	const level = env.DURABILITY_N8N_LOG_LEVEL;
+	return level ? { N8N_LOG_LEVEL: level } : undefined;
+}
+
+/**
+ * After a burst that lost or never answered an event: every process's log, each execution of the receiver (status,
+ * the webhook-ids it holds, its error), and the counts, under .build/durability-evidence/, so a failure on a machine
+ * no one watched can still be read.
+ */
+export async function keepEvidence(
+	cluster: QueueCluster,
+	receiver: Receiver,
+	scenario: QueueScenario,
+	counts: DurabilityCounts,
+): Promise<string> {
+	const dir = path.join(
+		REPO_ROOT,
+		'.build',
+		'durability-evidence',
+		`${cluster.version}-${scenario}-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+	);
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, 'logs.txt'), cluster.logs());
+	const executions = await cluster.executions(receiver.workflow.id);
+	const summary = executions.map((execution) => ({
+		id: execution.id,
+		status: execution.status,
+		webhookIds: [...webhookIdsIn(execution.data)],
+		error: execution.data?.resultData?.error?.message,
+	}));
+	fs.writeFileSync(path.join(dir, 'executions.json'), JSON.stringify(summary, null, 1));
+	fs.writeFileSync(path.join(dir, 'counts.json'), JSON.stringify(counts, null, 1));
+	console.log(`durability evidence kept in ${dir}`);
+	return dir;
 }
