@@ -32,11 +32,8 @@ export async function openViewSource(
 	ctx: RequestContext,
 	settings: Pick<TriggerSettings, 'view' | 'maxRetries'>,
 ): Promise<ViewSource> {
-	// A poll has no items, so the credential is decrypted once per poll rather than once per request.
-	const client = await createAiMetadataClient(ctx, {
-		retry: { maxRetries: settings.maxRetries },
-		credentialOncePerClient: true,
-	});
+	// One client per poll: its credential is decrypted once for the poll, not once per request.
+	const client = await createAiMetadataClient(ctx, { retry: { maxRetries: settings.maxRetries } });
 	const schema = await loadSchemaUnlessRefused(ctx, client);
 	if (!schema)
 		return {

@@ -41,14 +41,6 @@ export interface TransportOptions {
 	method?: 'POST' | 'GET';
 	retry?: Partial<RetryPolicy>;
 	timeoutMs?: number;
-	/**
-	 * Decrypt the credential once, when the client is created, and hand it to n8n with every request (a refreshed
-	 * token is written into it, and saved by n8n as always). Without it n8n reads and decrypts the credential for
-	 * each request, and in a poll trigger on n8n 2.x also builds a fresh expression isolate for it: about 40 ms
-	 * per request that more pages in flight do not hide. Only where no item is involved (triggers): an action
-	 * node's credential may hold expressions that depend on the item.
-	 */
-	credentialOncePerClient?: boolean;
 }
 
 export { DEFAULT_RETRY, parseRetryAfter } from '../http/retry';
@@ -104,12 +96,20 @@ export class GraphqlClient {
 		private readonly method: 'POST' | 'GET',
 		private readonly timeoutMs: number,
 		retry: RetryPolicy,
-		/** The credential as decrypted at create, when it is reused for every request. */
+		/** The credential as decrypted at create, handed to n8n with every request. */
 		private readonly decrypted?: ICredentialsDecrypted,
 	) {
 		this.retry = retry;
 	}
 
+	/**
+	 * Decrypts the credential once, here, and hands it to n8n with every request (n8n's `credentialsDecrypted`;
+	 * a refreshed token is written into it and saved by n8n as always). Otherwise n8n reads and decrypts the
+	 * credential again for each request: a database read and a decryption per page, and in a poll trigger on n8n
+	 * 2.x also a fresh expression isolate, about 40 ms per request that more pages in flight do not hide. It is the
+	 * same credential either way: n8n resolves it per request for item 0 too (`httpRequestWithAuthentication` passes
+	 * no item), as this `getCredentials` does.
+	 */
 	static async create(
 		ctx: RequestContext,
 		service: GraphqlService,
@@ -135,7 +135,7 @@ export class GraphqlClient {
 			options.method ?? 'POST',
 			options.timeoutMs ?? 60_000,
 			{ ...DEFAULT_RETRY, ...(options.retry ?? {}) },
-			options.credentialOncePerClient && reference?.id
+			reference?.id
 				? {
 						id: reference.id,
 						name: reference.name,
