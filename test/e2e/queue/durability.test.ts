@@ -86,8 +86,9 @@ describeQueue.each(queueVersions())('SIP trigger durability in n8n %s queue mode
 		expect(counts.unanswered).toBe(0);
 		expect(counts.answered).toBe(EVENTS);
 		expect(counts.lost).toBe(0);
-		// The witness works: every event a successful execution holds reached the node after the trigger.
+		// The witness works: every event a successful execution holds reached it, and its node never failed.
 		expect(counts.unreported).toBe(0);
+		expect(counts.sinkFailures).toBe(0);
 		// Only events not yet answered at the fault can have run twice.
 		expect(counts.duplicates).toBeLessThanOrEqual(burst.unansweredAtKills);
 	});
