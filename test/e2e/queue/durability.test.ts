@@ -26,8 +26,8 @@ import { queueVersions, QUEUE_MODE_REQUESTED } from './lib/selection';
 // through two webhook processors (each retry goes to the other one), while PostgreSQL is stopped for 10 s, then Redis
 // for 10 s, then one webhook processor and one worker are killed with SIGKILL, each mid-burst. No event answered 2xx
 // may be without a run of its workflow (an execution holding it, or the node after the trigger having received it:
-// n8n 1.x can overwrite the record of an execution that ran while PostgreSQL was down, see EventSink). Full size (1,000 events, 30 s, every mode and n8n's Webhook node):
-// test/e2e/queue/durability-full.ts.
+// n8n 1.x can overwrite the record of an execution that ran while PostgreSQL was down, see EventSink). Full size
+// (1,000 events, 30 s, every mode and n8n's Webhook node): test/e2e/queue/durability-full.ts.
 
 const pkg = packageUnderTest();
 const EVENTS = 100;
