@@ -373,7 +373,10 @@ export interface DurabilityCounts {
 	ranWithoutRecord: number;
 	/** With a sink: events held by an execution that succeeded, yet the sink never received them (a broken sink). */
 	unreported: number;
-	/** Executions in which the sink node itself failed (the sink unreachable, or refusing what it was sent). */
+	/**
+	 * Executions in which the sink node itself failed (the sink unreachable, or refusing what it was sent). A crashed
+	 * execution is not counted: n8n's crash recovery marks the node that was running when the process died as failed.
+	 */
 	sinkFailures: number;
 	/** Held by more than one execution. */
 	duplicates: number;
@@ -469,8 +472,10 @@ export async function countOutcomes(
 		unreported: sink
 			? burst.events.filter((event) => succeeded.has(event.id) && !sinkRuns.has(event.id)).length
 			: 0,
-		sinkFailures: executions.filter((execution) =>
-			execution.data?.resultData?.runData?.[SINK_NODE]?.some((run) => run.error !== undefined),
+		sinkFailures: executions.filter(
+			(execution) =>
+				execution.status !== 'crashed' &&
+				execution.data?.resultData?.runData?.[SINK_NODE]?.some((run) => run.error !== undefined),
 		).length,
 		duplicates: burst.events.filter((event) => (runsPerId.get(event.id) ?? 0) > 1).length,
 		executions: executions.length,
