@@ -431,10 +431,12 @@ export async function countOutcomes(
 		executions = await source.executions(workflowId);
 	}
 	const started = source.startedExecutionIds?.() ?? new Set<string>();
+	// Each execution's data is searched once (it is serialised to be searched).
+	const idsOf = new Map(executions.map((execution) => [execution, webhookIdsIn(execution.data)]));
 	const runsPerId = new Map<string, number>();
-	for (const execution of executions) {
+	for (const [execution, ids] of idsOf) {
 		if (execution.status === 'new' && !started.has(execution.id)) continue;
-		for (const id of webhookIdsIn(execution.data)) runsPerId.set(id, (runsPerId.get(id) ?? 0) + 1);
+		for (const id of ids) runsPerId.set(id, (runsPerId.get(id) ?? 0) + 1);
 	}
 	const answeredEvents = burst.events.filter((event) => event.answered);
 	const statuses: Record<string, number> = {};
@@ -443,16 +445,17 @@ export async function countOutcomes(
 	const sinkRuns = sink?.runsPerId() ?? new Map<string, number>();
 	const held = (event: EventRecord) => (runsPerId.get(event.id) ?? 0) > 0;
 	const succeeded = new Set(
-		executions
-			.filter((execution) => execution.status === 'success')
-			.flatMap((execution) => [...webhookIdsIn(execution.data)]),
+		[...idsOf]
+			.filter(([execution]) => execution.status === 'success')
+			.flatMap(([, ids]) => [...ids]),
 	);
-	const lostEvents = answeredEvents.filter((event) => !held(event) && !sinkRuns.has(event.id));
+	const unheld = answeredEvents.filter((event) => !held(event));
+	const lostEvents = unheld.filter((event) => !sinkRuns.has(event.id));
 	const detail = (event: EventRecord): EventDetail => ({
 		id: event.id,
-		heldBy: executions
-			.filter((execution) => webhookIdsIn(execution.data).has(event.id))
-			.map((execution) => `${execution.id}:${execution.status}`),
+		heldBy: [...idsOf]
+			.filter(([, ids]) => ids.has(event.id))
+			.map(([execution]) => `${execution.id}:${execution.status}`),
 		// What the sender saw, attempt by attempt: status (0 = no answer), when it was signed, how long it took.
 		attempts: event.attempts.map(
 			(attempt) => `${attempt.status}@${attempt.timestamp}+${attempt.latencyMs}ms`,
@@ -467,8 +470,7 @@ export async function countOutcomes(
 		answered: answeredEvents.length,
 		unanswered: unansweredEvents.length,
 		lost: lostEvents.length,
-		ranWithoutRecord: answeredEvents.filter((event) => !held(event) && sinkRuns.has(event.id))
-			.length,
+		ranWithoutRecord: unheld.length - lostEvents.length,
 		unreported: sink
 			? burst.events.filter((event) => succeeded.has(event.id) && !sinkRuns.has(event.id)).length
 			: 0,
