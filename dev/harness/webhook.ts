@@ -119,6 +119,11 @@ export interface WebhookHarnessOptions {
 	 * answers 500 and, as with any answer, saves the delivery's static data).
 	 */
 	executionFault?: (call: number) => ExecutionFault | Promise<ExecutionFault>;
+	/**
+	 * Runs inside every credential read, before the data is handed over: a test makes reads slow (n8n loads and
+	 * decrypts them from its database) or lets one fail.
+	 */
+	credentialRead?: () => Promise<void>;
 }
 
 export type ExecutionFault =
@@ -146,6 +151,8 @@ export interface WebhookHarness {
 	runs(): INodeExecutionData[][][];
 	/** How often the node read (decrypted) its credentials. */
 	credentialReads(): number;
+	/** How many requests reached n8n's webhook handling so far (the node's webhook() is called for each). */
+	requestsStarted(): number;
 	close(): Promise<void>;
 }
 
@@ -224,13 +231,17 @@ export async function startWebhookHarness(
 	const credentialsHelper = {
 		getDecrypted: async (_data: unknown, _nodeCredentials: unknown, type: string) => {
 			credentialReads++;
+			await options.credentialRead?.();
 			const found = options.credentials?.[type];
 			if (!found) throw new Error(`No test credentials of type ${type}`);
 			return { ...found };
 		},
 	};
 
+	let requestsStarted = 0;
+
 	async function handle(req: N8nRequest, res: ServerResponse): Promise<void> {
+		requestsStarted++;
 		await prepareRequest(req, options.rawBody ?? 'eager');
 		const workflow = inMemoryWorkflow ?? newWorkflow();
 		const node = workflow.getNode(TRIGGER_NODE_NAME)!;
@@ -400,6 +411,7 @@ export async function startWebhookHarness(
 		calls,
 		runs: () => calls.flatMap((call) => (call.execution ? [call.execution] : [])),
 		credentialReads: () => credentialReads,
+		requestsStarted: () => requestsStarted,
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve, reject) =>

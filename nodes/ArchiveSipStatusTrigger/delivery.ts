@@ -29,6 +29,18 @@ export interface TriggerSettings {
 	typePatterns: string[];
 	outputMode: OutputMode;
 	includeRawEvent: boolean;
+	/** Events filtered out by type or outcome start the workflow on the "Filtered Out" output. */
+	sendFilteredOut: boolean;
+}
+
+/** Which filter kept an event from the workflow's ordinary outputs. */
+export type FilterReason = 'type' | 'outcome';
+
+export interface FilteredOut {
+	reason: FilterReason;
+	type: string;
+	/** As in the output item (headerText). */
+	webhookId: string;
 }
 
 export interface DeliveryContext {
@@ -47,6 +59,8 @@ export type DeliveryResult =
 			workflowData?: INodeExecutionData[][];
 			/** The id recorded as accepted by this delivery, so a later failure can release it. */
 			acceptedId?: string;
+			/** Set for an event the filters kept from the ordinary outputs: logged, and on "Filtered Out" if chosen. */
+			filteredOut?: FilteredOut;
 	  }
 	| {
 			status: 400 | 401 | 409 | 429;
@@ -56,10 +70,16 @@ export type DeliveryResult =
 			signatureOnly?: boolean;
 	  };
 
-function isWanted(event: StatusEvent, settings: TriggerSettings): boolean {
-	const outcomeWanted =
-		settings.outcomeFilter === 'both' || settings.outcomeFilter === event.outcome;
-	return outcomeWanted && typeMatches(event.type, settings.typePatterns);
+/** Why the filters keep an event from the ordinary outputs (Event Types first), or undefined when they do not. */
+export function filteredOutBy(
+	event: { type: unknown; outcome: unknown },
+	filters: Pick<TriggerSettings, 'outcomeFilter' | 'typePatterns'>,
+): FilterReason | undefined {
+	if (typeof event.type !== 'string' || !typeMatches(event.type, filters.typePatterns))
+		return 'type';
+	if (filters.outcomeFilter !== 'both' && filters.outcomeFilter !== event.outcome)
+		return 'outcome';
+	return undefined;
 }
 
 export async function handleDelivery(
@@ -113,12 +133,15 @@ export async function handleDelivery(
 	const recorded = await context.replayStore.remember(webhookId, context.nowMs + REPLAY_WINDOW_MS);
 	if (!recorded) return { status: 204 };
 
-	if (!isWanted(event.value, settings)) return { status: 204, acceptedId: webhookId };
+	const reason = filteredOutBy(event.value, settings);
+	const filteredOut = reason && { reason, type: event.value.type, webhookId };
+	if (filteredOut && !settings.sendFilteredOut)
+		return { status: 204, acceptedId: webhookId, filteredOut };
 	const json = toOutputJson(
 		event.value,
 		{ webhookId: headerText(webhookId), receivedAt: new Date(context.nowMs) },
 		settings.includeRawEvent,
 	);
-	// One input for every event: the node's execute() puts it on its outcome's output (respond.ts).
-	return { status: 204, acceptedId: webhookId, workflowData: [[{ json }]] };
+	// One input for every event: the node's execute() puts it on its output (respond.ts).
+	return { status: 204, acceptedId: webhookId, workflowData: [[{ json }]], filteredOut };
 }

@@ -8,6 +8,7 @@ import {
 	recentSigningKeys,
 	rememberSigningKeys,
 	secretsChanged,
+	sharedRead,
 	takeForcedReread,
 } from './verify/signingKeyCache';
 import { DEFAULT_EVENT_TYPE_PATTERNS, splitPatterns } from './typeFilter';
@@ -50,6 +51,14 @@ function credentialIdOf(context: IWebhookFunctions): string | undefined {
 	return context.getNode().credentials?.[CREDENTIAL_NAME]?.id ?? undefined;
 }
 
+/**
+ * Whose keys a read or a cache entry holds: the credential as this workflow reads it, in this mode. Another
+ * workflow naming the same credential id gets its own read, so n8n checks that it may use the credential.
+ */
+function credentialReadKey(context: IWebhookFunctions, credentialId: string): string {
+	return [context.getMode(), context.getWorkflow().id ?? '', credentialId].join('\u0000');
+}
+
 /** Identifies the secrets' values without keeping them: the unusable-secret warning is logged once per change. */
 function fingerprintOf(signingSecret: unknown, additionalSecrets: unknown): string {
 	return createHash('sha256')
@@ -59,7 +68,9 @@ function fingerprintOf(signingSecret: unknown, additionalSecrets: unknown): stri
 
 /**
  * The credential's signing keys. Production deliveries reuse keys this process read a moment ago, unless
- * `reuseRecentKeys` is false; test-URL deliveries always read the credential, so edits show at once there.
+ * `reuseRecentKeys` is false; test-URL deliveries always read the credential, so edits show at once there. A
+ * delivery arriving while a read of the same credential is under way shares it instead of reading again; keys
+ * from such a read count as read for this delivery (not `reused`), since they were read while it was handled.
  */
 async function signingKeys(
 	context: IWebhookFunctions,
@@ -67,14 +78,21 @@ async function signingKeys(
 	nowMs: number,
 ): Promise<{ keys: SigningKeys; reused: boolean; problemsAreNew: boolean }> {
 	const credentialId = credentialIdOf(context);
-	const cacheKey = context.getMode() === 'webhook' && credentialId ? credentialId : undefined;
+	const readKey = credentialId === undefined ? undefined : credentialReadKey(context, credentialId);
+	const cacheKey = context.getMode() === 'webhook' ? readKey : undefined;
 	const recent = cacheKey && reuseRecentKeys ? recentSigningKeys(cacheKey, nowMs) : undefined;
 	if (recent) return { keys: recent, reused: true, problemsAreNew: false };
-	const credentials = await context.getCredentials(CREDENTIAL_NAME);
-	const keys = parseSigningKeys(credentials.signingSecret, credentials.additionalSecrets);
-	if (cacheKey && keys.keys.length > 0) rememberSigningKeys(cacheKey, keys, nowMs);
-	const fingerprint = fingerprintOf(credentials.signingSecret, credentials.additionalSecrets);
-	return { keys, reused: false, problemsAreNew: secretsChanged(credentialId ?? '', fingerprint) };
+	const read = async () => {
+		const credentials = await context.getCredentials(CREDENTIAL_NAME);
+		const keys = parseSigningKeys(credentials.signingSecret, credentials.additionalSecrets);
+		if (cacheKey && keys.keys.length > 0) rememberSigningKeys(cacheKey, keys, nowMs);
+		const fingerprint = fingerprintOf(credentials.signingSecret, credentials.additionalSecrets);
+		return { keys, problemsAreNew: secretsChanged(credentialId ?? '', fingerprint) };
+	};
+	if (readKey === undefined) return { ...(await read()), reused: false };
+	const { value, joined } = await sharedRead(readKey, read);
+	// The warning about unusable secrets belongs to the delivery that read them.
+	return { keys: value.keys, reused: false, problemsAreNew: value.problemsAreNew && !joined };
 }
 
 /**
@@ -86,9 +104,34 @@ export function mayRereadSigningKeys(context: IWebhookFunctions, nowMs: number):
 	return credentialId !== undefined && takeForcedReread(credentialId, nowMs);
 }
 
+/** Timestamp Tolerance in seconds, from the node's options; checked before the credential is read. */
+export function toleranceSecondsOf(options: IDataObject): number {
+	return Math.min(
+		MAX_TOLERANCE_SECONDS,
+		numberOption(options, 'toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
+	);
+}
+
+/** The Event Types patterns; an old workflow that never added the option gets today's default (every type). */
+export function typePatternsOf(options: IDataObject): string[] {
+	return splitPatterns(
+		options.eventTypes === undefined ? DEFAULT_EVENT_TYPE_PATTERNS : options.eventTypes,
+	);
+}
+
+/** Whether filtered-out events leave through the "Filtered Out" output (off by default). */
+export function sendsFilteredOut(options: IDataObject): boolean {
+	return options.sendFilteredOut === true;
+}
+
+/** `options` is the node's Options collection, read once per delivery by the caller. */
 export async function readSettings(
 	context: IWebhookFunctions,
-	{ reuseRecentKeys, nowMs }: { reuseRecentKeys: boolean; nowMs: number },
+	{
+		reuseRecentKeys,
+		nowMs,
+		options,
+	}: { reuseRecentKeys: boolean; nowMs: number; options: IDataObject },
 ): Promise<ResolvedSettings> {
 	const {
 		keys: parsed,
@@ -98,22 +141,16 @@ export async function readSettings(
 	if (parsed.keys.length === 0) {
 		throw new TriggerConfigurationError(`No usable signing secret: ${parsed.errors.join('; ')}`);
 	}
-	// n8n resolves every getNodeParameter call afresh: read each parameter once.
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const typePatterns =
-		options.eventTypes === undefined ? DEFAULT_EVENT_TYPE_PATTERNS : options.eventTypes;
 	return {
 		settings: {
 			keys: parsed.keys,
-			toleranceSeconds: Math.min(
-				MAX_TOLERANCE_SECONDS,
-				numberOption(options, 'toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
-			),
+			toleranceSeconds: toleranceSecondsOf(options),
 			maxBodyBytes: maxBodyBytesOf(options),
 			outcomeFilter: context.getNodeParameter('outcomes', 'both') as OutcomeFilter,
-			typePatterns: splitPatterns(typePatterns),
+			typePatterns: typePatternsOf(options),
 			outputMode: context.getNodeParameter('outputMode', 'single') as OutputMode,
 			includeRawEvent: options.includeRawEvent === true,
+			sendFilteredOut: sendsFilteredOut(options),
 		},
 		eventsPerMinute: Math.floor(numberOption(options, 'eventsPerMinute', 0)),
 		secretProblems: problemsAreNew ? parsed.errors : [],

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { handleDelivery, type DeliveryResult } from './delivery';
+import { handleDelivery, type DeliveryResult, type FilteredOut } from './delivery';
 import {
 	readRawBody,
 	sendError,
@@ -24,9 +24,10 @@ import {
 	maxBodyBytesOf,
 	mayRereadSigningKeys,
 	readSettings,
+	toleranceSecondsOf,
 	TriggerConfigurationError,
 } from './settings';
-import { readWebhookHeaders } from './verify/signature';
+import { checkTimestamp, readWebhookHeaders } from './verify/signature';
 
 /** Replays and rate limits are tracked per trigger node, and apart for test and production URLs. */
 function scopeOf(context: IWebhookFunctions): string {
@@ -52,7 +53,9 @@ async function handleWithSigningKeys(
 	replayStore: ReplayStore,
 ): Promise<DeliveryResult> {
 	const req = context.getRequestObject() as unknown as RawBodyRequest;
-	const maxBodyBytes = maxBodyBytesOf(context.getNodeParameter('options', {}) as IDataObject);
+	// n8n resolves every getNodeParameter call afresh: the options are read once per delivery.
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const maxBodyBytes = maxBodyBytesOf(options);
 	const read = await readRawBody(req, maxBodyBytes);
 	if (!read.ok) {
 		return {
@@ -61,14 +64,18 @@ async function handleWithSigningKeys(
 		};
 	}
 	const { rawBody } = read;
-	// Headers that can never verify are refused before the credential, the settings or the replay record are read.
+	// Headers that can never verify (malformed, oversized, or a timestamp outside the node's tolerance) are refused
+	// before the credential, the signing-key cache or the replay record is touched.
 	const headers = readWebhookHeaders(req.headers);
 	if (!headers.ok) return { status: 401, error: headers.reason };
 	const nowMs = Date.now();
+	const fresh = checkTimestamp(headers.value.timestamp, nowMs, toleranceSecondsOf(options));
+	if (!fresh.ok) return { status: 401, error: fresh.reason };
 	const attempt = async (reuseRecentKeys: boolean) => {
 		const { settings, eventsPerMinute, secretProblems, keysReused } = await readSettings(context, {
 			reuseRecentKeys,
 			nowMs,
+			options,
 		});
 		if (secretProblems.length > 0) {
 			context.logger.warn(
@@ -91,6 +98,27 @@ async function handleWithSigningKeys(
 	if (signatureOnly && first.keysReused && mayRereadSigningKeys(context, nowMs))
 		return (await attempt(false)).result;
 	return result;
+}
+
+/** Longest event type quoted in a log line; the type comes from a signed body, but a log line stays short. */
+const MAX_LOGGED_TYPE_LENGTH = 200;
+
+/**
+ * A filtered-out event leaves a trace: its type and webhook-id (never the body), quoted so they stay one line.
+ */
+function logFilteredOut(
+	context: IWebhookFunctions,
+	filtered: FilteredOut,
+	onOutput: boolean,
+): void {
+	const filter = filtered.reason === 'type' ? 'Event Types' : 'Start Workflow On';
+	const type = filtered.type.slice(0, MAX_LOGGED_TYPE_LENGTH);
+	const where = onOutput
+		? 'sent to the Filtered Out output'
+		: 'acknowledged without starting the workflow';
+	context.logger.info(
+		`Archive SIP Status Trigger filtered out an event by ${filter} (type ${JSON.stringify(type)}, webhook-id ${JSON.stringify(filtered.webhookId)}): ${where}`,
+	);
 }
 
 /** The trigger's webhook(): one delivery from the raw request to the answer and the workflow's items. */
@@ -118,6 +146,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			return { noWebhookResponse: true };
 		}
 		acceptedId = result.acceptedId;
+		if (result.filteredOut)
+			logFilteredOut(this, result.filteredOut, result.workflowData !== undefined);
 		if (result.workflowData && acceptedId !== undefined) {
 			// n8n answers: "Immediately" with the webhook's 204 (n8n 2.x once it has saved and, in queue mode, queued
 			// the execution; 1.x before), "After the Event Is Saved" from the trigger's execute() (respond.ts). Until

@@ -10,6 +10,9 @@ import type { SigningKeys } from './secrets';
  * credential again before it is refused (at most once per FORCED_REREAD_INTERVAL_MS per credential, so forgeries
  * cannot make every request a credential read), so a secret added for rotation verifies at once; a secret removed
  * from the credential stops verifying within SIGNING_KEY_REUSE_MS.
+ *
+ * Reads are also shared while they run (`sharedRead`): a burst of deliveries arriving while the keys are being read
+ * (or just after they expired) causes one read, not one per delivery.
  */
 export const SIGNING_KEY_REUSE_MS = 10_000;
 
@@ -21,6 +24,8 @@ const MAX_ENTRIES = 1000;
 const entries = new Map<string, { keys: SigningKeys; readAtMs: number }>();
 const forcedRereads = new Map<string, number>();
 const secretFingerprints = new Map<string, string>();
+/** Only reads under way: each entry goes when its read ends, so the map is bounded by the requests in progress. */
+const readsInFlight = new Map<string, Promise<unknown>>();
 
 function setBounded<V>(map: Map<string, V>, key: string, value: V): void {
 	setBoundedEntry(map, key, value, MAX_ENTRIES);
@@ -55,6 +60,30 @@ export function secretsChanged(credentialKey: string, fingerprint: string): bool
 	if (secretFingerprints.get(credentialKey) === fingerprint) return false;
 	setBounded(secretFingerprints, credentialKey, fingerprint);
 	return true;
+}
+
+/**
+ * Runs `read` unless a read for the same key is under way, in which case its outcome is shared (`joined`). A read
+ * that fails is not kept: the callers waiting on it fail with it, and the next caller reads again.
+ */
+export async function sharedRead<T>(
+	key: string,
+	read: () => Promise<T>,
+): Promise<{ value: T; joined: boolean }> {
+	const underWay = readsInFlight.get(key) as Promise<T> | undefined;
+	if (underWay) return { value: await underWay, joined: true };
+	const started = read();
+	readsInFlight.set(key, started);
+	try {
+		return { value: await started, joined: false };
+	} finally {
+		if (readsInFlight.get(key) === started) readsInFlight.delete(key);
+	}
+}
+
+/** Reads under way, for tests (a failed read must leave none behind). */
+export function credentialReadsInFlight(): number {
+	return readsInFlight.size;
 }
 
 /** Entries held by the process-wide maps, for tests. */
