@@ -77,8 +77,7 @@ export function filteredOutBy(
 ): FilterReason | undefined {
 	if (typeof event.type !== 'string' || !typeMatches(event.type, filters.typePatterns))
 		return 'type';
-	if (filters.outcomeFilter !== 'both' && filters.outcomeFilter !== event.outcome)
-		return 'outcome';
+	if (filters.outcomeFilter !== 'both' && filters.outcomeFilter !== event.outcome) return 'outcome';
 	return undefined;
 }
 
@@ -101,7 +100,9 @@ export async function handleDelivery(
 	});
 	if (!verified.ok)
 		return { status: 401, error: verified.reason, signatureOnly: verified.signatureOnly === true };
-	const webhookId = verified.value.id;
+	// The id as text (UTF-8 when its bytes are), the same form the output item and the trigger's execute() see: replay
+	// and in-flight records then agree in both Respond modes. The signature was checked over the bytes as they came.
+	const webhookId = headerText(verified.value.id);
 
 	// Not yet answered: a 2xx now would end the sender's retries while the first delivery may still fail.
 	if (context.isInFlight?.(webhookId)) {
@@ -139,7 +140,7 @@ export async function handleDelivery(
 		return { status: 204, acceptedId: webhookId, filteredOut };
 	const json = toOutputJson(
 		event.value,
-		{ webhookId: headerText(webhookId), receivedAt: new Date(context.nowMs) },
+		{ webhookId, receivedAt: new Date(context.nowMs) },
 		settings.includeRawEvent,
 	);
 	// One input for every event: the node's execute() puts it on its output (respond.ts).

@@ -4,6 +4,8 @@
  * when retried, an id that was answered never runs again. Each "process" is an isolated copy of the node module
  * behind its own loopback server; they share n8n's workflow row (static data) as the processes of one n8n do.
  */
+import { createHmac } from 'node:crypto';
+
 import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import {
@@ -292,3 +294,66 @@ describe('Respond: After the Event Is Saved', () => {
 async function waitUntil(condition: () => boolean): Promise<void> {
 	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
+
+describe('a non-ASCII webhook-id', () => {
+	/** Node's HTTP client writes header values as UTF-8 (and takes only characters up to U+00FF). */
+	const ID_TEXT = 'msg_éü_1';
+
+	/** A sender attempt whose signature covers the id's bytes as sent (`<id>.<timestamp>.<body>`). */
+	async function deliverRawId(
+		harness: WebhookHarness,
+		text: string,
+		timeoutMs?: number,
+	): Promise<HttpAnswer> {
+		const body = sipEventBody();
+		const timestamp = String(Math.floor(Date.now() / 1000));
+		const key = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
+		const signed = Buffer.concat([
+			Buffer.from(`${text}.${timestamp}.`, 'utf8'),
+			Buffer.from(body, 'utf8'),
+		]);
+		const signature = createHmac('sha256', key).update(signed).digest('base64');
+		const headers = {
+			'content-type': 'application/json',
+			'webhook-id': text,
+			'webhook-timestamp': timestamp,
+			'webhook-signature': `v1,${signature}`,
+		};
+		return await postRaw(harness.url, body, headers, timeoutMs);
+	}
+
+	it.each([
+		['Immediately', { respond: 'immediately' }],
+		['After the Event Is Saved', AFTER_SAVED],
+	])(
+		'%s: is output as text, and its redelivery to another process is a replay',
+		async (_mode, parameters: INodeParameters) => {
+			const workflow = newWorkflow();
+			const first = await startProcess(workflow, { parameters });
+			const other = await startProcess(workflow, { parameters });
+
+			expect((await deliverRawId(first, ID_TEXT)).status).toBe(204);
+			expect((await deliverRawId(other, ID_TEXT)).status).toBe(204);
+			expect((await deliverRawId(first, ID_TEXT)).status).toBe(204);
+			expect(executionsOf(first, other)).toBe(1);
+			const [run] = [...first.runs(), ...other.runs()];
+			expect(run[0][0].json.webhook_id).toBe(ID_TEXT);
+		},
+	);
+
+	it('After the Event Is Saved: an id whose sender gave up is accepted once its execution ran, so the retry is a replay', async () => {
+		const held = gate();
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+		});
+		const id = 'msg_gone_ü';
+		await expect(deliverRawId(process, id, 200)).rejects.toThrow(/gave up/);
+		await waitUntil(() => process.calls.length === 1);
+		expect((await deliverRawId(process, id)).status).toBe(409);
+
+		held.release('run');
+		await waitUntil(() => executionsOf(process) === 1);
+		expect((await deliverRawId(process, id)).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
+	});
+});
