@@ -16,10 +16,15 @@ import { executeTrigger, RESPONSE_MODE_EXPRESSION } from './respond';
 import { testSigningSecrets } from './verify/credentialTest';
 import { receiveDelivery } from './webhook';
 
-/** One output, or Success and Failure outputs when "Output" is "perOutcome" (n8n's Switch/If pattern). */
-const OUTPUTS_EXPRESSION = `={{ $parameter.outputMode === "perOutcome"
+/**
+ * One output, or Success and Failure outputs when "Output" is "perOutcome" (n8n's Switch/If pattern), then a
+ * "Filtered Out" output when the option sends filtered-out events there (respond.ts routes the items).
+ */
+const OUTPUTS_EXPRESSION = `={{ ($parameter.outputMode === "perOutcome"
 		? [{ "type": "main", "displayName": "Success" }, { "type": "main", "displayName": "Failure" }]
-		: [{ "type": "main" }] }}` as const;
+		: [{ "type": "main" }]).concat(($parameter.options || {}).sendFilteredOut === true
+		? [{ "type": "main", "displayName": "Filtered Out" }]
+		: []) }}` as const;
 
 export class ArchiveSipStatusTrigger implements INodeType {
 	description: INodeTypeDescription = {

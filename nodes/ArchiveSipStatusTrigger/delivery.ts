@@ -72,7 +72,7 @@ export type DeliveryResult =
 
 /** Why the filters keep an event from the ordinary outputs (Event Types first), or undefined when they do not. */
 export function filteredOutBy(
-	event: { type: unknown; outcome: unknown },
+	event: { type?: unknown; outcome?: unknown },
 	filters: Pick<TriggerSettings, 'outcomeFilter' | 'typePatterns'>,
 ): FilterReason | undefined {
 	if (typeof event.type !== 'string' || !typeMatches(event.type, filters.typePatterns))

@@ -24,7 +24,7 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 		],
 		default: 'both',
 		description:
-			'Which outcomes start the workflow. Other events are still acknowledged to the archive.',
+			'Which outcomes start the workflow. Other events are acknowledged to the archive and logged, or sent to a Filtered Out output (see Options).',
 	},
 	{
 		displayName: 'Output',
@@ -87,7 +87,7 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 				default: DEFAULT_EVENT_TYPE_PATTERNS,
 				placeholder: '*.sip.archived',
 				description:
-					'Event types that start the workflow, separated by commas or new lines; * matches any text. Leave empty for every type. Other events are still acknowledged.',
+					'Event types that start the workflow, separated by commas or new lines; * matches any text, and * alone or nothing means every type. The archive is known to send only *.sip.archived (such as service.sip.archived), for both outcomes.',
 			},
 			{
 				displayName: 'Include Raw Event',
@@ -113,6 +113,14 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 				default: 0,
 				description:
 					'Signed events beyond this rate are answered 429 so the archive retries later. 0 turns the limit off.',
+			},
+			{
+				displayName: 'Send Filtered-Out Events to Extra Output',
+				name: 'sendFilteredOut',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether events left out by Event Types or Start Workflow On start the workflow on an extra output named Filtered Out, instead of only being logged',
 			},
 			{
 				displayName: 'Timestamp Tolerance (Seconds)',

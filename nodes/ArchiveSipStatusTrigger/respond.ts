@@ -1,10 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { getTouched, setBounded } from '../shared/boundedCache';
 import { MAX_TRIGGER_SCOPES } from '../shared/n8n/limits';
-import type { OutputMode } from './delivery';
+import { filteredOutBy, type OutcomeFilter, type OutputMode } from './delivery';
 import { REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
 import { recordRunEvents } from './replay/sharedReplayStore';
+import { sendsFilteredOut, typePatternsOf } from './settings';
 
 /**
  * "Respond: After the Event Is Saved". n8n answers a webhook in `responseNode` mode from the running execution: the
@@ -174,18 +175,47 @@ export function inFlightCount(): number {
 	return count;
 }
 
+/** How execute() spreads the items: the node's Output mode, and the filters when "Filtered Out" is an output. */
+export interface Routing {
+	mode: OutputMode;
+	/** Set when filtered-out events have their own last output; tells which items are filtered out. */
+	isFilteredOut?: (item: INodeExecutionData) => boolean;
+}
+
 /**
- * The trigger's items on its outputs. `webhook()` hands every event to the execution on one input; the outcome
- * chooses the output here, so no event waits on an empty first input (n8n's legacy execution order skips a node whose
- * first input is empty).
+ * The trigger's items on its outputs. `webhook()` hands every event to the execution on one input; the outcome (and
+ * the filters, for "Filtered Out") choose the output here, so no event waits on an empty first input (n8n's legacy
+ * execution order skips a node whose first input is empty).
  */
-export function routeItems(items: INodeExecutionData[], mode: OutputMode): INodeExecutionData[][] {
+export function routeItems(
+	items: INodeExecutionData[],
+	{ mode, isFilteredOut }: Routing,
+): INodeExecutionData[][] {
 	const paired = items.map((item, index) => ({ ...item, pairedItem: { item: index } }));
-	if (mode === 'single') return [paired];
-	return [
-		paired.filter((item) => item.json.outcome !== 'failure'),
-		paired.filter((item) => item.json.outcome === 'failure'),
-	];
+	const filteredOut = isFilteredOut ? paired.filter(isFilteredOut) : [];
+	const wanted = isFilteredOut ? paired.filter((item) => !isFilteredOut(item)) : paired;
+	const main =
+		mode === 'single'
+			? [wanted]
+			: [
+					wanted.filter((item) => item.json.outcome !== 'failure'),
+					wanted.filter((item) => item.json.outcome === 'failure'),
+				];
+	return isFilteredOut ? [...main, filteredOut] : main;
+}
+
+/**
+ * The filters as the webhook applied them, for items whose event left through "Filtered Out"; undefined when that
+ * output is off (an event filtered out then never reaches an execution).
+ */
+function filteredOutRouting(context: IExecuteFunctions): Routing['isFilteredOut'] {
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	if (!sendsFilteredOut(options)) return undefined;
+	const filters = {
+		outcomeFilter: context.getNodeParameter('outcomes', 0, 'both') as OutcomeFilter,
+		typePatterns: typePatternsOf(options),
+	};
+	return (item) => filteredOutBy(item.json, filters) !== undefined;
 }
 
 /**
@@ -206,5 +236,8 @@ export async function executeTrigger(this: IExecuteFunctions): Promise<INodeExec
 	}
 	// The execution exists: ids whose sender left before the answer are accepted (same process only).
 	eventsSaved(triggerScope(this.getWorkflow().id, this.getNode(), this.getMode()), ids);
-	return routeItems(items, this.getNodeParameter('outputMode', 0, 'single') as OutputMode);
+	return routeItems(items, {
+		mode: this.getNodeParameter('outputMode', 0, 'single') as OutputMode,
+		isFilteredOut: filteredOutRouting(this),
+	});
 }

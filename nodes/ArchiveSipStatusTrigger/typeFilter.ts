@@ -2,7 +2,11 @@ import { splitList } from '../shared/n8n/params';
 
 /** Glob-like event-type filter: `*` matches any run of characters, patterns separated by commas or lines. */
 
-export const DEFAULT_EVENT_TYPE_PATTERNS = '*.sip.*';
+/**
+ * Every type: the sender never retries a 2xx, so a type the archive adds later must not be dropped unseen. The user
+ * narrows it (a saved value, such as the earlier default `*.sip.*`, stays as chosen).
+ */
+export const DEFAULT_EVENT_TYPE_PATTERNS = '*';
 
 export function splitPatterns(value: unknown): string[] {
 	return typeof value === 'string' ? splitList(value, /[\n,]/) : [];

@@ -52,6 +52,45 @@ describe('node description', () => {
 		]);
 	});
 
+	it('adds a last output "Filtered Out" when the option is on (evaluated by n8n)', () => {
+		expect(outputsFor({ options: { sendFilteredOut: true } })).toEqual([
+			{ type: 'main' },
+			{ type: 'main', displayName: 'Filtered Out' },
+		]);
+		expect(outputsFor({ outputMode: 'perOutcome', options: { sendFilteredOut: true } })).toEqual([
+			{ type: 'main', displayName: 'Success' },
+			{ type: 'main', displayName: 'Failure' },
+			{ type: 'main', displayName: 'Filtered Out' },
+		]);
+		expect(outputsFor({ options: { sendFilteredOut: false } })).toEqual([{ type: 'main' }]);
+	});
+
+	it('accepts every event type by default and names the type the archive is known to send', () => {
+		const options = nodeType.description.properties.find((property) => property.name === 'options');
+		const eventTypes = options?.options?.find((option) => option.name === 'eventTypes') as
+			| { default: string; description: string }
+			| undefined;
+		expect(eventTypes?.default).toBe('*');
+		expect(eventTypes?.description).toContain('sip.archived');
+	});
+
+	it('keeps the filter descriptions to at most 2 sentences and 40 words', () => {
+		const options = nodeType.description.properties.find((property) => property.name === 'options');
+		const described = [
+			nodeType.description.properties.find((property) => property.name === 'outcomes'),
+			...(options?.options ?? []).filter((option) =>
+				['eventTypes', 'sendFilteredOut'].includes(option.name),
+			),
+		].map((property) => (property as { description: string }).description);
+		expect(described).toHaveLength(3);
+		for (const text of described) {
+			expect(text.split(/\s+/).length).toBeLessThanOrEqual(40);
+			expect(
+				text.split(/[.!?](?:\s|$)/).filter((part) => part.trim() !== '').length,
+			).toBeLessThanOrEqual(2);
+		}
+	});
+
 	it('exposes a POST webhook n8n answers 204 without a body (Immediately), and is not a tool', () => {
 		const description = nodeType.description;
 		expect(description.webhooks).toEqual([

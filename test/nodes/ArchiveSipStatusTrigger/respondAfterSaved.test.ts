@@ -295,6 +295,33 @@ async function waitUntil(condition: () => boolean): Promise<void> {
 	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
+describe('filtered-out events, After the Event Is Saved', () => {
+	it('answers 204 from the execution with the event on Filtered Out, and a redelivery is a replay', async () => {
+		const workflow = newWorkflow();
+		const parameters = {
+			...AFTER_SAVED,
+			options: { eventTypes: 'service.sip.archived', sendFilteredOut: true },
+		};
+		const first = await startProcess(workflow, { parameters });
+		const body = sipEventBody({ type: 'meemoo.ie.created' });
+		expect((await deliver(first, 'msg_saved_filtered', body)).status).toBe(204);
+		expect(first.calls[0].result.noWebhookResponse).toBeUndefined();
+		const other = await startProcess(workflow, { parameters });
+		expect((await deliver(other, 'msg_saved_filtered', body)).status).toBe(204);
+		expect(first.runs().map((run) => run.map((items) => items.length))).toEqual([[0, 1]]);
+		expect(executionsOf(first, other)).toBe(1);
+	});
+
+	it('answers 204 at once without an execution when the Filtered Out output is off', async () => {
+		const process = await startProcess(newWorkflow(), {
+			parameters: { ...AFTER_SAVED, options: { eventTypes: 'service.sip.archived' } },
+		});
+		const body = sipEventBody({ type: 'meemoo.ie.created' });
+		expect((await deliver(process, 'msg_saved_dropped', body)).status).toBe(204);
+		expect(executionsOf(process)).toBe(0);
+	});
+});
+
 describe('a non-ASCII webhook-id', () => {
 	/** Node's HTTP client writes header values as UTF-8 (and takes only characters up to U+00FF). */
 	const ID_TEXT = 'msg_éü_1';
