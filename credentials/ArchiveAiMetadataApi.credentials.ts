@@ -65,6 +65,23 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			description: 'E-mail address of your account',
 		},
 		...tokenFlowProperties,
+		{
+			displayName: 'Allowed Download Origins',
+			name: 'allowedDownloadOrigins',
+			type: 'string',
+			default: '',
+			placeholder: 'https://archive-files.s3.eu-west-1.amazonaws.com',
+			description:
+				"Where Download Files may fetch files from: origins (scheme://host or scheme://host:port), separated by commas. Another port or scheme of a listed host is another origin and is refused. Empty: only the GraphQL endpoint's own origin; a link elsewhere fails with an error naming the origin to add here.",
+		},
+		{
+			displayName: 'Allow Private Addresses',
+			name: 'allowPrivateAddresses',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether Download Files may fetch from private, loopback, link-local, unique-local and cloud metadata addresses (e.g. an object store inside your network). Off: such addresses are refused, whether written in the link or answering for an allowed host name.',
+		},
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {

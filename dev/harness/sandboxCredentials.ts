@@ -17,6 +17,8 @@ export function aiCredentials(
 		graphqlUrl: sandbox.ai.graphqlUrl,
 		email: sandbox.ai.email,
 		password: sandbox.ai.password,
+		// The emulators listen on loopback.
+		allowPrivateAddresses: true,
 		...overrides,
 	} as never);
 	return helper;

@@ -16,7 +16,8 @@ export function aiCredentialImport(
 	return {
 		...ref,
 		type: 'archiveAiMetadataApi',
-		data: { authUrl, graphqlUrl, email, password, ...extra },
+		// The emulators listen on loopback, so Download Files needs private addresses allowed.
+		data: { authUrl, graphqlUrl, email, password, allowPrivateAddresses: true, ...extra },
 	};
 }
 

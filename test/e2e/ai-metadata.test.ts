@@ -99,7 +99,12 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 			live = sandboxes.live.data.ai;
 			exchangesBefore = tokenProxy.exchanges.length;
 			n8n = await N8nInstance.create({ version, ...pkg });
-			const base = { email: sandboxes.seed.ai.email, password: sandboxes.seed.ai.password };
+			const base = {
+				email: sandboxes.seed.ai.email,
+				password: sandboxes.seed.ai.password,
+				// The emulators listen on loopback, so Download Files needs private addresses allowed.
+				allowPrivateAddresses: true,
+			};
 			await n8n.importCredentials([
 				{
 					...seedCredential,

@@ -1,5 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type {
+	IBinaryData,
 	IBinaryKeyData,
 	IDataObject,
 	INodeExecutionData,
@@ -11,11 +12,15 @@ import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema } from '../api/documents';
 import { DEFAULT_MAX_FILE_SIZE_MIB, MIB, downloadPresignedFile } from '../api/download';
+import type { BinarySource } from '../api/download';
+import { readDownloadPolicy } from '../api/downloadPolicy';
+import type { DownloadPolicy } from '../api/downloadPolicy';
 import { parameterError, requireInteger, splitList } from '../../shared/n8n/params';
 import {
 	PRESIGN_ARGUMENT,
 	PRESIGN_FIELD,
 	looksLikeObjectPath,
+	objectPathProblem,
 	presignedFieldFor,
 	resolvePresign,
 } from '../api/presign';
@@ -28,6 +33,13 @@ import { RESOURCES_WITH_FILES, optionsCollection, retriesOption, showFor } from 
 import { fetchRecordById, readRecordId } from './get.operation';
 
 const show = showFor(RESOURCES_WITH_FILES, ['downloadFiles']);
+
+/**
+ * Largest Max File Size accepted. n8n's default binary data mode keeps a file in memory as base64 text, which
+ * cannot exceed about 384 MiB of file at all; its database mode stops at 1024 MiB. Filesystem and S3 modes take
+ * larger files, but a single transcript or model output of a gigabyte is a mistake, not a file to fetch.
+ */
+const MAX_FILE_SIZE_LIMIT_MIB = 1024;
 
 export const description: INodeProperties[] = [
 	{
@@ -53,10 +65,10 @@ export const description: INodeProperties[] = [
 			displayName: 'Max File Size (MiB)',
 			name: 'maxFileSizeMiB',
 			type: 'number',
-			typeOptions: { minValue: 0.01, numberPrecision: 2 },
 			default: DEFAULT_MAX_FILE_SIZE_MIB,
+			typeOptions: { minValue: 0.01, maxValue: MAX_FILE_SIZE_LIMIT_MIB, numberPrecision: 2 },
 			description:
-				'Largest file to download; a larger one stops the item with an error naming the file, after reading no more than this much of it',
+				'Largest file to download (at most 1024); a larger one stops the item with an error naming the file, after reading no more than this much of it',
 		},
 		retriesOption,
 	]),
@@ -66,10 +78,8 @@ interface DownloadSettings {
 	prefix: string;
 	maxRetries: number;
 	maxBytes: number;
+	policy: DownloadPolicy;
 }
-
-/** Largest Max File Size accepted: what one Buffer may hold comfortably. */
-const MAX_FILE_SIZE_LIMIT_MIB = 2048;
 
 function readMaxFileSize(session: AiSession, itemIndex: number, value: unknown): number {
 	const mib = Number(value ?? DEFAULT_MAX_FILE_SIZE_MIB);
@@ -86,7 +96,8 @@ function readMaxFileSize(session: AiSession, itemIndex: number, value: unknown):
 
 interface FetchedFile {
 	file: DownloadableFile;
-	body: Buffer;
+	binary: IBinaryData;
+	bytes: number;
 	source: 'inline' | 'presigned';
 }
 
@@ -165,42 +176,103 @@ async function presignPaths(
 	return urls;
 }
 
+/** Stores a body as the item's binary data, under the name and type the column's file has. */
+async function storeBinary(
+	session: AiSession,
+	itemIndex: number,
+	file: DownloadableFile,
+	fileName: string,
+	body: BinarySource,
+): Promise<IBinaryData> {
+	try {
+		return await session.ctx.helpers.prepareBinaryData(body, fileName, file.mimeType);
+	} catch (error) {
+		// n8n's default binary data mode holds the file as one base64 string, which V8 caps at 512 MiB of text.
+		if ((error as { code?: unknown }).code !== 'ERR_STRING_TOO_LONG')
+			throw new NodeOperationError(session.ctx.getNode(), error as Error, { itemIndex });
+		throw new NodeOperationError(
+			session.ctx.getNode(),
+			`Downloading ${file.column}: the file is too large for n8n's default binary data mode, which keeps it in memory`,
+			{
+				itemIndex,
+				description:
+					'Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem on the n8n instance to download files of this size.',
+			},
+		);
+	}
+}
+
+/** The object paths to presign, by column; a path with a `..` segment or a leading `/` stops the item first. */
+function objectPathOf(
+	session: AiSession,
+	itemIndex: number,
+	column: string,
+	value: unknown,
+): string | undefined {
+	if (typeof value !== 'string' || !looksLikeObjectPath(value)) return undefined;
+	const path = value.trim();
+	const problem = objectPathProblem(path);
+	if (problem) {
+		throw new NodeOperationError(
+			session.ctx.getNode(),
+			`The ${column} column holds an object path that ${problem}; it is not downloaded`,
+			{
+				itemIndex,
+				description:
+					"Object paths are relative to the archive's bucket (e.g. <task_id>/transcript.srt); this one is refused before a download link is asked for.",
+			},
+		);
+	}
+	return path;
+}
+
 async function fetchFiles(
 	session: AiSession,
 	connection: AiMetadataConnection,
 	itemIndex: number,
+	taskId: string,
 	record: IDataObject,
 	files: DownloadableFile[],
 	settings: DownloadSettings,
 ): Promise<FetchedFile[]> {
-	const inline: FetchedFile[] = [];
+	const fileNameOf = (file: DownloadableFile) => `${taskId}_${file.column}.${file.extension}`;
+	const inline = new Map<DownloadableFile, string>();
 	const paths = new Map<string, string>();
 	for (const file of files) {
 		const value = record[file.column];
 		if (value === null || value === undefined || value === '') continue;
-		const text = typeof value === 'string' ? value : JSON.stringify(value);
-		if (typeof value === 'string' && looksLikeObjectPath(value))
-			paths.set(file.column, value.trim());
-		else inline.push({ file, body: Buffer.from(text, 'utf8'), source: 'inline' });
+		const path = objectPathOf(session, itemIndex, file.column, value);
+		if (path !== undefined) paths.set(file.column, path);
+		else inline.set(file, typeof value === 'string' ? value : JSON.stringify(value));
 	}
 	const urls = await presignPaths(session, connection, itemIndex, paths);
-	const downloaded: FetchedFile[] = [];
+	const fetched: FetchedFile[] = [];
+	// In the order the files were asked for.
 	for (const file of files) {
+		const text = inline.get(file);
+		if (text !== undefined) {
+			const body = Buffer.from(text, 'utf8');
+			const binary = await storeBinary(session, itemIndex, file, fileNameOf(file), body);
+			fetched.push({ file, binary, bytes: body.length, source: 'inline' });
+			continue;
+		}
 		const url = urls.get(file.column);
 		if (!url) continue;
-		const { body } = await downloadPresignedFile(session.ctx, {
+		const target = {
 			url,
 			label: file.column,
 			itemIndex,
 			maxRetries: settings.maxRetries,
 			maxBytes: settings.maxBytes,
-		});
-		downloaded.push({ file, body, source: 'presigned' });
+			policy: settings.policy,
+		};
+		const stored = await downloadPresignedFile(session.ctx, target, async ({ body, bytes }) => ({
+			binary: await storeBinary(session, itemIndex, file, fileNameOf(file), body),
+			bytes,
+		}));
+		fetched.push({ file, ...stored, source: 'presigned' });
 	}
-	// Keep the order the files were asked for.
-	return files.flatMap((file) =>
-		[...inline, ...downloaded].filter((fetched) => fetched.file === file),
-	);
+	return fetched;
 }
 
 /**
@@ -212,6 +284,12 @@ export async function executeDownloadFiles(
 	viewKey: AiViewKey,
 ): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
+	let policy: Promise<DownloadPolicy> | undefined;
+	// Read once per run, after the item's own parameters were checked.
+	const readPolicy = async () =>
+		await (policy ??= ctx
+			.getCredentials('archiveAiMetadataApi')
+			.then((credentials) => readDownloadPolicy(ctx.getNode(), credentials)));
 	return await executePerItem(ctx, async (itemIndex) => {
 		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const settings: DownloadSettings = {
@@ -224,6 +302,7 @@ export async function executeDownloadFiles(
 				{ min: 0, max: MAX_RETRIES },
 			),
 			maxBytes: readMaxFileSize(session, itemIndex, options.maxFileSizeMiB),
+			policy: await readPolicy(),
 		};
 		readRecordId(ctx, itemIndex, viewKey);
 		const connection = await session.connect(settings.maxRetries);
@@ -239,19 +318,26 @@ export async function executeDownloadFiles(
 			[...new Set([...baseColumns, ...files.map((file) => file.column)])],
 			settings.maxRetries,
 		);
-		const fetched = await fetchFiles(session, connection, itemIndex, record, files, settings);
+		const fetched = await fetchFiles(
+			session,
+			connection,
+			itemIndex,
+			taskId,
+			record,
+			files,
+			settings,
+		);
 		const binary: IBinaryKeyData = {};
 		const described: IDataObject[] = [];
-		for (const { file, body, source } of fetched) {
+		for (const { file, binary: data, bytes, source } of fetched) {
 			const property = `${settings.prefix}${file.column}`;
-			const fileName = `${taskId}_${file.column}.${file.extension}`;
-			binary[property] = await ctx.helpers.prepareBinaryData(body, fileName, file.mimeType);
+			binary[property] = data;
 			described.push({
 				column: file.column,
 				binaryProperty: property,
-				fileName,
+				fileName: data.fileName,
 				mimeType: file.mimeType,
-				bytes: body.length,
+				bytes,
 				source,
 			});
 		}

@@ -9,6 +9,8 @@ import {
 	withRetries,
 } from '../../shared/http/retry';
 import type { GaveUp } from '../../shared/http/retry';
+import { checkDestination, checkPeer } from './downloadPolicy';
+import type { DownloadPolicy, Refusal } from './downloadPolicy';
 
 /** A 4xx means the link is wrong, expired or refused: asking again gives the same answer (S3 throttles with 503). */
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
@@ -21,8 +23,14 @@ const RETRYABLE_NETWORK_CODES = new Set([
 	'EAI_AGAIN',
 ]);
 
+/** What `helpers.prepareBinaryData` takes: a Buffer or a Node readable stream. */
+export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+
+/** A downloaded file as it is handed to its store: never more than Max File Size bytes. */
 export interface DownloadedFile {
-	body: Buffer;
+	/** The response itself (a stream of exactly `bytes` bytes), or a Buffer read up to Max File Size. */
+	body: BinarySource;
+	bytes: number;
 	contentType?: string;
 }
 
@@ -37,70 +45,56 @@ export interface DownloadTarget {
 	label: string;
 	itemIndex: number;
 	maxRetries: number;
-	/** The body is read as a stream and refused as soon as it grows past this. */
+	/** A larger file is refused by its Content-Length before reading, or as soon as it grows past this. */
 	maxBytes: number;
+	/** Where downloads may go (the credential's allowed origins and private-address switch). */
+	policy: DownloadPolicy;
 }
 
 interface DownloadFailure {
 	status?: number;
 	networkCode?: string;
-	/** The link or the file was refused (scheme, redirect, size): says why, in words fit for the user. */
+	/** The link or the file was refused (destination, redirect, size): says why, in words fit for the user. */
 	refusal?: string;
+	/** The store failed for a reason of its own (not the body's): passed on as it is, never retried. */
+	storeError?: unknown;
 }
 
-/** What n8n's request helper returns as the body with `encoding: 'stream'` (a Node readable stream). */
+/** What n8n's request helper returns as the body with `encoding: 'stream'`: a Node readable stream. */
 interface BodyStream extends AsyncIterable<Buffer | string> {
 	destroy(): void;
-}
-
-/** Why a link or file is not downloaded (never retried), in words fit for the user. */
-interface Refusal {
-	refusal: string;
+	once(event: 'error', listener: (error: unknown) => void): unknown;
+	/** Set on the HTTP response itself; absent when the body was decompressed on the way. */
+	statusCode?: number;
+	socket?: { remoteAddress?: string } | null;
 }
 
 /**
- * Fetches a presigned object URL. Such URLs carry their own signature, so no credential is involved; the URL
- * is never put into an error message (its signature grants access until it expires). Only https links (and http
- * to this machine, for the emulators) are fetched, redirects only within the link's origin, and the body only up
- * to `maxBytes`. Retries (5xx, dropped connections; never 4xx) use the same backoff as the GraphQL requests and
- * stop when the execution is cancelled.
+ * Fetches a presigned object URL and hands the body to `store` (n8n's binary data): as the response stream itself
+ * when its Content-Length bounds it, so no copy is held here; otherwise read up to `maxBytes` first. Such URLs
+ * carry their own signature, so no credential is involved; the URL is never put into an error message (its
+ * signature grants access until it expires). Every hop is checked before it is fetched (checkDestination) and by
+ * the address that answered (checkPeer); redirects are followed only within the link's origin. Retries (5xx,
+ * dropped connections; never 4xx) use the same backoff as the GraphQL requests and stop when the execution is
+ * cancelled.
  */
-export async function downloadPresignedFile(
+export async function downloadPresignedFile<T>(
 	ctx: IExecuteFunctions,
 	target: DownloadTarget,
-): Promise<DownloadedFile> {
-	const checked = checkLink(target.url);
+	store: (file: DownloadedFile) => Promise<T>,
+): Promise<T> {
+	const checked = checkDestination(target.url, target.policy);
 	if ('refusal' in checked)
 		throw refusalError(ctx, target.label, target.itemIndex, checked.refusal);
 	const signal = ctx.getExecutionCancelSignal?.();
-	const outcome = await withRetries<DownloadedFile, DownloadFailure>(
-		async () => await attemptDownload(ctx, target, signal),
+	const outcome = await withRetries<T, DownloadFailure>(
+		async () => await attemptDownload(ctx, target, signal, store),
 		{ ...DEFAULT_RETRY, maxRetries: target.maxRetries },
 		{ signal },
 	);
 	if ('value' in outcome) return outcome.value;
+	if (outcome.failure.storeError !== undefined) throw outcome.failure.storeError;
 	throw downloadError(ctx, target.label, target.itemIndex, outcome);
-}
-
-function isLoopback(hostname: string): boolean {
-	return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-/** The API hands out the links, so they are checked like user input: a data:, file: or plain-http link is refused. */
-function checkLink(link: string): { url: string } | Refusal {
-	let url: URL;
-	try {
-		url = new URL(link);
-	} catch {
-		return { refusal: 'the API returned a download link that is not a URL' };
-	}
-	if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname)))
-		return { url: url.href };
-	const what =
-		url.protocol === 'http:' ? `a plain http link to ${url.host}` : `a ${url.protocol} link`;
-	return {
-		refusal: `the API returned ${what}; only https links are downloaded (http only to this machine)`,
-	};
 }
 
 function refusalError(
@@ -112,51 +106,117 @@ function refusalError(
 	return new NodeOperationError(ctx.getNode(), `Downloading ${label}: ${reason}`, { itemIndex });
 }
 
-type AttemptResult =
-	| { value: DownloadedFile }
+type AttemptResult<T> =
+	| { value: T }
 	| { failure: DownloadFailure; retryable: boolean; retryAfterMs?: number };
 
-async function attemptDownload(
+const refused = (refusal: Refusal) => ({ failure: refusal, retryable: false });
+
+async function attemptDownload<T>(
 	ctx: IExecuteFunctions,
 	target: DownloadTarget,
 	signal: AbortSignal | undefined,
-): Promise<AttemptResult> {
+	store: (file: DownloadedFile) => Promise<T>,
+): Promise<AttemptResult<T>> {
 	let url = target.url;
 	try {
 		for (let hop = 0; ; hop++) {
+			const destination = checkDestination(url, target.policy);
+			if ('refusal' in destination) return refused(destination);
 			const response = await requestStream(ctx, url, signal);
+			const body = response.body as BodyStream;
+			const wrongPeer = checkPeer(destination.url, peerAddressOf(body), target.policy);
+			if (wrongPeer) {
+				body.destroy();
+				return refused(wrongPeer);
+			}
 			const status = response.statusCode;
 			if (status >= 300 && status < 400 && hop < MAX_SAME_ORIGIN_REDIRECTS) {
-				discard(response);
+				body.destroy();
 				const next = sameOriginRedirect(url, response.headers?.location);
-				if ('refusal' in next) return { failure: next, retryable: false };
+				if ('refusal' in next) return refused(next);
 				url = next.url;
 				continue;
 			}
 			if (status < 200 || status >= 300) {
-				discard(response);
+				body.destroy();
 				return {
 					failure: { status },
 					retryable: RETRYABLE_STATUS.has(status),
 					retryAfterMs: parseRetryAfter(response.headers?.['retry-after']),
 				};
 			}
-			const read = await readWithinLimit(target.maxBytes, response);
-			if ('refusal' in read) return { failure: read, retryable: false };
-			const contentType = response.headers?.['content-type'];
-			return {
-				value: {
-					body: read.body,
-					contentType: typeof contentType === 'string' ? contentType : undefined,
-				},
-			};
+			return await receive(target.maxBytes, response, body, store);
 		}
 	} catch (error) {
-		const networkCode = networkCodeOf(error);
-		return {
-			failure: { networkCode },
-			retryable: networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(networkCode),
-		};
+		return networkFailure(error);
+	}
+}
+
+function networkFailure(error: unknown): { failure: DownloadFailure; retryable: boolean } {
+	const networkCode = networkCodeOf(error);
+	return {
+		failure: { networkCode },
+		retryable: networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(networkCode),
+	};
+}
+
+/** The address the response came from; undefined when the body is not the response itself (decompressed). */
+function peerAddressOf(body: BodyStream): string | undefined {
+	return typeof body.statusCode === 'number'
+		? (body.socket?.remoteAddress ?? undefined)
+		: undefined;
+}
+
+function declaredLength(response: IN8nHttpFullResponse): number | undefined {
+	const header = response.headers?.['content-length'];
+	const length = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : NaN;
+	return Number.isSafeInteger(length) ? length : undefined;
+}
+
+/**
+ * Hands a 2xx body to the store. A response that declares its length and arrives as itself (not decompressed)
+ * cannot grow past that length (HTTP framing ends it there), so it goes to the store as the stream it is; any
+ * other body is read first, stopping as soon as it passes the limit.
+ */
+async function receive<T>(
+	maxBytes: number,
+	response: IN8nHttpFullResponse,
+	body: BodyStream,
+	store: (file: DownloadedFile) => Promise<T>,
+): Promise<AttemptResult<T>> {
+	const declared = declaredLength(response);
+	if (declared !== undefined && declared > maxBytes) {
+		body.destroy();
+		return refused(tooLarge(maxBytes));
+	}
+	const header = response.headers?.['content-type'];
+	const contentType = typeof header === 'string' ? header : undefined;
+	if (declared !== undefined && typeof body.statusCode === 'number') {
+		const stream = body as unknown as BinarySource;
+		return await handOver(store, body, { body: stream, bytes: declared, contentType });
+	}
+	const read = await readWithinLimit(maxBytes, body);
+	if ('refusal' in read) return refused(read);
+	return await handOver(store, body, { body: read.body, bytes: read.body.length, contentType });
+}
+
+/**
+ * Runs the store. A failure of the body (a dropped connection, a cancelled execution) is a download failure and
+ * may be retried; any other failure is the store's own and is passed on as it is.
+ */
+async function handOver<T>(
+	store: (file: DownloadedFile) => Promise<T>,
+	body: BodyStream,
+	file: DownloadedFile,
+): Promise<AttemptResult<T>> {
+	let bodyError: unknown;
+	body.once('error', (error) => (bodyError = error));
+	try {
+		return { value: await store(file) };
+	} catch (error) {
+		if (bodyError !== undefined) return networkFailure(bodyError);
+		return { failure: { storeError: error }, retryable: false };
 	}
 }
 
@@ -168,6 +228,8 @@ async function requestStream(
 	return (await ctx.helpers.httpRequest({
 		method: 'GET',
 		url,
+		// Uncompressed, so the body stays the response itself: bounded by its length, its address checkable.
+		headers: { 'accept-encoding': 'identity' },
 		encoding: 'stream',
 		json: false,
 		returnFullResponse: true,
@@ -187,39 +249,38 @@ function sameOriginRedirect(from: string, location: unknown): { url: string } | 
 	} catch {
 		return { refusal: 'the download link redirected to an address that is not a URL' };
 	}
-	if (next.origin !== new URL(from).origin) {
+	const origin = new URL(from);
+	if (next.protocol !== origin.protocol) {
+		return {
+			refusal: `the download link redirected from ${origin.protocol.slice(0, -1)} to ${next.protocol.slice(0, -1)} (${next.host}); redirects to another scheme are not followed`,
+		};
+	}
+	if (next.origin !== origin.origin) {
 		return {
 			refusal: `the download link redirected to another host (${next.host}); redirects to other hosts are not followed`,
 		};
 	}
-	return checkLink(next.href);
+	return { url: next.href };
 }
 
-function discard(response: IN8nHttpFullResponse): void {
-	(response.body as BodyStream | undefined)?.destroy?.();
-}
-
-/** Reads the body, stopping (and closing the connection) as soon as it is larger than allowed. */
-async function readWithinLimit(
-	maxBytes: number,
-	response: IN8nHttpFullResponse,
-): Promise<{ body: Buffer } | Refusal> {
-	const tooLarge = {
+function tooLarge(maxBytes: number): Refusal {
+	return {
 		refusal: `the file is larger than the Max File Size of ${formatMiB(maxBytes)}; raise Max File Size to download it`,
 	};
-	const declared = Number(response.headers?.['content-length']);
-	const stream = response.body as BodyStream;
-	if (Number.isFinite(declared) && declared > maxBytes) {
-		stream.destroy();
-		return tooLarge;
-	}
+}
+
+/** Reads a body of unknown length, stopping (and closing the connection) as soon as it is larger than allowed. */
+async function readWithinLimit(
+	maxBytes: number,
+	stream: BodyStream,
+): Promise<{ body: Buffer } | Refusal> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of stream) {
 		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
 		size += buffer.length;
 		// Leaving the loop destroys the stream, so the rest of the body is never read.
-		if (size > maxBytes) return tooLarge;
+		if (size > maxBytes) return tooLarge(maxBytes);
 		chunks.push(buffer);
 	}
 	return { body: Buffer.concat(chunks, size) };

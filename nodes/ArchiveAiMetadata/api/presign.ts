@@ -38,8 +38,21 @@ export function presignedFieldFor(presign: PresignSchema, column: string): strin
 
 /**
  * A raw column holds either the content itself or an object path such as `<task_id>/transcript.srt`.
- * A path is one line of path segments ending in a file name with an extension.
+ * A path is one line of path segments ending in a file name with an extension. A leading `/` and `.`/`..`
+ * segments still make a path (so that objectPathProblem refuses it rather than it being taken for content).
  */
 export function looksLikeObjectPath(value: string): boolean {
-	return /^[\w.-]+(\/[\w.-]+)*\/[\w-]+\.[A-Za-z0-9]+$/.test(value.trim()) && !value.includes('\n');
+	const text = value.trim();
+	return (
+		/^\/*[\w.-]+(\/[\w.-]+)*\/[\w-]+\.[A-Za-z0-9]+$|^\/+[\w-]+\.[A-Za-z0-9]+$/.test(text) &&
+		!value.includes('\n')
+	);
+}
+
+/** Why an object path must not be presigned (it could name an object outside the task's own), or undefined. */
+export function objectPathProblem(path: string): string | undefined {
+	if (path.startsWith('/')) return 'is absolute (starts with /)';
+	if (path.split('/').some((segment) => segment === '..' || segment === '.'))
+		return 'contains a "." or ".." segment';
+	return undefined;
 }

@@ -1,0 +1,140 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
+
+import { classifyAddress, classifyHost } from './addresses';
+
+/** The credential fields that say where Download Files may fetch from. */
+export const ALLOWED_ORIGINS_FIELD = 'Allowed Download Origins';
+export const ALLOW_PRIVATE_FIELD = 'Allow Private Addresses';
+
+export interface DownloadPolicy {
+	/** `scheme://host[:port]` as URL.origin writes it. */
+	allowedOrigins: string[];
+	allowPrivateAddresses: boolean;
+}
+
+/** Why a link is not fetched, in words fit for the user; never carries the link itself (its signature grants access). */
+export interface Refusal {
+	refusal: string;
+}
+
+/** An origin as the user may write it (`https://s3.example.org`, trailing slash allowed), or undefined. */
+function parseOrigin(entry: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(entry);
+	} catch {
+		return undefined;
+	}
+	const bare =
+		(url.protocol === 'https:' || url.protocol === 'http:') &&
+		url.username === '' &&
+		url.password === '' &&
+		url.pathname === '/' &&
+		url.search === '' &&
+		url.hash === '';
+	return bare ? url.origin : undefined;
+}
+
+function endpointOrigin(graphqlUrl: unknown): string | undefined {
+	try {
+		return parseOrigin(new URL(String(graphqlUrl ?? '').trim()).origin);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The download policy of an AI Metadata credential. No origins listed means the GraphQL endpoint's own origin:
+ * a link anywhere else fails with an error naming the origin to add, so nothing is fetched from a host the user
+ * never named.
+ */
+export function readDownloadPolicy(
+	node: INode,
+	credentials: ICredentialDataDecryptedObject,
+): DownloadPolicy {
+	const entries = String(credentials.allowedDownloadOrigins ?? '')
+		.split(/[\s,]+/)
+		.filter((entry) => entry !== '');
+	const origins: string[] = [];
+	for (const entry of entries) {
+		const origin = parseOrigin(entry);
+		if (!origin) {
+			throw new NodeOperationError(
+				node,
+				`Credential field "${ALLOWED_ORIGINS_FIELD}": ${JSON.stringify(entry.slice(0, 200))} is not an origin`,
+				{
+					description:
+						'Write each as scheme://host or scheme://host:port (http or https, no path), separated by commas, e.g. https://archive-files.s3.eu-west-1.amazonaws.com',
+				},
+			);
+		}
+		origins.push(origin);
+	}
+	if (origins.length === 0) {
+		const endpoint = endpointOrigin(credentials.graphqlUrl);
+		if (endpoint) origins.push(endpoint);
+	}
+	return {
+		allowedOrigins: origins,
+		allowPrivateAddresses: credentials.allowPrivateAddresses === true,
+	};
+}
+
+function privateRefusal(what: string, kind: string): Refusal {
+	return {
+		refusal:
+			`${what} is a ${kind} address; downloads from private, loopback, link-local and cloud metadata ` +
+			`addresses are refused unless the credential's "${ALLOW_PRIVATE_FIELD}" is on`,
+	};
+}
+
+/**
+ * Checks a link before anything connects to it: an http(s) URL, of an allowed origin, whose host is not a
+ * non-public address written out (every IPv4 and IPv6 form, `localhost`). Names are judged again by the address
+ * that answers (checkPeer).
+ */
+export function checkDestination(link: string, policy: DownloadPolicy): { url: URL } | Refusal {
+	let url: URL;
+	try {
+		url = new URL(link);
+	} catch {
+		return { refusal: 'the API returned a download link that is not a URL' };
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		return {
+			refusal: `the API returned a ${url.protocol} link; only http and https links are downloaded`,
+		};
+	if (!policy.allowedOrigins.includes(url.origin)) {
+		return {
+			refusal:
+				`the download link points to ${url.origin}, which is not in the credential's "${ALLOWED_ORIGINS_FIELD}" ` +
+				`(${policy.allowedOrigins.join(', ') || 'none'}); add it there if the archive keeps its files at that address`,
+		};
+	}
+	const kind = classifyHost(url.hostname);
+	if (kind && !policy.allowPrivateAddresses) return privateRefusal(url.host, kind);
+	return { url };
+}
+
+/**
+ * Checks the address a response actually came from, before its status, headers or body are used: a name of an
+ * allowed origin that resolves to a non-public address (DNS rebinding) is refused here. Without an address to
+ * check (the body was decompressed on the way, so its socket is out of reach) the download is refused too.
+ */
+export function checkPeer(
+	url: URL,
+	peerAddress: string | undefined,
+	policy: DownloadPolicy,
+): Refusal | undefined {
+	if (policy.allowPrivateAddresses) return undefined;
+	if (peerAddress === undefined) {
+		return {
+			refusal:
+				`could not tell which address ${url.host} answered from (the server sent the file compressed), so it is ` +
+				`not downloaded; turn on the credential's "${ALLOW_PRIVATE_FIELD}" to download it without that check`,
+		};
+	}
+	const kind = classifyAddress(peerAddress);
+	return kind ? privateRefusal(`${url.host} answered from ${peerAddress}, which`, kind) : undefined;
+}

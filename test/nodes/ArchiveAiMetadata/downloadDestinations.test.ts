@@ -1,0 +1,487 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
+import { classifyAddress } from '../../../nodes/ArchiveAiMetadata/api/addresses';
+import {
+	checkDestination,
+	checkPeer,
+	readDownloadPolicy,
+} from '../../../nodes/ArchiveAiMetadata/api/downloadPolicy';
+import type { DownloadPolicy } from '../../../nodes/ArchiveAiMetadata/api/downloadPolicy';
+import {
+	looksLikeObjectPath,
+	objectPathProblem,
+} from '../../../nodes/ArchiveAiMetadata/api/presign';
+import type { Sandbox } from '../../../dev/emulators';
+import { runNode } from '../../../dev/harness/execute';
+import { forward, startTestOrigin } from '../shared/testOrigin';
+import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
+import { aiCredentials, resetState, withSandbox } from './helpers';
+import { installNetworkGuard } from './networkGuard';
+import type { NetworkGuard } from './networkGuard';
+
+/**
+ * Where Download Files may connect. The node talks to `front`, which passes everything on to the emulator but
+ * rewrites the links presignS3 returns (`linkFor`) and, when `pathFor` is set, the object paths the record query
+ * returns. Links point at `files`, a loopback server that counts every TCP connection it accepts (so a refusal
+ * is proven to have connected nowhere), or at addresses outside loopback, which the network guard refuses to
+ * resolve or connect to and records.
+ */
+let sandbox: Sandbox;
+let front: TestOrigin;
+let files: { server: Server; port: number; connections: number; requests: string[] };
+let linkFor: (original: string) => string;
+let pathFor: ((original: string) => string) | undefined;
+let serveFile: (res: ServerResponse) => void;
+let guard: NetworkGuard;
+
+const PRESIGN = 'PresignFiles';
+
+function rewriteJson(request: ReceivedRequest, res: ServerResponse): void {
+	const target = new URL(sandbox.ai.baseUrl);
+	const upstream = httpRequest(
+		{
+			host: target.hostname,
+			port: target.port,
+			method: request.method,
+			path: `${request.url.pathname}${request.url.search}`,
+			headers: { ...request.headers, host: target.host },
+		},
+		(answer) => {
+			const chunks: Buffer[] = [];
+			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+			answer.on('end', () => {
+				const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+					data?: Record<string, Array<Record<string, unknown>> | null>;
+				};
+				const presigning = request.body.toString('utf8').includes(PRESIGN);
+				for (const rows of Object.values(body.data ?? {})) {
+					for (const row of rows ?? []) {
+						for (const [field, value] of Object.entries(row)) {
+							if (typeof value !== 'string') continue;
+							if (presigning) row[field] = linkFor(value);
+							else if (pathFor && field === 'transcript_txt') row[field] = pathFor(value);
+						}
+					}
+				}
+				res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
+				res.end(JSON.stringify(body));
+			});
+		},
+	);
+	upstream.end(request.body);
+}
+
+async function startFiles(): Promise<typeof files> {
+	const requests: string[] = [];
+	const server = createServer((req, res) => {
+		requests.push(req.url ?? '');
+		serveFile(res);
+	});
+	const state = { server, port: 0, connections: 0, requests };
+	server.on('connection', () => state.connections++);
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	state.port = (server.address() as AddressInfo).port;
+	return state;
+}
+
+beforeAll(async () => {
+	sandbox = await withSandbox({ rows: 20, aiRawStorage: 'paths' });
+	front = await startTestOrigin((request, res) => {
+		const text = request.body.toString('utf8');
+		if (text.includes(PRESIGN) || (pathFor && text.includes('transcript_txt')))
+			return rewriteJson(request, res);
+		forward(request, res, sandbox.ai.baseUrl);
+	});
+	files = await startFiles();
+});
+afterAll(async () => {
+	files.server.closeAllConnections();
+	await Promise.all([
+		sandbox.close(),
+		front.close(),
+		new Promise((resolve) => files.server.close(resolve)),
+	]);
+});
+beforeEach(async () => {
+	await resetState(sandbox);
+	front.requests.length = 0;
+	files.connections = 0;
+	files.requests.length = 0;
+	linkFor = (original) => `http://127.0.0.1:${files.port}${new URL(original).pathname}`;
+	pathFor = undefined;
+	serveFile = (res) => {
+		res.writeHead(200, { 'content-type': 'text/plain' });
+		res.end('transcript text');
+	};
+	guard = installNetworkGuard({
+		'files.test': '127.0.0.1',
+		'internal.test': '10.0.0.5',
+	});
+});
+afterEach(() => guard.restore());
+
+const taskId = () =>
+	String(
+		(sandbox.data.ai.records('speech_tasks', ['task_id', 'status']) as IDataObject[]).find(
+			(row) => row.status === 'succeeded',
+		)?.task_id,
+	);
+
+const presignRequests = () =>
+	front.requests.filter((request) => request.body.toString('utf8').includes(PRESIGN)).length;
+
+async function downloadTranscript(credentialFields: IDataObject, options: INodeParameters = {}) {
+	const credentials = aiCredentials(sandbox, {
+		graphqlUrl: `${front.baseUrl}${new URL(sandbox.ai.graphqlUrl).pathname}`,
+		allowPrivateAddresses: false,
+		...credentialFields,
+	});
+	const parameters = {
+		resource: 'speechTask',
+		operation: 'downloadFiles',
+		taskId: taskId(),
+		files: ['transcript_txt'],
+		options: { maxRetries: 0, ...options },
+	};
+	return await runNode({ nodeType: new ArchiveAiMetadata(), parameters, credentials });
+}
+
+const text = (result: Awaited<ReturnType<typeof downloadTranscript>>) =>
+	Buffer.from(String(result.outputs[0]?.[0]?.binary?.transcript_txt?.data), 'base64').toString(
+		'utf8',
+	);
+
+describe('address classification (every written form of a non-public address)', () => {
+	const policy: DownloadPolicy = { allowedOrigins: [], allowPrivateAddresses: false };
+	const kindOfLink = (link: string) => {
+		const url = new URL(link);
+		const checked = checkDestination(link, { ...policy, allowedOrigins: [url.origin] });
+		return 'refusal' in checked ? checked.refusal : 'allowed';
+	};
+
+	it.each([
+		['http://127.1:8080/', 'loopback'],
+		['http://2130706433/', 'loopback'],
+		['http://0x7f.1/', 'loopback'],
+		['http://0177.0.0.1/', 'loopback'],
+		['http://127.255.255.254/', 'loopback'],
+		['http://[::1]/', 'loopback'],
+		['http://[::ffff:127.0.0.1]/', 'loopback'],
+		['http://[0:0:0:0:0:ffff:7f00:1]/', 'loopback'],
+		['http://localhost./', 'loopback'],
+		['http://LOCALHOST/', 'loopback'],
+		['http://files.localhost/', 'loopback'],
+		['http://0.0.0.0/', 'unspecified'],
+		['http://0/', 'unspecified'],
+		['http://[::]/', 'unspecified'],
+		['https://10.0.0.5:8443/admin', 'private'],
+		['http://172.16.0.1/', 'private'],
+		['http://192.168.1.1/', 'private'],
+		['http://100.64.0.1/', 'private'],
+		['http://[::ffff:10.0.0.1]/', 'private'],
+		['http://[64:ff9b::a00:5]/', 'private'],
+		['http://[2002:a00:5::1]/', 'private'],
+		['http://169.254.169.254/latest/meta-data/', 'cloud metadata'],
+		['http://[::ffff:169.254.169.254]/', 'cloud metadata'],
+		['http://[fd00:ec2::254]/', 'cloud metadata'],
+		['http://169.254.1.1/', 'link-local'],
+		['http://[fe80::1]/', 'link-local'],
+		['http://[fd00::1]/', 'unique-local'],
+		['http://[fc00::5]/', 'unique-local'],
+		['http://224.0.0.1/', 'multicast'],
+		['http://[ff02::1]/', 'multicast'],
+		['http://240.0.0.1/', 'reserved'],
+		['http://255.255.255.255/', 'reserved'],
+	])('%s is refused as %s', (link, kind) => {
+		expect(kindOfLink(link)).toMatch(
+			new RegExp(` is an? ${kind} address; .*"Allow Private Addresses" is on$`),
+		);
+		expect(kindOfLink(link)).toContain(new URL(link).host);
+	});
+
+	it.each([
+		'https://8.8.8.8/',
+		'https://[2606:4700:4700::1111]/',
+		'https://archive-files.s3.eu-west-1.amazonaws.com/',
+		'https://172.32.0.1/',
+		'https://[2001:4860::1]/',
+	])('%s is allowed', (link) => {
+		expect(kindOfLink(link)).toBe('allowed');
+	});
+
+	it.each([
+		['10.0.0.5', 'private'],
+		['169.254.169.254', 'cloud metadata'],
+		['fd00::1', 'unique-local'],
+		['::ffff:10.0.0.1', 'private'],
+		['fe80::1%eth0', 'link-local'],
+		['127.0.0.1', 'loopback'],
+		['::1', 'loopback'],
+		['93.184.216.34', undefined],
+	])('a socket address %s is %s', (address, kind) => {
+		expect(classifyAddress(address)).toBe(kind);
+		const refusal = checkPeer(new URL('https://internal.test/x'), address, policy);
+		if (kind === undefined) expect(refusal).toBeUndefined();
+		else
+			expect(refusal?.refusal).toBe(
+				`internal.test answered from ${address}, which is a ${kind} address; downloads from private, loopback, link-local and cloud metadata addresses are refused unless the credential's "Allow Private Addresses" is on`,
+			);
+		expect(
+			checkPeer(new URL('https://x.test/'), address, { ...policy, allowPrivateAddresses: true }),
+		).toBeUndefined();
+	});
+});
+
+describe('Download Files: allowed origins', () => {
+	it('refuses a presign answer pointing at another local port (default: the GraphQL origin only), connecting nowhere', async () => {
+		const result = await downloadTranscript({ allowPrivateAddresses: true });
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe(
+			`Downloading transcript_txt: the download link points to http://127.0.0.1:${files.port}, which is not in the credential's "Allowed Download Origins" (${front.baseUrl}); add it there if the archive keeps its files at that address`,
+		);
+		expect(files.connections).toBe(0);
+	});
+
+	it('downloads from an origin the user listed', async () => {
+		const result = await downloadTranscript({
+			allowPrivateAddresses: true,
+			allowedDownloadOrigins: `https://archive-files.example.org, http://127.0.0.1:${files.port}/`,
+		});
+		expect(result.error).toBeUndefined();
+		expect(text(result)).toBe('transcript text');
+		expect(files.requests).toHaveLength(1);
+	});
+
+	it('refuses another port and another scheme of a listed host', async () => {
+		linkFor = (original) => `https://127.0.0.1:${files.port}${new URL(original).pathname}`;
+		const otherScheme = await downloadTranscript({
+			allowPrivateAddresses: true,
+			allowedDownloadOrigins: `http://127.0.0.1:${files.port}`,
+		});
+		expect(otherScheme.error?.message).toContain(
+			`the download link points to https://127.0.0.1:${files.port}, which is not in`,
+		);
+		linkFor = (original) => `http://127.0.0.1:${files.port}${new URL(original).pathname}`;
+		const otherPort = await downloadTranscript({
+			allowPrivateAddresses: true,
+			allowedDownloadOrigins: `http://127.0.0.1:${files.port + 1}`,
+		});
+		expect(otherPort.error?.message).toContain(
+			`the download link points to http://127.0.0.1:${files.port}, which is not in`,
+		);
+		expect(files.connections).toBe(0);
+	});
+
+	it('refuses a *.nip.io link without looking the name up', async () => {
+		linkFor = () => `http://127.0.0.1.nip.io:${files.port}/x/transcript.txt`;
+		const result = await downloadTranscript({ allowPrivateAddresses: true });
+		expect(result.error?.message).toContain(
+			`the download link points to http://127.0.0.1.nip.io:${files.port}, which is not in`,
+		);
+		expect(guard.lookups).not.toContain('127.0.0.1.nip.io');
+		expect(files.connections).toBe(0);
+	});
+
+	it('refuses an allowed-origins entry that is not an origin, naming the credential field', async () => {
+		const result = await downloadTranscript({
+			allowedDownloadOrigins: 'https://files.example.org/bucket',
+		});
+		expect(result.error?.message).toBe(
+			'Credential field "Allowed Download Origins": "https://files.example.org/bucket" is not an origin',
+		);
+		expect(presignRequests()).toBe(0);
+	});
+
+	it('reads the policy from the credential', () => {
+		const node = { name: 'n' } as never;
+		expect(readDownloadPolicy(node, { graphqlUrl: 'https://api.example.org/v1/graphql' })).toEqual({
+			allowedOrigins: ['https://api.example.org'],
+			allowPrivateAddresses: false,
+		});
+		expect(
+			readDownloadPolicy(node, {
+				graphqlUrl: 'https://api.example.org/v1/graphql',
+				allowedDownloadOrigins: 'HTTPS://Files.Example.org:443/,\nhttp://minio.lan:9000',
+				allowPrivateAddresses: true,
+			}),
+		).toEqual({
+			allowedOrigins: ['https://files.example.org', 'http://minio.lan:9000'],
+			allowPrivateAddresses: true,
+		});
+	});
+});
+
+describe('Download Files: private addresses', () => {
+	const loopbackForms = (port: number) => [
+		`http://127.0.0.1:${port}`,
+		`http://127.1:${port}`,
+		`http://2130706433:${port}`,
+		`http://0x7f.1:${port}`,
+		`http://[::ffff:127.0.0.1]:${port}`,
+		`http://localhost.:${port}`,
+		`http://localhost:${port}`,
+	];
+
+	it.each([0, 1, 2, 3, 4, 5, 6])(
+		'refuses loopback form #%i (allowed origin, private addresses off) before connecting',
+		async (index) => {
+			const base = loopbackForms(files.port)[index];
+			linkFor = (original) => `${base}${new URL(original).pathname}`;
+			const result = await downloadTranscript({ allowedDownloadOrigins: new URL(base).origin });
+			expect(result.error?.name).toBe('NodeOperationError');
+			expect(result.error?.message).toMatch(
+				/^Downloading transcript_txt: .+ is a loopback address; downloads from private, loopback, link-local and cloud metadata addresses are refused unless the credential's "Allow Private Addresses" is on$/,
+			);
+			expect(result.error?.message).toContain(new URL(base).host);
+			expect(files.connections).toBe(0);
+		},
+	);
+
+	it.each([
+		'https://10.0.0.5:8443',
+		'http://169.254.169.254',
+		'http://[fd00::1]',
+		'http://[::ffff:10.0.0.1]',
+		'http://0.0.0.0',
+	])('refuses %s (allowed origin) without any connection attempt', async (base) => {
+		linkFor = (original) => `${base}${new URL(original).pathname}`;
+		const result = await downloadTranscript({ allowedDownloadOrigins: base });
+		expect(result.error?.message).toMatch(
+			/address; downloads from private, .*"Allow Private Addresses" is on$/,
+		);
+		expect(guard.attempts).toEqual([]);
+	});
+
+	it("refuses the emulator's own links when private addresses are off, and fetches nothing", async () => {
+		linkFor = (original) => original;
+		const result = await downloadTranscript({ graphqlUrl: sandbox.ai.graphqlUrl });
+		expect(result.error?.message).toContain(
+			`${new URL(sandbox.ai.baseUrl).host} is a loopback address`,
+		);
+		expect(sandbox.counters.get().ai.requests.files ?? 0).toBe(0);
+	});
+
+	it('checks the address a name answered from: a name resolving to loopback is refused before its answer is used', async () => {
+		linkFor = (original) => `http://files.test:${files.port}${new URL(original).pathname}`;
+		const origin = `http://files.test:${files.port}`;
+		const refused = await downloadTranscript({ allowedDownloadOrigins: origin });
+		expect(refused.error?.message).toBe(
+			`Downloading transcript_txt: files.test:${files.port} answered from 127.0.0.1, which is a loopback address; downloads from private, loopback, link-local and cloud metadata addresses are refused unless the credential's "Allow Private Addresses" is on`,
+		);
+		expect(refused.outputs[0] ?? []).toEqual([]);
+		const allowed = await downloadTranscript({
+			allowedDownloadOrigins: origin,
+			allowPrivateAddresses: true,
+		});
+		expect(allowed.error).toBeUndefined();
+		expect(text(allowed)).toBe('transcript text');
+	});
+
+	it('refuses a compressed answer when private addresses are off (its address cannot be checked)', async () => {
+		linkFor = (original) => `http://files.test:${files.port}${new URL(original).pathname}`;
+		serveFile = (res) => {
+			res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+			res.end(gzipSync('transcript text'));
+		};
+		const result = await downloadTranscript({
+			allowedDownloadOrigins: `http://files.test:${files.port}`,
+		});
+		expect(result.error?.message).toBe(
+			`Downloading transcript_txt: could not tell which address files.test:${files.port} answered from (the server sent the file compressed), so it is not downloaded; turn on the credential's "Allow Private Addresses" to download it without that check`,
+		);
+	});
+});
+
+describe('Download Files: streaming within Max File Size', () => {
+	const allowFiles = () => ({
+		allowPrivateAddresses: true,
+		allowedDownloadOrigins: `http://127.0.0.1:${files.port}`,
+	});
+
+	it('stores a file with Content-Length byte for byte', async () => {
+		const body = Buffer.alloc(3 * 1024 * 1024 + 17, 'x');
+		serveFile = (res) => {
+			res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(body.length) });
+			res.end(body);
+		};
+		const result = await downloadTranscript(allowFiles(), { maxFileSizeMiB: 4 });
+		expect(result.error).toBeUndefined();
+		expect(result.outputs[0][0].json.files).toEqual([
+			expect.objectContaining({ bytes: body.length, fileName: `${taskId()}_transcript_txt.txt` }),
+		]);
+		expect(
+			Buffer.from(String(result.outputs[0][0].binary?.transcript_txt.data), 'base64').equals(body),
+		).toBe(true);
+	});
+
+	it('fails a body cut short of its Content-Length instead of storing part of it', async () => {
+		serveFile = (res) => {
+			res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(1024 * 1024) });
+			res.write(Buffer.alloc(256 * 1024, 'y'), () => res.socket?.destroy());
+		};
+		const result = await downloadTranscript(allowFiles());
+		expect(result.error?.message).toMatch(/^Downloading transcript_txt failed \(/);
+		expect(result.outputs[0] ?? []).toEqual([]);
+	});
+
+	it('bounds a decompressed body by Max File Size (a small gzip of a large file)', async () => {
+		const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0));
+		serveFile = (res) => {
+			res.writeHead(200, {
+				'content-type': 'text/plain',
+				'content-encoding': 'gzip',
+				'content-length': String(bomb.length),
+			});
+			res.end(bomb);
+		};
+		const result = await downloadTranscript(allowFiles(), { maxFileSizeMiB: 1 });
+		expect(result.error?.message).toBe(
+			'Downloading transcript_txt: the file is larger than the Max File Size of 1 MiB; raise Max File Size to download it',
+		);
+	});
+
+	it('refuses a redirect to another scheme of the same host', async () => {
+		serveFile = (res) => {
+			res.writeHead(302, { location: `https://127.0.0.1:${files.port}/moved` });
+			res.end();
+		};
+		const result = await downloadTranscript(allowFiles());
+		expect(result.error?.message).toBe(
+			`Downloading transcript_txt: the download link redirected from http to https (127.0.0.1:${files.port}); redirects to another scheme are not followed`,
+		);
+		expect(files.requests).toHaveLength(1);
+	});
+});
+
+describe('Download Files: object paths', () => {
+	it.each([
+		['../other-task/transcript.txt', 'contains a "." or ".." segment'],
+		['task/../../secrets/transcript.txt', 'contains a "." or ".." segment'],
+		['task/./transcript.txt', 'contains a "." or ".." segment'],
+		['/etc/transcript.txt', 'is absolute (starts with /)'],
+		['/transcript.txt', 'is absolute (starts with /)'],
+	])('refuses %s before presignS3 is asked', async (path, problem) => {
+		pathFor = () => path;
+		const result = await downloadTranscript({ allowPrivateAddresses: true });
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe(
+			`The transcript_txt column holds an object path that ${problem}; it is not downloaded`,
+		);
+		expect(presignRequests()).toBe(0);
+		expect(looksLikeObjectPath(path)).toBe(true);
+		expect(objectPathProblem(path)).toBe(problem);
+	});
+
+	it('still presigns an ordinary relative path', () => {
+		expect(
+			objectPathProblem('0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d/transcript.srt'),
+		).toBeUndefined();
+		expect(looksLikeObjectPath('Goedenavond en welkom.')).toBe(false);
+	});
+});
