@@ -3,6 +3,7 @@ import type { DocumentNode } from 'graphql';
 import { NodeApiError } from 'n8n-workflow';
 import type {
 	IDataObject,
+	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -13,9 +14,9 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { describeNetworkCode } from '../http/networkErrors';
+import { describeNetworkCode, findNetworkCode } from '../http/networkErrors';
 import { TOKEN_ERROR_CONTEXT_KEY } from '../http/tokenError';
-import { redactSecrets } from '../http/redact';
+import { redactAndClip } from '../http/redact';
 import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from '../http/retry';
 import type { GaveUp, RetryPolicy } from '../http/retry';
 
@@ -89,6 +90,12 @@ export class GraphqlClient {
 	/** Requests sent and retries made, for the node's own reporting and for tests. */
 	readonly stats = { requests: 0, retries: 0 };
 
+	/**
+	 * Every access token this client's requests carried: n8n writes a fetched or refreshed token into the
+	 * credential, and an error may echo any of them. Bounded: a token is only added when n8n fetched a new one.
+	 */
+	private readonly tokensSent = new Set<string>();
+
 	private constructor(
 		private readonly ctx: RequestContext,
 		private readonly service: GraphqlService,
@@ -96,10 +103,13 @@ export class GraphqlClient {
 		private readonly method: 'POST' | 'GET',
 		private readonly timeoutMs: number,
 		retry: RetryPolicy,
+		/** The credential's data; n8n writes a fetched token into it when it is handed over as `decrypted`. */
+		private readonly credentials: ICredentialDataDecryptedObject,
 		/** The credential as decrypted at create, handed to n8n with every request. */
 		private readonly decrypted?: ICredentialsDecrypted,
 	) {
 		this.retry = retry;
+		this.noteTokenOf(credentials);
 	}
 
 	/**
@@ -135,6 +145,7 @@ export class GraphqlClient {
 			options.method ?? 'POST',
 			options.timeoutMs ?? 60_000,
 			{ ...DEFAULT_RETRY, ...(options.retry ?? {}) },
+			credentials,
 			reference?.id
 				? {
 						id: reference.id,
@@ -173,9 +184,40 @@ export class GraphqlClient {
 				onRetry: () => this.stats.retries++,
 			},
 		);
-		if ('value' in outcome)
-			return unwrapGraphqlResponse<TData>(node, this.service.serviceName, outcome.value, itemIndex);
-		throw failureToNodeApiError(node, this.service.serviceName, outcome, itemIndex);
+		const { serviceName } = this.service;
+		if ('value' in outcome) {
+			const errors = graphqlErrorsOf(outcome.value);
+			if (errors) {
+				const secrets = await this.liveSecrets();
+				throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, secrets);
+			}
+			return unwrapGraphqlResponse<TData>(node, serviceName, outcome.value, itemIndex);
+		}
+		throw failureToNodeApiError(node, serviceName, outcome, itemIndex, await this.liveSecrets());
+	}
+
+	/**
+	 * The secrets an answer may echo: the password and every token sent. Without a decrypted credential of its own
+	 * (no credential id), n8n kept a fetched token in its store only: it is read from there, on this error path.
+	 */
+	private async liveSecrets(): Promise<string[]> {
+		if (!this.decrypted) {
+			try {
+				this.noteTokenOf(await this.ctx.getCredentials(this.service.credentialType));
+			} catch {
+				// The tokens already seen and the password are still redacted.
+			}
+		}
+		return [...this.tokensSent, String(this.credentials.password ?? '')];
+	}
+
+	private noteTokenOf(credentials: ICredentialDataDecryptedObject): void {
+		const token = credentials.accessToken;
+		if (typeof token !== 'string' || token === '' || this.tokensSent.has(token)) return;
+		if (this.tokensSent.size >= MAX_TOKENS_REMEMBERED) {
+			this.tokensSent.delete(this.tokensSent.values().next().value as string);
+		}
+		this.tokensSent.add(token);
 	}
 
 	/**
@@ -229,19 +271,24 @@ export class GraphqlClient {
 		tolerateStatus: boolean,
 	): Promise<IN8nHttpFullResponse> {
 		this.stats.requests++;
-		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
-			this.ctx,
-			this.service.credentialType,
-			{
-				...this.httpOptions(request),
-				url,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: tolerateStatus,
-				disableFollowRedirect: true,
-				sendCredentialsOnCrossOriginRedirect: false,
-			},
-			this.decrypted ? { credentialsDecrypted: this.decrypted } : undefined,
-		)) as IN8nHttpFullResponse;
+		try {
+			return (await this.ctx.helpers.httpRequestWithAuthentication.call(
+				this.ctx,
+				this.service.credentialType,
+				{
+					...this.httpOptions(request),
+					url,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: tolerateStatus,
+					disableFollowRedirect: true,
+					sendCredentialsOnCrossOriginRedirect: false,
+				},
+				this.decrypted ? { credentialsDecrypted: this.decrypted } : undefined,
+			)) as IN8nHttpFullResponse;
+		} finally {
+			// n8n wrote the token it sent (fetched before, or refreshed after a 401) into the credential.
+			this.noteTokenOf(this.credentials);
+		}
 	}
 
 	private httpOptions(request: GraphqlRequest): Omit<IHttpRequestOptions, 'url'> {
@@ -277,6 +324,16 @@ function combineSignals(...signals: Array<AbortSignal | undefined>): AbortSignal
 }
 
 const MAX_SAME_ORIGIN_REDIRECTS = 3;
+
+/** Tokens one client remembers for redaction; each is a token n8n fetched during the client's life. */
+const MAX_TOKENS_REMEMBERED = 16;
+
+/** How much of a server's text an error shows: one GraphQL message, its code or path, other answers. */
+const MAX_SERVER_MESSAGE = 1000;
+const MAX_SERVER_CODE = 200;
+const MAX_SERVER_BODY = 500;
+/** GraphQL errors listed one per line; the rest are counted. */
+const MAX_GRAPHQL_ERRORS_LISTED = 20;
 
 function isRedirect(status: number): boolean {
 	return status >= 300 && status < 400;
@@ -336,8 +393,7 @@ function describeThrownFailure(error: unknown): AttemptFailure {
 		return { status, body: thrown.context?.data };
 	const texts = [thrown.message ?? '', ...(thrown.messages ?? [])].join(' ');
 	const networkCode =
-		/\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(texts)?.[1] ??
-		(/socket hang up/i.test(texts) ? 'ECONNRESET' : undefined);
+		findNetworkCode(texts) ?? (/socket hang up/i.test(texts) ? 'ECONNRESET' : undefined);
 	return {
 		networkCode: networkCode ?? 'UNKNOWN',
 		unexpectedMessage: networkCode ? undefined : thrown.message,
@@ -372,18 +428,51 @@ function graphqlErrorsOf(body: unknown): GraphqlErrorEntry[] | undefined {
 	return Array.isArray(errors) && errors.length > 0 ? (errors as GraphqlErrorEntry[]) : undefined;
 }
 
-/** One line per GraphQL error: message, code and path, as the server gave them. */
-export function describeGraphqlErrors(errors: GraphqlErrorEntry[]): string {
-	return errors
-		.map((entry) => {
-			const code = entry.extensions?.code;
-			const path = entry.path?.join('.') ?? entry.extensions?.path;
-			const details = [code ? `code ${code}` : '', path ? `path ${path}` : '']
-				.filter(Boolean)
-				.join(', ');
-			return `${entry.message ?? 'Unknown error'}${details ? ` (${details})` : ''}`;
-		})
-		.join('\n');
+/** A GraphQL error reduced to what may be shown: its message, code and path, redacted and clipped. */
+function safeGraphqlError(entry: GraphqlErrorEntry, secrets: readonly string[]): GraphqlErrorEntry {
+	const shown = (value: unknown, max: number) =>
+		typeof value === 'string' || typeof value === 'number'
+			? redactAndClip(String(value), secrets, max)
+			: undefined;
+	const path = Array.isArray(entry.path)
+		? entry.path.map((segment) => shown(segment, MAX_SERVER_CODE) ?? '?')
+		: undefined;
+	const code = shown(entry.extensions?.code, MAX_SERVER_CODE);
+	const extensionPath = shown(entry.extensions?.path, MAX_SERVER_CODE);
+	return {
+		message: shown(entry.message, MAX_SERVER_MESSAGE),
+		...(path ? { path } : {}),
+		...(code !== undefined || extensionPath !== undefined
+			? {
+					extensions: {
+						...(code !== undefined ? { code } : {}),
+						...(extensionPath !== undefined ? { path: extensionPath } : {}),
+					},
+				}
+			: {}),
+	};
+}
+
+/**
+ * One line per GraphQL error: message, code and path as the server gave them, with every secret the request carried
+ * (`secrets`) and anything shaped like a credential redacted: a server may echo the request in them.
+ */
+export function describeGraphqlErrors(
+	errors: GraphqlErrorEntry[],
+	secrets: readonly string[] = [],
+): string {
+	const lines = errors.slice(0, MAX_GRAPHQL_ERRORS_LISTED).map((error) => {
+		const entry = safeGraphqlError(error, secrets);
+		const code = entry.extensions?.code;
+		const path = entry.path?.join('.') ?? entry.extensions?.path;
+		const details = [code ? `code ${code}` : '', path ? `path ${path}` : '']
+			.filter(Boolean)
+			.join(', ');
+		return `${entry.message ?? 'Unknown error'}${details ? ` (${details})` : ''}`;
+	});
+	const more = errors.length - lines.length;
+	if (more > 0) lines.push(`… and ${more} more ${more === 1 ? 'error' : 'errors'}`);
+	return lines.join('\n');
 }
 
 function graphqlErrorToNodeApiError(
@@ -391,18 +480,22 @@ function graphqlErrorToNodeApiError(
 	serviceName: string,
 	errors: GraphqlErrorEntry[],
 	itemIndex: number,
+	secrets: readonly string[],
 	httpCode?: number,
 ): NodeApiError {
-	const first = errors[0];
+	const shownErrors = errors
+		.slice(0, MAX_GRAPHQL_ERRORS_LISTED)
+		.map((entry) => safeGraphqlError(entry, secrets));
+	const first = shownErrors[0];
 	return new NodeApiError(
 		node,
 		{
 			message: first.message ?? 'GraphQL error',
-			errors: errors as unknown as JsonObject[],
+			errors: shownErrors as unknown as JsonObject[],
 		} as JsonObject,
 		{
 			message: `${serviceName}: ${first.message ?? 'GraphQL error'}`,
-			description: describeGraphqlErrors(errors),
+			description: describeGraphqlErrors(errors, secrets),
 			httpCode: httpCode ? String(httpCode) : first.extensions?.code,
 			itemIndex,
 		},
@@ -415,9 +508,10 @@ export function unwrapGraphqlResponse<TData>(
 	serviceName: string,
 	body: unknown,
 	itemIndex: number,
+	secrets: readonly string[] = [],
 ): TData {
 	const errors = graphqlErrorsOf(body);
-	if (errors) throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex);
+	if (errors) throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, secrets);
 	const data =
 		typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
 	if (typeof data !== 'object' || data === null) {
@@ -435,11 +529,17 @@ export function unwrapGraphqlResponse<TData>(
 	return data as TData;
 }
 
+/**
+ * Server text in the error (GraphQL errors, HTTP bodies, a redirect's target, an unexpected message, the token
+ * flow's message) is redacted with the request's `secrets` first: NodeApiError copies it into its message,
+ * description, messages and errorResponse.
+ */
 function failureToNodeApiError(
 	node: INode,
 	serviceName: string,
 	outcome: GaveUp<AttemptFailure>,
 	itemIndex: number,
+	secrets: readonly string[],
 ): NodeApiError {
 	const { failure, retries } = outcome;
 	const afterRetries =
@@ -448,22 +548,24 @@ function failureToNodeApiError(
 			? `; ${retryLaterHint(outcome.retryAfterMs ?? 0)}`
 			: '');
 	if (failure.tokenError) {
+		const message = redactAndClip(failure.tokenError.message, secrets, MAX_SERVER_MESSAGE);
 		return new NodeApiError(
 			node,
-			{ message: failure.tokenError.message },
+			{ message },
 			{
-				message: `${failure.tokenError.message}${afterRetries}`,
+				message: `${message}${afterRetries}`,
 				description: 'Check the credential.',
 				itemIndex,
 			},
 		);
 	}
 	if (failure.redirectTarget !== undefined) {
+		const target = redactAndClip(failure.redirectTarget, secrets, MAX_SERVER_CODE);
 		return new NodeApiError(
 			node,
 			{ message: `HTTP ${failure.status}`, httpCode: String(failure.status) },
 			{
-				message: `${serviceName}: the endpoint redirected (HTTP ${failure.status}) to ${failure.redirectTarget}; redirects to another address are not followed, so the token is never sent there`,
+				message: `${serviceName}: the endpoint redirected (HTTP ${failure.status}) to ${target}; redirects to another address are not followed, so the token is never sent there`,
 				description: "Set the credential's endpoint URL to the API's own address.",
 				httpCode: String(failure.status),
 				itemIndex,
@@ -477,13 +579,15 @@ function failureToNodeApiError(
 			serviceName,
 			errors,
 			itemIndex,
+			secrets,
 			failure.status === 200 ? undefined : failure.status,
 		);
 	if (failure.unexpectedMessage !== undefined) {
+		const message = redactAndClip(failure.unexpectedMessage, secrets, MAX_SERVER_MESSAGE);
 		return new NodeApiError(
 			node,
-			{ message: failure.unexpectedMessage },
-			{ message: `${serviceName}: ${failure.unexpectedMessage}`, itemIndex },
+			{ message },
+			{ message: `${serviceName}: ${message}`, itemIndex },
 		);
 	}
 	if (failure.status === undefined) {
@@ -502,7 +606,7 @@ function failureToNodeApiError(
 		{ message: `HTTP ${failure.status}`, httpCode: String(failure.status) },
 		{
 			message: `${serviceName}: ${statusMessage(failure.status)}${afterRetries}`,
-			description: serverText(failure.body),
+			description: serverText(failure.body, secrets),
 			httpCode: String(failure.status),
 			itemIndex,
 		},
@@ -521,12 +625,15 @@ function statusMessage(status: number): string {
 	return `the request was refused (HTTP ${status})`;
 }
 
-function serverText(body: unknown): string | undefined {
+/** The server's own words for an HTTP error: its `message`/`error`, or the body; redacted, then clipped. */
+function serverText(body: unknown, secrets: readonly string[]): string | undefined {
 	if (body === undefined || body === null || body === '') return undefined;
-	if (typeof body === 'string') return redactSecrets(body.slice(0, 500));
+	if (typeof body === 'string') return redactAndClip(body, secrets, MAX_SERVER_BODY);
 	const message =
 		(body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error;
-	return redactSecrets(
-		typeof message === 'string' ? message.slice(0, 500) : JSON.stringify(body).slice(0, 500),
+	return redactAndClip(
+		typeof message === 'string' ? message : JSON.stringify(body),
+		secrets,
+		MAX_SERVER_BODY,
 	);
 }

@@ -1,0 +1,118 @@
+import { tokenEndpoint, withoutUserinfo } from '../../../credentials/common/accessToken';
+import { findNetworkCode } from '../../../nodes/shared/http/networkErrors';
+import { redactAndClip, redactSecrets } from '../../../nodes/shared/http/redact';
+
+/**
+ * Text on the error and URL paths comes from servers and from credential fields; handling it must stay linear in
+ * its length whatever it holds. Each check times an input of n and of 4n characters (best of three, after a warm-up)
+ * and asks that 4n take less than 8 times as long as n, plus 25 ms for a loaded machine: linear work takes about 4
+ * times as long, quadratic work 16 times (the regular expressions replaced here: 80 ms and 1.25 s for the network
+ * code at 5,000 and 20,000 characters, 54 ms and 0.85 s for the Token URL).
+ */
+function millisecondsFor(run: () => unknown): number {
+	let best = Infinity;
+	for (let attempt = 0; attempt < 3; attempt++) {
+		const started = process.hrtime.bigint();
+		run();
+		best = Math.min(best, Number(process.hrtime.bigint() - started) / 1e6);
+	}
+	return best;
+}
+
+function expectLinear(handle: (text: string) => unknown, input: (n: number) => string, n: number) {
+	handle(input(n));
+	const small = millisecondsFor(() => handle(input(n)));
+	const large = millisecondsFor(() => handle(input(4 * n)));
+	expect(large).toBeLessThan(8 * small + 25);
+}
+
+const repeatTo = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length));
+
+describe('network codes in error text', () => {
+	const OLD_PATTERN = /\b(E[A-Z]{3,}[A-Z_]*)\b/;
+
+	it.each([
+		'connect ECONNREFUSED 127.0.0.1:9',
+		'read ECONNRESET',
+		'ERR_SOCKET_CONNECTION_TIMEOUT after 10 ms',
+		'getaddrinfo EAI_AGAIN example.org',
+		'EPIPE',
+		'E_NOPE and EABC1 and xEAAAA then EAAA_B',
+		'EAB EABC',
+		'socket hang up',
+		'',
+		'ÉCONNRESET ECONNRESETé',
+	])('finds what the regular expression it replaces found in %j', (text) => {
+		expect(findNetworkCode(text)).toBe(OLD_PATTERN.exec(text)?.[1]);
+	});
+
+	it.each([
+		['capitals ending in a digit', (n: number) => `${'E'.repeat(n)}1`],
+		['capitals and underscores', (n: number) => `${repeatTo('E_', n)}a`],
+		['many short words', (n: number) => repeatTo('EAB ', n)],
+	])('stays linear on %s', (_case, input) => {
+		expectLinear(findNetworkCode, input, 5_000);
+	});
+});
+
+describe('Token URL handling', () => {
+	it('removes trailing slashes as before', () => {
+		expect(tokenEndpoint('https://auth.example.org///')).toBe('https://auth.example.org/token');
+		expect(tokenEndpoint('https://auth.example.org/base')).toBe(
+			'https://auth.example.org/base/token',
+		);
+	});
+
+	it.each([
+		['slashes then a letter', (n: number) => `https://a${'/'.repeat(n)}a`],
+		['slashes at the end', (n: number) => `https://a${'/'.repeat(n)}`],
+	])('tokenEndpoint stays linear on %s', (_case, input) => {
+		expectLinear(tokenEndpoint, input, 8_000);
+	});
+
+	it.each([
+		['slashes', (n: number) => '/'.repeat(n)],
+		['a URL that does not parse', (n: number) => `x${repeatTo('//a', n)}`],
+	])('withoutUserinfo stays linear on %s', (_case, input) => {
+		expectLinear(withoutUserinfo, input, 25_000);
+	});
+});
+
+describe('redaction', () => {
+	const inputs: Array<[string, (n: number) => string]> = [
+		['one long word', (n) => 'a'.repeat(n)],
+		['capitals ending in a digit', (n) => `${'E'.repeat(n)}1`],
+		['secret key names', (n) => repeatTo('token', n)],
+		['secret keys without values', (n) => repeatTo('token ', n)],
+		['a key and a long gap', (n) => `token${' '.repeat(n)}x`],
+		['a key, a separator and a long gap', (n) => `"password":${' '.repeat(n)}`],
+		['keys and separators', (n) => repeatTo('jwtauth=', n)],
+		['a quoted value never closed', (n) => `"token": "${repeatTo('a\\', n)}`],
+		['a value of backslashes', (n) => `{"token":"${'\\'.repeat(n)}"}`],
+		['schemes', (n) => repeatTo('Bearer ', n)],
+		['a scheme and a long gap', (n) => `Bearer${' '.repeat(n)}`],
+		['percent signs', (n) => repeatTo('%25', n)],
+		['encoded quotes never closed', (n) => `%22token%22%3A%22${repeatTo('%2522', n)}`],
+		['keys and escapes', (n) => repeatTo('token=%', n)],
+		['escaped JSON', (n) => `\\"token\\":\\"${repeatTo('a\\', n)}`],
+	];
+
+	it.each(inputs)('redactSecrets stays linear on %s', (_case, input) => {
+		expectLinear((text) => redactSecrets(text, ['live-token', 'pass word']), input, 25_000);
+	});
+
+	it.each([
+		['a secret that almost matches everywhere', 'a'.repeat(64) + 'b', (n: number) => 'a'.repeat(n)],
+		['a periodic secret', `${'ab'.repeat(32)}c`, (n: number) => repeatTo('ab', n)],
+		['a secret found everywhere', 'ab', (n: number) => repeatTo('ab', n)],
+	])('replacing known secrets stays linear with %s', (_case, secret, input) => {
+		expectLinear((text) => redactSecrets(text, [secret]), input, 25_000);
+		expectLinear((text) => redactAndClip(text, [secret], 500), input, 25_000);
+	});
+
+	it('redactSecrets handles 100,000 characters of each input', () => {
+		for (const [, input] of inputs) {
+			expect(typeof redactSecrets(input(100_000), ['live-token'])).toBe('string');
+		}
+	});
+});
