@@ -332,6 +332,8 @@ const MAX_TOKENS_REMEMBERED = 16;
 const MAX_SERVER_MESSAGE = 1000;
 const MAX_SERVER_CODE = 200;
 const MAX_SERVER_BODY = 500;
+/** Segments of a GraphQL error's path that are shown. */
+const MAX_PATH_SEGMENTS = 20;
 /** GraphQL errors listed one per line; the rest are counted. */
 const MAX_GRAPHQL_ERRORS_LISTED = 20;
 
@@ -416,8 +418,8 @@ function isTransientStoreFailure(body: unknown): boolean {
 		errors !== undefined &&
 		errors.every(
 			(entry) =>
-				entry.extensions?.code === 'INTERNAL_SERVER_ERROR' &&
-				/unable to query sparql service/i.test(entry.message ?? ''),
+				entry?.extensions?.code === 'INTERNAL_SERVER_ERROR' &&
+				/unable to query sparql service/i.test(String(entry.message ?? '')),
 		)
 	);
 }
@@ -429,13 +431,20 @@ function graphqlErrorsOf(body: unknown): GraphqlErrorEntry[] | undefined {
 }
 
 /** A GraphQL error reduced to what may be shown: its message, code and path, redacted and clipped. */
-function safeGraphqlError(entry: GraphqlErrorEntry, secrets: readonly string[]): GraphqlErrorEntry {
+function safeGraphqlError(raw: unknown, secrets: readonly string[]): GraphqlErrorEntry {
 	const shown = (value: unknown, max: number) =>
 		typeof value === 'string' || typeof value === 'number'
 			? redactAndClip(String(value), secrets, max)
 			: undefined;
+	// A server may send anything as an error entry (null, a bare string): shown as well as it goes, never thrown on.
+	const entry: GraphqlErrorEntry =
+		typeof raw === 'object' && raw !== null
+			? (raw as GraphqlErrorEntry)
+			: { message: typeof raw === 'string' ? raw : undefined };
 	const path = Array.isArray(entry.path)
-		? entry.path.map((segment) => shown(segment, MAX_SERVER_CODE) ?? '?')
+		? entry.path
+				.slice(0, MAX_PATH_SEGMENTS)
+				.map((segment) => shown(segment, MAX_SERVER_CODE) ?? '?')
 		: undefined;
 	const code = shown(entry.extensions?.code, MAX_SERVER_CODE);
 	const extensionPath = shown(entry.extensions?.path, MAX_SERVER_CODE);

@@ -36,6 +36,8 @@ type EchoMode =
 	| 'http422text'
 	| 'http401'
 	| 'http500long'
+	| 'graphqlOddEntries'
+	| 'rotate'
 	| 'redirect'
 	| 'redirectToTokenHost'
 	| 'token400'
@@ -44,6 +46,8 @@ type EchoMode =
 
 let mode: EchoMode;
 let issuedToken: string;
+/** Tokens the API was sent, for the server that answers with all of them ('rotate'). */
+const tokensSeen = new Set<string>();
 let origin: TestOrigin;
 
 beforeAll(async () => {
@@ -58,6 +62,7 @@ beforeEach(() => {
 	clearSchemaCache();
 	origin.requests.length = 0;
 	issuedToken = LIVE_TOKEN;
+	tokensSeen.clear();
 });
 
 /** The token a request carried, from the Bearer header or the jwtauth parameter. */
@@ -106,6 +111,7 @@ function answerTokenRequest(request: ReceivedRequest, res: ServerResponse): void
 		});
 		return void res.end();
 	}
+	if (mode === 'rotate') issuedToken = `${LIVE_TOKEN}-${tokensSeen.size + 1}`;
 	sendJson(res, 200, { access_token: issuedToken, expires_in: 3600 });
 }
 
@@ -140,6 +146,21 @@ function answerApiRequest(request: ReceivedRequest, res: ServerResponse): void {
 			);
 		case 'http401':
 			return sendJson(res, 401, { message: `token ${token} expired; ${dump}` });
+		case 'rotate':
+			// The first token is refused (n8n fetches another); the answer to the second names both.
+			tokensSeen.add(token);
+			if (token === `${LIVE_TOKEN}-1`) return sendJson(res, 401, { message: 'expired' });
+			return sendJson(res, 200, {
+				errors: [{ message: `tokens seen: ${[...tokensSeen].join(', ')}` }],
+			});
+		case 'graphqlOddEntries':
+			return sendJson(res, 200, {
+				errors: [
+					null,
+					`plain text entry with ${token}`,
+					{ message: 42, path: Array.from({ length: 1000 }, (_, index) => `${token}-${index}`) },
+				],
+			});
 		case 'http500long':
 			// The token straddles the 500 characters an error shows of a body.
 			res.writeHead(500, { 'content-type': 'text/plain' });
@@ -331,4 +352,30 @@ describe.each(NODES)('$name node against a server that echoes the request', (nod
 			},
 		);
 	});
+});
+
+describe('GraphQL error entries of any shape', () => {
+	it('null, a bare string and a number as message: a NodeApiError with what can be shown, redacted and bounded', async () => {
+		mode = 'graphqlOddEntries';
+		const result = await runAgainstEcho(NODES[0], 'header');
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe('AI Metadata API: GraphQL error');
+		expect(result.error?.description).toContain('plain text entry with [redacted]');
+		expect(result.error?.description).toContain('42 (path [redacted]-0.[redacted]-1.');
+		expect(result.error?.description?.length).toBeLessThan(2000);
+		expectNoSecrets(result);
+	});
+});
+
+describe('a token refreshed during the run', () => {
+	it.each(NODES)(
+		'$name: both the refused token and its successor are redacted where the server names them',
+		async (node) => {
+			mode = 'rotate';
+			const result = await runAgainstEcho(node, 'header');
+			expect([...tokensSeen]).toEqual([`${LIVE_TOKEN}-1`, `${LIVE_TOKEN}-2`]);
+			expect(result.error?.message).toMatch(/tokens seen: \[redacted\], \[redacted\]$/);
+			expectNoSecrets(result);
+		},
+	);
 });

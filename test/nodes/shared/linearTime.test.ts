@@ -1,4 +1,5 @@
 import { tokenEndpoint, withoutUserinfo } from '../../../credentials/common/accessToken';
+import { INSECURE_URL_PATTERN } from '../../../credentials/common/insecureUrl';
 import { findNetworkCode } from '../../../nodes/shared/http/networkErrors';
 import { redactAndClip, redactSecrets } from '../../../nodes/shared/http/redact';
 
@@ -75,6 +76,20 @@ describe('Token URL handling', () => {
 		['a URL that does not parse', (n: number) => `x${repeatTo('//a', n)}`],
 	])('withoutUserinfo stays linear on %s', (_case, input) => {
 		expectLinear(withoutUserinfo, input, 25_000);
+	});
+});
+
+describe('the plain-http notice of the credential forms', () => {
+	// n8n's editor tests each typed URL against the pattern (a _cnd regex display condition).
+	const insecure = new RegExp(INSECURE_URL_PATTERN);
+
+	it.each([
+		['leading spaces', (n: number) => `${' '.repeat(n)}x`],
+		['a long loopback-like host', (n: number) => `http://127${repeatTo('.1', n)}`],
+		['a long port', (n: number) => `http://localhost:${'1'.repeat(n)}x`],
+		['a long host', (n: number) => `http://${'a'.repeat(n)}`],
+	])('stays linear on %s', (_case, input) => {
+		expectLinear((text) => insecure.test(text), input, 25_000);
 	});
 });
 
