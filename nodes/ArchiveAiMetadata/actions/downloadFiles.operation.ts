@@ -266,11 +266,12 @@ async function fetchFiles(
 			maxBytes: settings.maxBytes,
 			policy: settings.policy,
 		};
-		const stored = await downloadPresignedFile(session.ctx, target, async ({ body, bytes }) => ({
-			binary: await storeBinary(session, itemIndex, file, fileNameOf(file), body),
-			bytes,
-		}));
-		fetched.push({ file, ...stored, source: 'presigned' });
+		const { stored, bytes } = await downloadPresignedFile(
+			session.ctx,
+			target,
+			async ({ body }) => await storeBinary(session, itemIndex, file, fileNameOf(file), body),
+		);
+		fetched.push({ file, binary: stored, bytes, source: 'presigned' });
 	}
 	return fetched;
 }

@@ -26,12 +26,16 @@ const RETRYABLE_NETWORK_CODES = new Set([
 /** What `helpers.prepareBinaryData` takes: a Buffer or a Node readable stream. */
 export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
-/** A downloaded file as it is handed to its store: never more than Max File Size bytes. */
+/** A downloaded file as it is handed to its store: a stream that fails once it passes Max File Size. */
 export interface DownloadedFile {
-	/** The response itself (a stream of exactly `bytes` bytes), or a Buffer read up to Max File Size. */
 	body: BinarySource;
-	bytes: number;
 	contentType?: string;
+}
+
+/** What the store made of a file, and how many bytes it read. */
+export interface Stored<T> {
+	stored: T;
+	bytes: number;
 }
 
 export const DEFAULT_MAX_FILE_SIZE_MIB = 100;
@@ -61,17 +65,19 @@ interface DownloadFailure {
 }
 
 /** What n8n's request helper returns as the body with `encoding: 'stream'`: a Node readable stream. */
-interface BodyStream extends AsyncIterable<Buffer | string> {
-	destroy(): void;
+interface BodyStream {
+	destroy(error?: Error): void;
 	once(event: 'error', listener: (error: unknown) => void): unknown;
-	/** Set on the HTTP response itself; absent when the body was decompressed on the way. */
+	prependListener(event: 'data', listener: (chunk: { length: number }) => void): unknown;
+	/** Set on the HTTP response itself (n8n 1.x); absent on a stream n8n makes of it (2.x) or a decompressed one. */
 	statusCode?: number;
 	socket?: { remoteAddress?: string } | null;
 }
 
 /**
- * Fetches a presigned object URL and hands the body to `store` (n8n's binary data): as the response stream itself
- * when its Content-Length bounds it, so no copy is held here; otherwise read up to `maxBytes` first. Such URLs
+ * Fetches a presigned object URL and hands the body to `store` (n8n's binary data) as a stream, so no copy is held
+ * here; it fails as soon as it grows past `maxBytes`, and a declared Content-Length above it is refused before
+ * reading. Such URLs
  * carry their own signature, so no credential is involved; the URL is never put into an error message (its
  * signature grants access until it expires). Every hop is checked before it is fetched (checkDestination) and by
  * the address that answered (checkPeer); redirects are followed only within the link's origin. Retries (5xx,
@@ -82,12 +88,12 @@ export async function downloadPresignedFile<T>(
 	ctx: IExecuteFunctions,
 	target: DownloadTarget,
 	store: (file: DownloadedFile) => Promise<T>,
-): Promise<T> {
+): Promise<Stored<T>> {
 	const checked = checkDestination(target.url, target.policy);
 	if ('refusal' in checked)
 		throw refusalError(ctx, target.label, target.itemIndex, checked.refusal);
 	const signal = ctx.getExecutionCancelSignal?.();
-	const outcome = await withRetries<T, DownloadFailure>(
+	const outcome = await withRetries<Stored<T>, DownloadFailure>(
 		async () => await attemptDownload(ctx, target, signal, store),
 		{ ...DEFAULT_RETRY, maxRetries: target.maxRetries },
 		{ signal },
@@ -117,7 +123,7 @@ async function attemptDownload<T>(
 	target: DownloadTarget,
 	signal: AbortSignal | undefined,
 	store: (file: DownloadedFile) => Promise<T>,
-): Promise<AttemptResult<T>> {
+): Promise<AttemptResult<Stored<T>>> {
 	let url = target.url;
 	try {
 		for (let hop = 0; ; hop++) {
@@ -161,7 +167,7 @@ function networkFailure(error: unknown): { failure: DownloadFailure; retryable: 
 	};
 }
 
-/** The address the response came from; undefined when the body is not the response itself (decompressed). */
+/** The address the response came from; undefined when the body is not the response itself. */
 function peerAddressOf(body: BodyStream): string | undefined {
 	return typeof body.statusCode === 'number'
 		? (body.socket?.remoteAddress ?? undefined)
@@ -174,17 +180,13 @@ function declaredLength(response: IN8nHttpFullResponse): number | undefined {
 	return Number.isSafeInteger(length) ? length : undefined;
 }
 
-/**
- * Hands a 2xx body to the store. A response that declares its length and arrives as itself (not decompressed)
- * cannot grow past that length (HTTP framing ends it there), so it goes to the store as the stream it is; any
- * other body is read first, stopping as soon as it passes the limit.
- */
+/** Hands a 2xx body to the store as the stream it is, counted and cut off as soon as it passes the limit. */
 async function receive<T>(
 	maxBytes: number,
 	response: IN8nHttpFullResponse,
 	body: BodyStream,
 	store: (file: DownloadedFile) => Promise<T>,
-): Promise<AttemptResult<T>> {
+): Promise<AttemptResult<Stored<T>>> {
 	const declared = declaredLength(response);
 	if (declared !== undefined && declared > maxBytes) {
 		body.destroy();
@@ -192,32 +194,42 @@ async function receive<T>(
 	}
 	const header = response.headers?.['content-type'];
 	const contentType = typeof header === 'string' ? header : undefined;
-	if (declared !== undefined && typeof body.statusCode === 'number') {
-		const stream = body as unknown as BinarySource;
-		return await handOver(store, body, { body: stream, bytes: declared, contentType });
-	}
-	const read = await readWithinLimit(maxBytes, body);
-	if ('refusal' in read) return refused(read);
-	return await handOver(store, body, { body: read.body, bytes: read.body.length, contentType });
-}
-
-/**
- * Runs the store. A failure of the body (a dropped connection, a cancelled execution) is a download failure and
- * may be retried; any other failure is the store's own and is passed on as it is.
- */
-async function handOver<T>(
-	store: (file: DownloadedFile) => Promise<T>,
-	body: BodyStream,
-	file: DownloadedFile,
-): Promise<AttemptResult<T>> {
+	const counter = countWithinLimit(body, maxBytes);
 	let bodyError: unknown;
 	body.once('error', (error) => (bodyError = error));
 	try {
-		return { value: await store(file) };
+		const stored = await store({ body: body as unknown as BinarySource, contentType });
+		if (counter.overLimit()) return refused(tooLarge(maxBytes));
+		return { value: { stored, bytes: counter.bytes() } };
 	} catch (error) {
+		body.destroy();
+		if (counter.overLimit()) return refused(tooLarge(maxBytes));
 		if (bodyError !== undefined) return networkFailure(bodyError);
+		// The store's own failure (not the body's): passed on as it is.
 		return { failure: { storeError: error }, retryable: false };
 	}
+}
+
+/**
+ * Counts the bytes of a body as its reader takes them, and destroys the body (failing the reader) as soon as it
+ * is larger than allowed, so no more than that is ever stored. `prependListener`, unlike `on`, watches the 'data'
+ * events without switching the stream to flowing mode: the reader still decides when to read, and loses nothing
+ * when it starts reading later (n8n's filesystem mode creates its folder first).
+ */
+function countWithinLimit(
+	body: BodyStream,
+	maxBytes: number,
+): { bytes(): number; overLimit(): boolean } {
+	let bytes = 0;
+	let overLimit = false;
+	body.prependListener('data', (chunk) => {
+		bytes += chunk.length;
+		if (bytes > maxBytes && !overLimit) {
+			overLimit = true;
+			body.destroy(new Error('the body is larger than Max File Size'));
+		}
+	});
+	return { bytes: () => bytes, overLimit: () => overLimit };
 }
 
 async function requestStream(
@@ -228,7 +240,7 @@ async function requestStream(
 	return (await ctx.helpers.httpRequest({
 		method: 'GET',
 		url,
-		// Uncompressed, so the body stays the response itself: bounded by its length, its address checkable.
+		// Uncompressed: the body stays the response itself (its address checkable), and Max File Size means the file.
 		headers: { 'accept-encoding': 'identity' },
 		encoding: 'stream',
 		json: false,
@@ -267,23 +279,6 @@ function tooLarge(maxBytes: number): Refusal {
 	return {
 		refusal: `the file is larger than the Max File Size of ${formatMiB(maxBytes)}; raise Max File Size to download it`,
 	};
-}
-
-/** Reads a body of unknown length, stopping (and closing the connection) as soon as it is larger than allowed. */
-async function readWithinLimit(
-	maxBytes: number,
-	stream: BodyStream,
-): Promise<{ body: Buffer } | Refusal> {
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of stream) {
-		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-		size += buffer.length;
-		// Leaving the loop destroys the stream, so the rest of the body is never read.
-		if (size > maxBytes) return tooLarge(maxBytes);
-		chunks.push(buffer);
-	}
-	return { body: Buffer.concat(chunks, size) };
 }
 
 function formatMiB(bytes: number): string {

@@ -119,22 +119,16 @@ export function checkDestination(link: string, policy: DownloadPolicy): { url: U
 
 /**
  * Checks the address a response actually came from, before its status, headers or body are used: a name of an
- * allowed origin that resolves to a non-public address (DNS rebinding) is refused here. Without an address to
- * check (the body was decompressed on the way, so its socket is out of reach) the download is refused too.
+ * allowed origin that resolves to a non-public address (DNS rebinding) is refused here. n8n 1.x hands over the
+ * response itself, whose socket tells the address; when the address is not known (n8n 2.x hands over a stream of
+ * its own, and so does a decompressed answer) the checks made before connecting stand alone.
  */
 export function checkPeer(
 	url: URL,
 	peerAddress: string | undefined,
 	policy: DownloadPolicy,
 ): Refusal | undefined {
-	if (policy.allowPrivateAddresses) return undefined;
-	if (peerAddress === undefined) {
-		return {
-			refusal:
-				`could not tell which address ${url.host} answered from (the server sent the file compressed), so it is ` +
-				`not downloaded; turn on the credential's "${ALLOW_PRIVATE_FIELD}" to download it without that check`,
-		};
-	}
+	if (policy.allowPrivateAddresses || peerAddress === undefined) return undefined;
 	const kind = classifyAddress(peerAddress);
 	return kind ? privateRefusal(`${url.host} answered from ${peerAddress}, which`, kind) : undefined;
 }

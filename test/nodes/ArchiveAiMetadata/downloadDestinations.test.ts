@@ -382,20 +382,6 @@ describe('Download Files: private addresses', () => {
 		expect(allowed.error).toBeUndefined();
 		expect(text(allowed)).toBe('transcript text');
 	});
-
-	it('refuses a compressed answer when private addresses are off (its address cannot be checked)', async () => {
-		linkFor = (original) => `http://files.test:${files.port}${new URL(original).pathname}`;
-		serveFile = (res) => {
-			res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
-			res.end(gzipSync('transcript text'));
-		};
-		const result = await downloadTranscript({
-			allowedDownloadOrigins: `http://files.test:${files.port}`,
-		});
-		expect(result.error?.message).toBe(
-			`Downloading transcript_txt: could not tell which address files.test:${files.port} answered from (the server sent the file compressed), so it is not downloaded; turn on the credential's "Allow Private Addresses" to download it without that check`,
-		);
-	});
 });
 
 describe('Download Files: streaming within Max File Size', () => {
@@ -418,6 +404,19 @@ describe('Download Files: streaming within Max File Size', () => {
 		expect(
 			Buffer.from(String(result.outputs[0][0].binary?.transcript_txt.data), 'base64').equals(body),
 		).toBe(true);
+	});
+
+	it('stores a body without Content-Length, counting its bytes', async () => {
+		serveFile = (res) => {
+			res.writeHead(200, { 'content-type': 'text/plain' });
+			for (let chunk = 0; chunk < 16; chunk++) res.write(Buffer.alloc(64 * 1024, 'z'));
+			res.end();
+		};
+		const result = await downloadTranscript(allowFiles(), { maxFileSizeMiB: 1 });
+		expect(result.error).toBeUndefined();
+		expect(result.outputs[0][0].json.files).toEqual([
+			expect.objectContaining({ bytes: 1024 * 1024 }),
+		]);
 	});
 
 	it('fails a body cut short of its Content-Length instead of storing part of it', async () => {
