@@ -36,6 +36,11 @@ function parseOrigin(entry: string): string | undefined {
 	return bare ? url.origin : undefined;
 }
 
+/** An entry as it may be shown: a user name or password written into it is left out. */
+function withoutUserinfo(entry: string): string {
+	return entry.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1…@');
+}
+
 function endpointOrigin(graphqlUrl: unknown): string | undefined {
 	try {
 		return parseOrigin(new URL(String(graphqlUrl ?? '').trim()).origin);
@@ -62,7 +67,7 @@ export function readDownloadPolicy(
 		if (!origin) {
 			throw new NodeOperationError(
 				node,
-				`Credential field "${ALLOWED_ORIGINS_FIELD}": ${JSON.stringify(entry.slice(0, 200))} is not an origin`,
+				`Credential field "${ALLOWED_ORIGINS_FIELD}": ${JSON.stringify(withoutUserinfo(entry).slice(0, 200))} is not an origin`,
 				{
 					description:
 						'Write each as scheme://host or scheme://host:port (http or https, no path), separated by commas, e.g. https://archive-files.s3.eu-west-1.amazonaws.com',

@@ -298,6 +298,16 @@ describe('Download Files: allowed origins', () => {
 		expect(presignRequests()).toBe(0);
 	});
 
+	it('does not repeat a password written into an allowed-origins entry', async () => {
+		const result = await downloadTranscript({
+			allowedDownloadOrigins: 'https://files:s3cr3t-pass@files.example.org',
+		});
+		expect(result.error?.message).toBe(
+			'Credential field "Allowed Download Origins": "https://…@files.example.org" is not an origin',
+		);
+		expect(JSON.stringify(result.error)).not.toContain('s3cr3t-pass');
+	});
+
 	it('reads the policy from the credential', () => {
 		const node = { name: 'n' } as never;
 		expect(readDownloadPolicy(node, { graphqlUrl: 'https://api.example.org/v1/graphql' })).toEqual({
