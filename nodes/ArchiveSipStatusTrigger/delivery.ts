@@ -1,12 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import {
-	parseJsonBody,
-	toOutputJson,
-	validateStatusEvent,
-	type Outcome,
-	type StatusEvent,
-} from './event';
+import { parseJsonBody, toOutputJson, validateStatusEvent, type Outcome } from './event';
 import type { RateLimiter } from './rateLimit';
 import { REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
 import { typeMatches } from './typeFilter';
