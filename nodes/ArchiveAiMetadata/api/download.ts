@@ -9,8 +9,11 @@ import {
 	withRetries,
 } from '../../shared/http/retry';
 import type { GaveUp } from '../../shared/http/retry';
-import { checkDestination, checkPeer } from './downloadPolicy';
+import { isIpAddress } from './addresses';
+import { checkDestination, checkPeer, checkResolved } from './downloadPolicy';
 import type { DownloadPolicy, Refusal } from './downloadPolicy';
+import { hostResolverOf } from './hostResolution';
+import type { ResolveHost } from './hostResolution';
 
 /** A 4xx means the link is wrong, expired or refused: asking again gives the same answer (S3 throttles with 503). */
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
@@ -79,8 +82,10 @@ interface BodyStream {
  * here; it fails as soon as it grows past `maxBytes`, and a declared Content-Length above it is refused before
  * reading. Such URLs
  * carry their own signature, so no credential is involved; the URL is never put into an error message (its
- * signature grants access until it expires). Every hop is checked before it is fetched (checkDestination) and by
- * the address that answered (checkPeer); redirects are followed only within the link's origin. Retries (5xx,
+ * signature grants access until it expires). Every hop (the link and each redirect) is checked before it is
+ * fetched (checkDestination); its host name is resolved and every address checked before connecting where n8n
+ * lends a resolver (2.x: checkResolved), otherwise the address that answered is checked (1.x: checkPeer).
+ * Redirects are followed only within the link's origin. Retries (5xx,
  * dropped connections; never 4xx) use the same backoff as the GraphQL requests and stop when the execution is
  * cancelled.
  */
@@ -93,8 +98,9 @@ export async function downloadPresignedFile<T>(
 	if ('refusal' in checked)
 		throw refusalError(ctx, target.label, target.itemIndex, checked.refusal);
 	const signal = ctx.getExecutionCancelSignal?.();
+	const resolve = target.policy.allowPrivateAddresses ? undefined : hostResolverOf(ctx);
 	const outcome = await withRetries<Stored<T>, DownloadFailure>(
-		async () => await attemptDownload(ctx, target, signal, store),
+		async () => await attemptDownload(ctx, target, { signal, resolve }, store),
 		{ ...DEFAULT_RETRY, maxRetries: target.maxRetries },
 		{ signal },
 	);
@@ -118,10 +124,16 @@ type AttemptResult<T> =
 
 const refused = (refusal: Refusal) => ({ failure: refusal, retryable: false });
 
+interface AttemptOptions {
+	signal: AbortSignal | undefined;
+	/** Resolves host names before connecting (n8n 2.x, private addresses refused); undefined otherwise. */
+	resolve: ResolveHost | undefined;
+}
+
 async function attemptDownload<T>(
 	ctx: IExecuteFunctions,
 	target: DownloadTarget,
-	signal: AbortSignal | undefined,
+	{ signal, resolve }: AttemptOptions,
 	store: (file: DownloadedFile) => Promise<T>,
 ): Promise<AttemptResult<Stored<T>>> {
 	let url = target.url;
@@ -129,9 +141,14 @@ async function attemptDownload<T>(
 		for (let hop = 0; ; hop++) {
 			const destination = checkDestination(url, target.policy);
 			if ('refusal' in destination) return refused(destination);
+			const resolvesTo = await resolvedRefusal(destination.url, resolve, target.policy);
+			if (resolvesTo) return refused(resolvesTo);
 			const response = await requestStream(ctx, url, signal);
 			const body = response.body as BodyStream;
-			const wrongPeer = checkPeer(destination.url, peerAddressOf(body), target.policy);
+			// Without a resolver (n8n 1.x) the address that answered is the one to check.
+			const wrongPeer = resolve
+				? undefined
+				: checkPeer(destination.url, peerAddressOf(body), target.policy);
 			if (wrongPeer) {
 				body.destroy();
 				return refused(wrongPeer);
@@ -157,6 +174,19 @@ async function attemptDownload<T>(
 	} catch (error) {
 		return networkFailure(error);
 	}
+}
+
+/**
+ * Resolves a hop's host name and checks every address it resolves to; an IP address written out was checked as
+ * written. A failed lookup throws, and is a network error like a failed connection.
+ */
+async function resolvedRefusal(
+	url: URL,
+	resolve: ResolveHost | undefined,
+	policy: DownloadPolicy,
+): Promise<Refusal | undefined> {
+	if (!resolve || isIpAddress(url.hostname)) return undefined;
+	return checkResolved(url, await resolve(url.hostname), policy);
 }
 
 function networkFailure(error: unknown): { failure: DownloadFailure; retryable: boolean } {

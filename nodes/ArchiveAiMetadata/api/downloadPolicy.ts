@@ -96,8 +96,8 @@ function privateRefusal(what: string, kind: string): Refusal {
 
 /**
  * Checks a link before anything connects to it: an http(s) URL, of an allowed origin, whose host is not a
- * non-public address written out (every IPv4 and IPv6 form, `localhost`). Names are judged again by the address
- * that answers (checkPeer).
+ * non-public address written out (every IPv4 and IPv6 form, `localhost`). Other names are judged by the addresses
+ * they resolve to (checkResolved, n8n 2.x) or by the address that answers (checkPeer, n8n 1.x).
  */
 export function checkDestination(link: string, policy: DownloadPolicy): { url: URL } | Refusal {
 	let url: URL;
@@ -123,10 +123,27 @@ export function checkDestination(link: string, policy: DownloadPolicy): { url: U
 }
 
 /**
- * Checks the address a response actually came from, before its status, headers or body are used: a name of an
- * allowed origin that resolves to a non-public address (DNS rebinding) is refused here. n8n 1.x hands over the
- * response itself, whose socket tells the address; when the address is not known (n8n 2.x hands over a stream of
- * its own, and so does a decompressed answer) the checks made before connecting stand alone.
+ * Checks every address a link's host name resolved to, before anything connects to it (n8n 2.x, which lends its
+ * resolver): one non-public address among them refuses the link, as the client may connect to any of them.
+ */
+export function checkResolved(
+	url: URL,
+	addresses: string[],
+	policy: DownloadPolicy,
+): Refusal | undefined {
+	if (policy.allowPrivateAddresses) return undefined;
+	for (const address of addresses) {
+		const kind = classifyAddress(address);
+		if (kind) return privateRefusal(`${url.host} resolves to ${address}, which`, kind);
+	}
+	return undefined;
+}
+
+/**
+ * Checks the address a response actually came from, before its status, headers or body are used: on n8n 1.x,
+ * which lends no resolver, a name of an allowed origin that resolves to a non-public address is refused here,
+ * after connecting but before anything is read. n8n 1.x hands over the response itself, whose socket tells the
+ * address; when the address is not known (a stream n8n makes of its own) the checks before connecting stand alone.
  */
 export function checkPeer(
 	url: URL,

@@ -3,7 +3,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { classifyAddress } from '../../../nodes/ArchiveAiMetadata/api/addresses';
@@ -22,6 +22,8 @@ import { runNode } from '../../../dev/harness/execute';
 import { forward, startTestOrigin } from '../shared/testOrigin';
 import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
 import { aiCredentials, resetState, withSandbox } from './helpers';
+import { withEgressFilter } from './egressFilter';
+import type { FakeAnswer, FakeEgressFilter } from './egressFilter';
 import { installNetworkGuard } from './networkGuard';
 import type { NetworkGuard } from './networkGuard';
 
@@ -121,7 +123,9 @@ beforeEach(async () => {
 	};
 	guard = installNetworkGuard({
 		'files.test': '127.0.0.1',
+		'rebind.test': '127.0.0.1',
 		'internal.test': '10.0.0.5',
+		'public.test': '93.184.216.34',
 	});
 });
 afterEach(() => guard.restore());
@@ -136,7 +140,11 @@ const taskId = () =>
 const presignRequests = () =>
 	front.requests.filter((request) => request.body.toString('utf8').includes(PRESIGN)).length;
 
-async function downloadTranscript(credentialFields: IDataObject, options: INodeParameters = {}) {
+async function downloadTranscript(
+	credentialFields: IDataObject,
+	options: INodeParameters = {},
+	nodeType: INodeType = new ArchiveAiMetadata(),
+) {
 	const credentials = aiCredentials(sandbox, {
 		graphqlUrl: `${front.baseUrl}${new URL(sandbox.ai.graphqlUrl).pathname}`,
 		allowPrivateAddresses: false,
@@ -149,7 +157,7 @@ async function downloadTranscript(credentialFields: IDataObject, options: INodeP
 		files: ['transcript_txt'],
 		options: { maxRetries: 0, ...options },
 	};
-	return await runNode({ nodeType: new ArchiveAiMetadata(), parameters, credentials });
+	return await runNode({ nodeType, parameters, credentials });
 }
 
 const text = (result: Awaited<ReturnType<typeof downloadTranscript>>) =>
@@ -465,6 +473,131 @@ describe('Download Files: streaming within Max File Size', () => {
 			`Downloading transcript_txt: the download link redirected from http to https (127.0.0.1:${files.port}); redirects to another scheme are not followed`,
 		);
 		expect(files.requests).toHaveLength(1);
+	});
+});
+
+describe('Download Files: names resolved before connecting (n8n 2.x egress filter)', () => {
+	/**
+	 * The node runs with `helpers.getSecureEgressFilter` added (n8n 2.x offers it; the harness's n8n-core 1.x does
+	 * not), whose lookup answers from `answers`. What the HTTP client itself resolves goes through the network
+	 * guard, which maps files.test and rebind.test to the recording server and refuses everything else.
+	 */
+	const answers: Record<string, FakeAnswer> = {
+		'internal.test': ['10.0.0.5'],
+		'meta.test': ['169.254.169.254'],
+		'v6.test': ['fd00::1'],
+		'mapped.test': ['::ffff:10.0.0.1'],
+		'mixed.test': ['93.184.216.34', '10.0.0.1'],
+		'files.test': ['127.0.0.1'],
+		'public.test': ['93.184.216.34'],
+		'flaky.test': Object.assign(new Error('getaddrinfo EAI_AGAIN flaky.test'), {
+			code: 'EAI_AGAIN',
+		}),
+	};
+	let egress: FakeEgressFilter;
+	beforeEach(() => {
+		egress = withEgressFilter(new ArchiveAiMetadata(), answers);
+	});
+	const refusalFor = (host: string, address: string, kind: string) =>
+		`Downloading transcript_txt: ${host} resolves to ${address}, which is a ${kind} address; downloads from private, loopback, link-local and cloud metadata addresses are refused unless the credential's "Allow Private Addresses" is on`;
+	const download = async (base: string, credentialFields: IDataObject = {}, options = {}) => {
+		linkFor = (original) => `${base}${new URL(original).pathname}`;
+		return await downloadTranscript(
+			{ allowedDownloadOrigins: new URL(base).origin, ...credentialFields },
+			options,
+			egress.nodeType,
+		);
+	};
+
+	it.each([
+		['https://internal.test:8443', '10.0.0.5', 'private'],
+		['http://meta.test', '169.254.169.254', 'cloud metadata'],
+		['https://v6.test', 'fd00::1', 'unique-local'],
+		['https://mapped.test', '::ffff:10.0.0.1', 'private'],
+		['https://mixed.test', '10.0.0.1', 'private'],
+	])('refuses %s (resolving to %s) before anything connects', async (base, address, kind) => {
+		const result = await download(base);
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe(refusalFor(new URL(base).host, address, kind));
+		expect(egress.policies).toEqual(['unsafe']);
+		expect(egress.lookups).toEqual([{ hostname: new URL(base).hostname, options: { all: true } }]);
+		expect(guard.lookups).toEqual([]);
+		expect(guard.attempts).toEqual([]);
+		expect(result.outputs[0] ?? []).toEqual([]);
+	});
+
+	it('refuses a name resolving to loopback with no connection, and downloads it once private addresses are allowed', async () => {
+		const base = `http://files.test:${files.port}`;
+		const refused = await download(base);
+		expect(refused.error?.message).toBe(
+			refusalFor(`files.test:${files.port}`, '127.0.0.1', 'loopback'),
+		);
+		expect(files.connections).toBe(0);
+
+		const allowed = await download(base, { allowPrivateAddresses: true });
+		expect(allowed.error).toBeUndefined();
+		expect(text(allowed)).toBe('transcript text');
+		expect(files.requests).toHaveLength(1);
+	});
+
+	it('does not resolve a name whose origin is not allowed', async () => {
+		linkFor = (original) => `http://files.test:${files.port}${new URL(original).pathname}`;
+		const result = await downloadTranscript({ allowPrivateAddresses: true }, {}, egress.nodeType);
+		expect(result.error?.message).toContain(
+			`the download link points to http://files.test:${files.port}, which is not in`,
+		);
+		expect(egress.lookups).toEqual([]);
+		expect(files.connections).toBe(0);
+	});
+
+	it('passes a name resolving to public addresses on to the HTTP client', async () => {
+		const result = await download('https://public.test');
+		expect(egress.lookups.map((lookup) => lookup.hostname)).toEqual(['public.test']);
+		// The guard stands for the internet: it refuses the connection the check let through.
+		expect(guard.attempts).toEqual(['93.184.216.34']);
+		expect(result.error?.message).toBe('Downloading transcript_txt failed (connection refused)');
+	});
+
+	it('resolves the name again before following a redirect', async () => {
+		let calls = 0;
+		answers['rebind.test'] = ['93.184.216.34'];
+		const egressLookup = egress.lookups;
+		serveFile = (res) => {
+			// The name answers differently once the first request is in: the redirect is checked anew.
+			answers['rebind.test'] = ['10.0.0.7'];
+			calls++;
+			res.writeHead(302, { location: '/moved' });
+			res.end();
+		};
+		const base = `http://rebind.test:${files.port}`;
+		const result = await download(base);
+		delete answers['rebind.test'];
+		expect(result.error?.message).toBe(
+			refusalFor(`rebind.test:${files.port}`, '10.0.0.7', 'private'),
+		);
+		expect(calls).toBe(1);
+		expect(files.requests).toHaveLength(1);
+		expect(egressLookup.map((lookup) => lookup.hostname)).toEqual(['rebind.test', 'rebind.test']);
+	});
+
+	it('does not resolve an IP address written out (checked as written)', async () => {
+		const result = await download('https://10.0.0.5:8443');
+		expect(result.error?.message).toContain('10.0.0.5:8443 is a private address');
+		expect(egress.lookups).toEqual([]);
+	});
+
+	it('treats a failed lookup as a network error, retried when it may pass next time', async () => {
+		const flaky = await download('https://flaky.test', {}, { maxRetries: 1 });
+		expect(flaky.error?.name).toBe('NodeApiError');
+		expect(flaky.error?.message).toBe(
+			'Downloading transcript_txt failed (host lookup failed) after 1 retry',
+		);
+		expect(egress.lookups).toHaveLength(2);
+		egress.lookups.length = 0;
+		const unknown = await download('https://unknown.test', {}, { maxRetries: 1 });
+		expect(unknown.error?.message).toBe('Downloading transcript_txt failed (host not found)');
+		expect(egress.lookups).toHaveLength(1);
+		expect(guard.attempts).toEqual([]);
 	});
 });
 
