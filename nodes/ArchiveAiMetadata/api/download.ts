@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { describeNetworkCode } from '../../shared/http/networkErrors';
+import { describeNetworkCode, findNetworkCode } from '../../shared/http/networkErrors';
 import {
 	DEFAULT_RETRY,
 	parseRetryAfter,
@@ -323,7 +323,8 @@ function networkCodeOf(error: unknown): string | undefined {
 	};
 	if (typeof code === 'string') return code;
 	if (typeof cause?.code === 'string') return cause.code;
-	return /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(message ?? '')?.[1];
+	// A scan, linear in the message (which a server or resolver may make as long as it likes).
+	return typeof message === 'string' ? findNetworkCode(message) : undefined;
 }
 
 function downloadError(

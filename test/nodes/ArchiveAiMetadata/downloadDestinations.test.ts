@@ -599,6 +599,17 @@ describe('Download Files: names resolved before connecting (n8n 2.x egress filte
 		expect(egress.lookups).toHaveLength(1);
 		expect(guard.attempts).toEqual([]);
 	});
+
+	it('reads a lookup error of any length in linear time', async () => {
+		answers['slow.test'] = new Error(`${'E'.repeat(40_000)}1`);
+		const started = Date.now();
+		const result = await download('https://slow.test');
+		const elapsed = Date.now() - started;
+		delete answers['slow.test'];
+		expect(result.error?.message).toBe('Downloading transcript_txt failed (no response)');
+		// The regular expression this replaced took about 3 s on this text; the run itself takes about 0.2 s.
+		expect(elapsed).toBeLessThan(1_500);
+	});
 });
 
 describe('Download Files: object paths', () => {
