@@ -600,15 +600,13 @@ describe('Download Files: names resolved before connecting (n8n 2.x egress filte
 		expect(guard.attempts).toEqual([]);
 	});
 
-	it('reads a lookup error of any length in linear time', async () => {
+	// Timing is not asserted here (the run includes n8n's request path and retry waits): the scan it uses,
+	// findNetworkCode, is checked for linear time in test/nodes/shared/linearTime.test.ts.
+	it('reads a lookup error of any length', async () => {
 		answers['slow.test'] = new Error(`${'E'.repeat(40_000)}1`);
-		const started = Date.now();
 		const result = await download('https://slow.test');
-		const elapsed = Date.now() - started;
 		delete answers['slow.test'];
 		expect(result.error?.message).toBe('Downloading transcript_txt failed (no response)');
-		// The regular expression this replaced took about 3 s on this text; the run itself takes about 0.2 s.
-		expect(elapsed).toBeLessThan(1_500);
 	});
 });
 
