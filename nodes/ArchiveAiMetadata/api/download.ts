@@ -1,7 +1,11 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { describeNetworkCode, findNetworkCode } from '../../shared/http/networkErrors';
+import {
+	describeNetworkCode,
+	findNetworkCode,
+	RETRYABLE_NETWORK_CODES,
+} from '../../shared/http/networkErrors';
 import {
 	DEFAULT_RETRY,
 	parseRetryAfter,
@@ -17,14 +21,6 @@ import type { ResolveHost } from './hostResolution';
 
 /** A 4xx means the link is wrong, expired or refused: asking again gives the same answer (S3 throttles with 503). */
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
-const RETRYABLE_NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'EPIPE',
-	'ECONNREFUSED',
-	'EAI_AGAIN',
-]);
 
 /** What `helpers.prepareBinaryData` takes: a Buffer or a Node readable stream. */
 export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];

@@ -14,7 +14,11 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { describeNetworkCode, findNetworkCode } from '../http/networkErrors';
+import {
+	describeNetworkCode,
+	findNetworkCode,
+	RETRYABLE_NETWORK_CODES,
+} from '../http/networkErrors';
 import { TOKEN_ERROR_CONTEXT_KEY } from '../http/tokenError';
 import { redactAndClip } from '../http/redact';
 import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from '../http/retry';
@@ -48,15 +52,6 @@ export { DEFAULT_RETRY, parseRetryAfter } from '../http/retry';
 export type { RetryPolicy } from '../http/retry';
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
-const RETRYABLE_NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'EPIPE',
-	'ECONNREFUSED',
-	'EAI_AGAIN',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
 
 /** A GraphQL error as servers send it (Hasura: extensions.code/path; Apollo: extensions.code, path). */
 export interface GraphqlErrorEntry {

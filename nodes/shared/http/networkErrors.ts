@@ -1,4 +1,17 @@
 /**
+ * Socket error codes after which the same request may succeed when sent again (GraphQL requests and file
+ * downloads). Only codes findNetworkCode can find in an error text, or Node sets as an error's `code`.
+ */
+export const RETRYABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
+	'ECONNRESET',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'ECONNREFUSED',
+	'EAI_AGAIN',
+]);
+
+/**
  * Words for socket error codes. n8n replaces any error message that contains a raw code such as ECONNREFUSED
  * with a generic text, which would hide which URL failed; messages therefore carry these words instead.
  */
