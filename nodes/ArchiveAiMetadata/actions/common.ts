@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
-import { optionsCollection, showFor } from '../../shared/n8n/descriptions';
-import { DEFAULT_MAX_RETRIES, DEFAULT_PAGE_SIZE, MAX_RETRIES } from '../api/session';
+import { maxRetriesOption, optionsCollection, showFor } from '../../shared/n8n/descriptions';
+import { DEFAULT_PAGE_SIZE } from '../api/session';
 import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
 import type { AiViewDefinition } from '../api/views';
 
@@ -78,15 +78,9 @@ export const concurrencyOption: INodeProperties = {
 	description: 'How many page requests may be in flight at once',
 };
 
-export const retriesOption: INodeProperties = {
-	displayName: 'Max Retries',
-	name: 'maxRetries',
-	type: 'number',
-	typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
-	default: DEFAULT_MAX_RETRIES,
-	description:
-		'Retries of a request answered with 429 or 5xx or cut off, with backoff that honours Retry-After',
-};
+export const retriesOption = maxRetriesOption(
+	'Retries of a request answered with 429 or 5xx or cut off, with backoff that honours Retry-After',
+);
 
 export const simplifyOption: INodeProperties = {
 	displayName: 'Simplify',

@@ -10,7 +10,7 @@ import type {
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema } from '../api/documents';
 import { parameterError, parseJsonObject, requireInteger } from '../../shared/n8n/params';
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../api/session';
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/n8n/limits';
 import { AiSession } from '../api/session';
 import { optionsCollection, retriesOption } from './common';
 

@@ -24,7 +24,7 @@ import {
 	presignedFieldFor,
 	resolvePresign,
 } from '../api/presign';
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../api/session';
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/n8n/limits';
 import { AiSession } from '../api/session';
 import type { AiMetadataConnection } from '../api/client';
 import { viewKeyOf } from '../api/views';

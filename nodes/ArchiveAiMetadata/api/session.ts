@@ -6,7 +6,12 @@ import type { GraphqlClient } from '../../shared/graphql/client';
 import { loadSchemaUnlessRefused, probeRootField } from './introspection';
 import { connectAiMetadata, createAiMetadataClient } from './client';
 import type { AiMetadataConnection } from './client';
-import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
+import {
+	DEFAULT_ACTION_CONCURRENCY,
+	DEFAULT_MAX_RETRIES,
+	MAX_CONCURRENT_REQUESTS,
+	MAX_RETRIES,
+} from '../../shared/n8n/limits';
 import { requireInteger } from '../../shared/n8n/params';
 import { resolveView, seedView, ViewNotFoundError } from './views';
 import type { AiViewKey, ResolvedView } from './views';
@@ -18,8 +23,6 @@ export interface ViewConnection {
 }
 
 export const DEFAULT_PAGE_SIZE = 1000;
-export const DEFAULT_MAX_RETRIES = 5;
-export const MAX_RETRIES = 10;
 
 /** The options every reading operation shares (the "Options" collection). */
 export interface ReadOptions {

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { maxRetriesOption } from '../../shared/n8n/descriptions';
 import { DEFAULT_TRIGGER_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 
 /** Views the trigger can watch: each has a time that moves when a row is new or changed. */
@@ -27,8 +28,6 @@ export const MAX_REEMIT_AFTER_MINUTES = 1440;
 
 export const DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
 export const DEFAULT_PAGE_SIZE = 1000;
-export const DEFAULT_MAX_RETRIES = 5;
-export const MAX_RETRIES = 10;
 
 /** Task statuses the seed names; the live list comes from the API (loadOptions). */
 export const SEED_STATUSES = ['succeeded', 'failed'];
@@ -183,15 +182,9 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'The most records one poll emits. The rest follow on the next poll, in order; none are dropped.',
 			},
-			{
-				displayName: 'Max Retries',
-				name: 'maxRetries',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
-				default: DEFAULT_MAX_RETRIES,
-				description:
-					'Retries of a request that failed with HTTP 429, a 5xx status or a dropped connection',
-			},
+			maxRetriesOption(
+				'Retries of a request that failed with HTTP 429, a 5xx status or a dropped connection',
+			),
 			{
 				displayName: 'Page Size',
 				name: 'pageSize',

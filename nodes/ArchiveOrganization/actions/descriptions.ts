@@ -2,10 +2,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 import {
+	maxRetriesOption,
 	optionsCollection as collection,
 	showFor as showForResources,
 } from '../../shared/n8n/descriptions';
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from './parameters';
 import { SERVER_PAGE_CAP } from '../api/resources';
 import type { OrgResource } from '../api/resources';
 
@@ -122,15 +122,11 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 			description: 'How many pages to fetch at the same time',
 		});
 	}
-	entries.push({
-		displayName: 'Max Retries',
-		name: 'maxRetries',
-		type: 'number',
-		typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
-		default: DEFAULT_MAX_RETRIES,
-		description:
+	entries.push(
+		maxRetriesOption(
 			'How often to retry a request after HTTP 429, a server error or a dropped connection',
-	});
+		),
+	);
 	if (operation === 'getAll') {
 		entries.push({
 			displayName: 'Page Size',

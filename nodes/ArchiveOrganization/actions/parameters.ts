@@ -1,6 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
+import {
+	DEFAULT_ACTION_CONCURRENCY,
+	DEFAULT_MAX_RETRIES,
+	MAX_CONCURRENT_REQUESTS,
+	MAX_RETRIES,
+} from '../../shared/n8n/limits';
 import {
 	MAX_GRAPHQL_INT,
 	parameterError,
@@ -41,9 +46,6 @@ export interface GetManySettings {
 	maxRows?: number;
 	filters: IDataObject;
 }
-
-export const DEFAULT_MAX_RETRIES = 5;
-export const MAX_RETRIES = 10;
 
 function options(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;

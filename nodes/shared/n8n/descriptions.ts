@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from './limits';
+
 type ShowConditions = Record<string, Array<string | number | boolean>>;
 
 /** displayOptions that show a parameter for these resources and operations (and any further conditions). */
@@ -24,5 +26,17 @@ export function optionsCollection(
 		default: {},
 		displayOptions,
 		options,
+	};
+}
+
+/** The Max Retries option of a node's "Options" collection; each node says in its own words what is retried. */
+export function maxRetriesOption(description: string): INodeProperties {
+	return {
+		displayName: 'Max Retries',
+		name: 'maxRetries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
+		default: DEFAULT_MAX_RETRIES,
+		description,
 	};
 }

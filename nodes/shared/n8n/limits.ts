@@ -11,5 +11,9 @@ export const DEFAULT_ACTION_CONCURRENCY = 4;
 /** The trigger polls in the background of every active workflow, so it asks for less by default. */
 export const DEFAULT_TRIGGER_CONCURRENCY = 2;
 
+/** Max Retries: the default and the most a user may set, for every node's GraphQL and download requests. */
+export const DEFAULT_MAX_RETRIES = 5;
+export const MAX_RETRIES = 10;
+
 /** Process-wide maps keyed by trigger node (rate limiters, replay stores, signing keys) hold at most this many. */
 export const MAX_TRIGGER_SCOPES = 1000;
