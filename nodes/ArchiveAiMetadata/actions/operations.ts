@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { operationSelector } from '../../shared/n8n/descriptions';
 import { AI_VIEWS } from '../api/views';
 import type { AiViewKey } from '../api/views';
 
@@ -56,13 +57,9 @@ export function viewOperationProperty(
 	operations: ViewOperation[],
 	defaultOperation: ViewOperation,
 ): INodeProperties {
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [AI_VIEWS[viewKey].resource] } },
-		options: [...operations].sort().map((operation) => operationOption(viewKey, operation)),
-		default: defaultOperation,
-	};
+	return operationSelector(
+		{ resource: [AI_VIEWS[viewKey].resource] },
+		[...operations].sort().map((operation) => operationOption(viewKey, operation)),
+		defaultOperation,
+	);
 }

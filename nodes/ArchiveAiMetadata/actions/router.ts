@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../../shared/n8n/descriptions';
 import type { ActionRoutes } from '../../shared/n8n/router';
 import type { AiViewKey } from '../api/views';
 import * as count from './count.operation';
@@ -26,13 +27,9 @@ const VIEW_OPERATIONS: Record<AiViewKey, ViewOperation[]> = {
 	ner_tasks: ['get', 'getAll', 'getByPid', 'count', 'downloadFiles'],
 };
 
-const customQueryOperation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['customQuery'] } },
-	options: [
+const customQueryOperation = operationSelector(
+	{ resource: ['customQuery'] },
+	[
 		{
 			name: 'Execute',
 			value: 'execute',
@@ -41,8 +38,8 @@ const customQueryOperation: INodeProperties = {
 				'Run any read-only GraphQL query with variables against the AI metadata API, for needs the other operations do not cover',
 		},
 	],
-	default: 'execute',
-};
+	'execute',
+);
 
 /** One operation selector per resource. */
 export const operationProperties: INodeProperties[] = [

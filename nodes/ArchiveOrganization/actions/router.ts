@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../../shared/n8n/descriptions';
 import type { ActionRoutes } from '../../shared/n8n/router';
 import { RESOURCES } from '../api/resources';
 import type { OrgResource } from '../api/resources';
@@ -55,13 +56,9 @@ function operationProperty(
 	getManyValue: 'getAll' | 'getMany',
 	version: number[],
 ): INodeProperties {
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource.name], '@version': version } },
-		options: [
+	return operationSelector(
+		{ resource: [resource.name], '@version': version },
+		[
 			{
 				name: 'Get',
 				value: 'get',
@@ -75,8 +72,8 @@ function operationProperty(
 				description: OPERATION_TEXTS[resource.name].getAll[1],
 			},
 		],
-		default: getManyValue,
-	};
+		getManyValue,
+	);
 }
 
 /** One operation selector per resource and node version: version 1 keeps `getMany`, saved workflows rely on it. */

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from './limits';
 
@@ -11,6 +11,23 @@ export function showFor(
 	extra: ShowConditions = {},
 ): INodeProperties['displayOptions'] {
 	return { show: { resource: resources, operation: operations, ...extra } };
+}
+
+/** The `operation` parameter shown under these conditions (a resource, and a node version where it differs). */
+export function operationSelector(
+	show: ShowConditions,
+	options: INodePropertyOptions[],
+	defaultOperation: string,
+): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show },
+		options,
+		default: defaultOperation,
+	};
 }
 
 /** The "Options" collection of an operation. */
