@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { dateTimeToUtc } from '../../shared/n8n/dateTime';
 import {
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_TRIGGER_CONCURRENCY,
@@ -23,7 +24,6 @@ import {
 	VIEWS_WITH_CP,
 } from './description';
 import type { TriggerView } from './description';
-import { startFromToUtc } from './startFrom';
 
 export interface TriggerSettings {
 	view: TriggerView;
@@ -98,7 +98,8 @@ function readStartFrom(ctx: IPollFunctions, value: unknown): string | undefined 
 	if (value === undefined || value === null) return undefined;
 	const raw = value instanceof Date ? value.toISOString() : String(value as string);
 	if (raw.trim() === '') return undefined;
-	const utc = startFromToUtc(raw, ctx.getTimezone());
+	// Read like every date-time parameter of the package.
+	const utc = dateTimeToUtc(raw, ctx.getTimezone());
 	if (!utc)
 		throw parameterError(
 			ctx,

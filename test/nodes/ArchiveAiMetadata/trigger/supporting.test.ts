@@ -7,8 +7,8 @@ import type {
 
 import { clearAccessTokenCache } from '../../../../credentials/common/accessToken';
 import { ArchiveAiMetadataTrigger } from '../../../../nodes/ArchiveAiMetadata/ArchiveAiMetadataTrigger.node';
-import { startFromToUtc } from '../../../../nodes/ArchiveAiMetadata/trigger/startFrom';
 import { clearSchemaCache } from '../../../../nodes/shared/graphql/schemaCache';
+import { dateTimeToUtc } from '../../../../nodes/shared/n8n/dateTime';
 import { startSandbox } from '../../../../dev/emulators';
 import type { Sandbox } from '../../../../dev/emulators';
 import { PollHarness } from '../../../../dev/harness/poll';
@@ -64,19 +64,19 @@ describe('poll harness (genuine n8n-core PollContext)', () => {
 
 describe('"Start From" parsing', () => {
 	it('keeps explicit zones and reads zone-less times in the workflow timezone, across daylight saving', () => {
-		expect(startFromToUtc('2025-01-31T08:00:00Z', 'Europe/Brussels')).toBe(
+		expect(dateTimeToUtc('2025-01-31T08:00:00Z', 'Europe/Brussels')).toBe(
 			'2025-01-31T08:00:00.000Z',
 		);
-		expect(startFromToUtc('2025-01-31T08:00:00+02:00', 'UTC')).toBe('2025-01-31T06:00:00.000Z');
-		expect(startFromToUtc('2025-01-31T08:00:00', 'Europe/Brussels')).toBe(
+		expect(dateTimeToUtc('2025-01-31T08:00:00+02:00', 'UTC')).toBe('2025-01-31T06:00:00.000Z');
+		expect(dateTimeToUtc('2025-01-31T08:00:00', 'Europe/Brussels')).toBe(
 			'2025-01-31T07:00:00.000Z',
 		);
-		expect(startFromToUtc('2025-07-31T08:00:00', 'Europe/Brussels')).toBe(
+		expect(dateTimeToUtc('2025-07-31T08:00:00', 'Europe/Brussels')).toBe(
 			'2025-07-31T06:00:00.000Z',
 		);
-		expect(startFromToUtc('2025-07-31', 'America/New_York')).toBe('2025-07-31T04:00:00.000Z');
-		expect(startFromToUtc('2025-02-30T00:00:00', 'UTC')).toBeUndefined();
-		expect(startFromToUtc('yesterday', 'UTC')).toBeUndefined();
+		expect(dateTimeToUtc('2025-07-31', 'America/New_York')).toBe('2025-07-31T04:00:00.000Z');
+		expect(dateTimeToUtc('2025-02-30T00:00:00', 'UTC')).toBeUndefined();
+		expect(dateTimeToUtc('yesterday', 'UTC')).toBeUndefined();
 	});
 });
 
