@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { EmittedMemory } from './lateRows';
-
 /**
  * The trigger's watermark: the newest time emitted, the key of that row, and the memory of the rows emitted
  * within the "Late Rows Window" before it (see lateRows.ts). A cursor saved before the memory existed (package
@@ -21,6 +19,14 @@ export interface Cursor {
 	startFrom?: string;
 	/** Rows emitted recently; absent in cursors saved before the window existed. */
 	memory?: EmittedMemory;
+}
+
+/** The memory of rows emitted within the "Late Rows Window", as the cursor stores it (kept up by lateRows.ts). */
+export interface EmittedMemory {
+	/** Rows at or before this moment (UTC ISO with microseconds) are not read again; null: no such bound. */
+	floor: string | null;
+	/** `<time in µs, base 36>.<hash of the row's identity>`, oldest first. */
+	entries: string[];
 }
 
 /** Columns a cursor is made of, with their live names. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CursorColumns } from './cursor';
+import type { CursorColumns, EmittedMemory } from './cursor';
 
 /**
  * The trigger's memory of rows it emitted recently. Each poll re-reads the "Late Rows Window" before the newest
@@ -15,13 +15,6 @@ import type { CursorColumns } from './cursor';
 export const MAX_REMEMBERED_ROWS = 5000;
 
 const MICROS_PER_MINUTE = 60_000_000;
-
-export interface EmittedMemory {
-	/** Rows at or before this moment (UTC ISO with microseconds) are not read again; null: no such bound. */
-	floor: string | null;
-	/** `<time in µs, base 36>.<hash of the row's identity>`, oldest first. */
-	entries: string[];
-}
 
 const TIMESTAMP =
 	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;

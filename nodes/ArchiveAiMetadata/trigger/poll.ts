@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { shapeRecord } from '../api/views';
 import { cursorAfter, readCursor, saveCursor } from './cursor';
-import type { Cursor, CursorColumns } from './cursor';
+import type { Cursor, CursorColumns, EmittedMemory } from './cursor';
 import { canConfirmRuns, claimPoll, emitConfirmed, settlePendingRun } from './delivery';
 import {
 	MAX_REMEMBERED_ROWS,
@@ -14,7 +14,6 @@ import {
 	timestampMicros,
 	windowStart,
 } from './lateRows';
-import type { EmittedMemory } from './lateRows';
 import {
 	cursorColumnsOf,
 	fetchNewest,
