@@ -14,7 +14,7 @@ import {
 } from '../../shared/n8n/params';
 import { isFieldPath } from '../api/fieldPaths';
 import { SERVER_PAGE_CAP } from '../api/resources';
-import type { LookupKey, OrgResource, OutputDetail } from '../api/resources';
+import type { LookupKey, OrgResource, OutputSettings } from '../api/resources';
 
 /**
  * Everything a node parameter can get wrong is checked here, before any request (token or query) is sent.
@@ -26,13 +26,6 @@ export interface RequestSettings {
 	maxRetries: number;
 	pageSize: number;
 	concurrency: number;
-}
-
-export interface OutputSettings {
-	detail: OutputDetail | 'custom';
-	/** The custom field paths; empty for presets. */
-	customFields: string[];
-	flatten: boolean;
 }
 
 export interface GetSettings {

@@ -6,7 +6,8 @@ import { flattenOrganization } from '../api/flatten';
 import { buildDocument, requireRootField, selectedFieldPaths } from '../api/query';
 import type { OrgResource } from '../api/resources';
 import { openOrganizationApi, operationName } from '../api/session';
-import type { OutputSettings, RequestSettings } from './parameters';
+import type { OutputSettings } from '../api/resources';
+import type { RequestSettings } from './parameters';
 
 export interface QuerySpec {
 	/** Operation name prefix: `Get` or `GetMany` (plural). */

@@ -8,8 +8,7 @@ import type { QueryArgument } from '../../shared/graphql/documents';
 import { enumValuesOfArgument, resolveFieldPaths, rootFieldOf } from './fieldPaths';
 import type { RootField } from './fieldPaths';
 import { FLATTEN_FIELD_PATHS } from './flatten';
-import type { OutputSettings } from '../actions/parameters';
-import type { OrgResource } from './resources';
+import type { OrgResource, OutputSettings } from './resources';
 
 /** Builds and checks, against the (live) schema, the one document an operation sends. */
 

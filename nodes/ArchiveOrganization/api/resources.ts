@@ -16,6 +16,14 @@ export type OrgResourceName = 'contentPartner' | 'organization' | 'school' | 'pe
 export type LookupKey = 'id' | 'iri';
 export type OutputDetail = 'basic' | 'contact' | 'full';
 
+/** Which fields an operation returns, and how (read from the node parameters by actions/parameters.ts). */
+export interface OutputSettings {
+	detail: OutputDetail | 'custom';
+	/** The custom field paths; empty for presets. */
+	customFields: string[];
+	flatten: boolean;
+}
+
 /** A Get Many filter: the node parameter inside "Filters" and the query argument it becomes. */
 export interface FilterArgument {
 	parameter: string;
