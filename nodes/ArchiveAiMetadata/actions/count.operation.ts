@@ -8,7 +8,7 @@ import type {
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema, buildViewQuery } from '../api/documents';
-import { withSeedNamesHint } from '../api/introspection';
+import { withDocumentedNamesHint } from '../api/introspection';
 import { ADVANCED_FILTER_NAME, buildWhere, precheckFilters } from '../api/query';
 import { readOptions } from '../api/session';
 import { AiSession } from '../api/session';
@@ -65,7 +65,7 @@ export async function executeCount(
 		const data = await connection.client
 			.request<AggregateData>({ document, variables: { where } }, itemIndex)
 			.catch((error: unknown) => {
-				throw withSeedNamesHint(error, view);
+				throw withDocumentedNamesHint(error, view);
 			});
 		const count = data[aggregateField]?.aggregate?.count;
 		return [{ view: view.rootField, count: typeof count === 'number' ? count : null }];

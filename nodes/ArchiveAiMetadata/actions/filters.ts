@@ -141,7 +141,7 @@ function filtersCollection(
 
 type ViewKind = AiViewDefinition['kind'];
 
-/** The friendly filters each kind of view supports (only filters on columns the seed gives that view). */
+/** The friendly filters each kind of view supports (only filters on columns the documented schema gives that view). */
 const FILTERS_BY_KIND: Record<ViewKind, INodeProperties[]> = {
 	detectionTask: [
 		status,

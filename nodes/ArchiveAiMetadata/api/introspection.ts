@@ -11,7 +11,7 @@ import type { AiViewKey, ResolvedView } from './views';
 
 /**
  * Hasura can forbid introspection per role. Then the schema cannot be read, and the node and the trigger work
- * with the seed's names, leaving it to the server to judge each query.
+ * with the documented names, leaving it to the server to judge each query.
  */
 
 /** The live schema, or undefined when the API refuses introspection; other failures (HTTP, network) throw. */
@@ -28,13 +28,13 @@ export async function loadSchemaUnlessRefused(
 }
 
 /**
- * Adds what to do to a server's refusal of a query built from the seed's names (no introspection): which names
+ * Adds what to do to a server's refusal of a query built from the documented names (no introspection): which names
  * were used, and how to get past a name this API spells differently.
  */
-export function withSeedNamesHint<T>(error: T, view: ResolvedView): T {
+export function withDocumentedNamesHint<T>(error: T, view: ResolvedView): T {
 	if (view.live || !isGraphqlRefusal(error)) return error;
 	const apiError = error as unknown as NodeApiError;
-	const names = [view.definition.seedName, ...view.definition.aliases].join(' or ');
+	const names = [view.definition.documentedName, ...view.definition.aliases].join(' or ');
 	const hint =
 		`The API does not allow introspection for this account, so the node used the seed's names: view ${names}` +
 		` (here "${view.rootField}"), columns ${view.columns.join(', ')}. If the API names a column differently` +
@@ -45,7 +45,7 @@ export function withSeedNamesHint<T>(error: T, view: ResolvedView): T {
 }
 
 /**
- * Without a schema, the root field of a view: the seed's name, or the first published alias the server knows
+ * Without a schema, the root field of a view: the documented name, or the first published alias the server knows
  * (one tiny query per name, only for views with aliases such as image_tasks / face_image_tasks).
  */
 export async function probeRootField(
@@ -54,8 +54,8 @@ export async function probeRootField(
 	key: AiViewKey,
 ): Promise<string> {
 	const definition = AI_VIEWS[key];
-	if (definition.aliases.length === 0) return definition.seedName;
-	for (const name of [definition.seedName, ...definition.aliases]) {
+	if (definition.aliases.length === 0) return definition.documentedName;
+	for (const name of [definition.documentedName, ...definition.aliases]) {
 		const document = buildRootFieldQuery({
 			operationName: 'ProbeView',
 			rootField: name,
@@ -69,5 +69,5 @@ export async function probeRootField(
 			if (!isGraphqlRefusal(error)) throw asApiError(ctx, error);
 		}
 	}
-	return definition.seedName;
+	return definition.documentedName;
 }

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { fetchAllByOffset } from '../../shared/graphql/pagination';
 import type { GraphqlClient } from '../../shared/graphql/client';
 import { assertValidAgainstSchema, buildViewQuery } from './documents';
-import { withSeedNamesHint } from './introspection';
+import { withDocumentedNamesHint } from './introspection';
 import type { ParameterNames } from './documents';
 import { stableOrderBy } from './views';
 import type { ResolvedView } from './views';
@@ -54,7 +54,7 @@ export async function readRows(
 	try {
 		return await readPages();
 	} catch (error) {
-		throw withSeedNamesHint(error, view);
+		throw withDocumentedNamesHint(error, view);
 	}
 
 	async function readPages(): Promise<IDataObject[]> {

@@ -13,10 +13,10 @@ import {
 	MAX_RETRIES,
 } from '../../shared/n8n/limits';
 import { requireInteger } from '../../shared/n8n/params';
-import { resolveView, seedView, ViewNotFoundError } from './views';
+import { resolveView, documentedView, ViewNotFoundError } from './views';
 import type { AiViewKey, ResolvedView } from './views';
 
-/** A client plus the live schema, or no schema when the API refuses introspection (then the seed's names apply). */
+/** A client plus the live schema, or no schema when the API refuses introspection (then the documented names apply). */
 export interface ViewConnection {
 	client: GraphqlClient;
 	schema?: GraphQLSchema;
@@ -84,7 +84,7 @@ export class AiSession {
 
 	/**
 	 * For the view operations: like `connect`, but a refused introspection is no error; the views then use the
-	 * seed's names (as the trigger does) and the server judges each query.
+	 * documented names (as the trigger does) and the server judges each query.
 	 */
 	async connectToViews(maxRetries = DEFAULT_MAX_RETRIES): Promise<ViewConnection> {
 		let connection = this.viewConnections.get(maxRetries);
@@ -100,19 +100,19 @@ export class AiSession {
 	}
 
 	/**
-	 * Without a schema, the view's name: the seed's, or the first published alias the server knows (one probe
+	 * Without a schema, the view's name: the documented one, or the first published alias the server knows (one probe
 	 * per view and run, only for views with aliases, e.g. image_tasks / face_image_tasks).
 	 */
-	async seedNamedView(connection: ViewConnection, key: AiViewKey): Promise<ResolvedView> {
+	async documentedNamedView(connection: ViewConnection, key: AiViewKey): Promise<ResolvedView> {
 		let probe = this.probedViews.get(key);
 		if (!probe) {
 			probe = probeRootField(this.ctx, connection.client, key);
 			this.probedViews.set(key, probe);
 		}
-		return seedView(key, await probe);
+		return documentedView(key, await probe);
 	}
 
-	/** The view's live names, or without a schema the seed's (under the name the server knows). */
+	/** The view's live names, or without a schema the documented ones (under the name the server knows). */
 	async resolve(
 		connection: ViewConnection,
 		key: AiViewKey,
@@ -120,12 +120,12 @@ export class AiSession {
 	): Promise<ResolvedView> {
 		return connection.schema
 			? this.view(connection, key, itemIndex)
-			: await this.seedNamedView(connection, key);
+			: await this.documentedNamedView(connection, key);
 	}
 
-	/** The view's live names (the seed's without a schema); a view the account cannot see is an item error. */
+	/** The view's live names (the documented ones without a schema); a view the account cannot see is an item error. */
 	view(connection: { schema?: GraphQLSchema }, key: AiViewKey, itemIndex: number): ResolvedView {
-		if (!connection.schema) return seedView(key);
+		if (!connection.schema) return documentedView(key);
 		try {
 			return resolveView(connection.schema, key);
 		} catch (error) {

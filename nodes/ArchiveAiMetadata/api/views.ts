@@ -9,11 +9,11 @@ import { parameterError } from '../../shared/n8n/params';
 /**
  * What the package knows about each view of the AI metadata API as documented, and how a view's live names are
  * found in the introspected schema. Published versions differ (`image_tasks` vs `face_image_tasks`, the NER
- * vendor column), so every name used in a query comes from `resolveView`, with the seed's names as defaults.
+ * vendor column), so every name used in a query comes from `resolveView`, with the documented names as defaults.
  * Shared by the action node and the polling trigger: keep the exported API stable.
  */
 
-/** Logical view names: the seed's. */
+/** Logical view names: the documented ones. */
 export type AiViewKey =
 	| 'face_tasks'
 	| 'image_tasks'
@@ -41,8 +41,8 @@ export interface AiViewDefinition {
 	/** Singular, for messages and option names, e.g. "Face Task". */
 	displayName: string;
 	kind: AiViewKind;
-	/** Root field name in the seed. */
-	seedName: string;
+	/** Root field name in the documented schema. */
+	documentedName: string;
 	/** Other root field names published versions use for the same view. */
 	aliases: string[];
 	/** Column identifying one record (Get), or undefined when the view has none (matches). */
@@ -51,9 +51,9 @@ export interface AiViewDefinition {
 	uniqueKey: string[];
 	/** When a row was produced or last changed (time filters, the trigger's cursor). */
 	timeColumn: string;
-	/** Columns of the seed, in the seed's order. */
-	seedColumns: string[];
-	/** Columns holding JSON text that the node parses (seed names). */
+	/** Columns of the documented schema, in its order. */
+	documentedColumns: string[];
+	/** Columns holding JSON text that the node parses (documented names). */
 	rawJsonColumns: string[];
 	/** List columns (JSON arrays or Postgres array literals) and what their elements are. */
 	listColumns: Record<string, ListElement>;
@@ -68,7 +68,7 @@ export interface AiViewDefinition {
 }
 
 /** Seed name of the NER column holding the entity-extraction vendor's raw output. */
-export const SEED_VENDOR_COLUMN = 'extractor_json';
+export const DOCUMENTED_VENDOR_COLUMN = 'extractor_json';
 
 const DETECTION_TASK_COLUMNS = [
 	'cluster_uuids',
@@ -140,12 +140,12 @@ function detectionTaskView(
 		resource,
 		displayName,
 		kind: 'detectionTask',
-		seedName: key,
+		documentedName: key,
 		aliases,
 		idColumn: 'task_id',
 		uniqueKey: ['task_id'],
 		timeColumn: 'processed_time',
-		seedColumns: DETECTION_TASK_COLUMNS,
+		documentedColumns: DETECTION_TASK_COLUMNS,
 		rawJsonColumns: [],
 		listColumns: {
 			cluster_uuids: 'text',
@@ -170,11 +170,11 @@ function matchView(
 		resource,
 		displayName,
 		kind: 'match',
-		seedName: key,
+		documentedName: key,
 		aliases,
 		uniqueKey: MATCH_UNIQUE_KEY,
 		timeColumn: 'matched_time',
-		seedColumns: MATCH_COLUMNS,
+		documentedColumns: MATCH_COLUMNS,
 		rawJsonColumns: [],
 		listColumns: { time_intervals: 'number' },
 		simplifiedColumns: MATCH_SIMPLIFIED,
@@ -200,12 +200,12 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 		resource: 'refsetPerson',
 		displayName: 'Reference-Set Person',
 		kind: 'refsetPerson',
-		seedName: 'refset_persons',
+		documentedName: 'refset_persons',
 		aliases: [],
 		idColumn: 'id',
 		uniqueKey: ['id'],
 		timeColumn: 'modified_at',
-		seedColumns: [
+		documentedColumns: [
 			'created_at',
 			'description',
 			'id',
@@ -225,12 +225,12 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 		resource: 'speechTask',
 		displayName: 'Speech Task',
 		kind: 'speechTask',
-		seedName: 'speech_tasks',
+		documentedName: 'speech_tasks',
 		aliases: [],
 		idColumn: 'task_id',
 		uniqueKey: ['task_id'],
 		timeColumn: 'processed_time',
-		seedColumns: [
+		documentedColumns: [
 			'audio_classification_json',
 			'cp',
 			'error',
@@ -291,15 +291,15 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 		resource: 'nerTask',
 		displayName: 'NER Task',
 		kind: 'nerTask',
-		seedName: 'ner_tasks',
+		documentedName: 'ner_tasks',
 		aliases: [],
 		idColumn: 'task_id',
 		uniqueKey: ['task_id'],
 		timeColumn: 'processed_time',
-		seedColumns: [
+		documentedColumns: [
 			'cp',
 			'error',
-			SEED_VENDOR_COLUMN,
+			DOCUMENTED_VENDOR_COLUMN,
 			'fragment_id',
 			'pid',
 			'processed_json',
@@ -307,7 +307,7 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 			'status',
 			'task_id',
 		],
-		rawJsonColumns: ['processed_json', SEED_VENDOR_COLUMN],
+		rawJsonColumns: ['processed_json', DOCUMENTED_VENDOR_COLUMN],
 		listColumns: {},
 		simplifiedColumns: ['task_id', 'pid', 'cp', 'fragment_id', 'status', 'processed_time', 'error'],
 		files: [
@@ -318,7 +318,7 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 				mimeType: JSON_MIME,
 			},
 			{
-				column: SEED_VENDOR_COLUMN,
+				column: DOCUMENTED_VENDOR_COLUMN,
 				displayName: 'Extraction Engine Output (Raw JSON)',
 				extension: 'json',
 				mimeType: JSON_MIME,
@@ -347,7 +347,7 @@ export function isAiViewKey(value: string): value is AiViewKey {
 	return Object.prototype.hasOwnProperty.call(AI_VIEWS, value);
 }
 
-/** A view with the names the live API uses (or the seed's, when resolved without a schema). */
+/** A view with the names the live API uses (or the documented ones, when resolved without a schema). */
 export interface ResolvedView {
 	definition: AiViewDefinition;
 	/** Root field to query, e.g. `image_tasks` or `face_image_tasks`. */
@@ -360,7 +360,7 @@ export interface ResolvedView {
 	columnTypes: Record<string, string>;
 	/** Columns returned parsed from JSON text (live names; includes the NER vendor column). */
 	rawJsonColumns: string[];
-	/** NER only: live name of the vendor's raw output column (seed: `extractor_json`). */
+	/** NER only: live name of the vendor's raw output column (documented: `extractor_json`). */
 	vendorColumn?: string;
 	idColumn?: string;
 	/** Tiebreaker columns present in the live view (list columns only where the schema lets them be ordered). */
@@ -371,14 +371,14 @@ export interface ResolvedView {
 	argumentTypes: Record<string, string>;
 	/** Downloadable files with live column names. */
 	files: DownloadableFile[];
-	/** True when the rows were read from a live schema, false for the seed fallback. */
+	/** True when the rows were read from a live schema, false for the documented fallback. */
 	live: boolean;
 }
 
 export class ViewNotFoundError extends Error {
 	constructor(readonly definition: AiViewDefinition) {
 		super(
-			`The API does not expose the ${definition.displayName} view (looked for ${[definition.seedName, ...definition.aliases].join(', ')})`,
+			`The API does not expose the ${definition.displayName} view (looked for ${[definition.documentedName, ...definition.aliases].join(', ')})`,
 		);
 		this.name = 'ViewNotFoundError';
 	}
@@ -388,13 +388,13 @@ function queryFields(schema: GraphQLSchema): Record<string, GraphQLField<unknown
 	return schema.getQueryType()?.getFields() ?? {};
 }
 
-/** Live root field name of a view: the seed name, else a known alias, else undefined. */
+/** Live root field name of a view: the documented name, else a known alias, else undefined. */
 export function findRootField(
 	schema: GraphQLSchema,
 	definition: AiViewDefinition,
 ): string | undefined {
 	const fields = queryFields(schema);
-	return [definition.seedName, ...definition.aliases].find((candidate) => {
+	return [definition.documentedName, ...definition.aliases].find((candidate) => {
 		const field = fields[candidate];
 		return (
 			field !== undefined &&
@@ -409,11 +409,11 @@ function unwrapNonNull<T>(type: T): T {
 }
 
 /**
- * The NER vendor column: the one `*_json` column that is not `processed_json` (the seed calls it
+ * The NER vendor column: the one `*_json` column that is not `processed_json` (the documented schema calls it
  * `extractor_json`; in reality it carries the vendor's name).
  */
 export function findVendorColumn(columns: string[]): string | undefined {
-	if (columns.includes(SEED_VENDOR_COLUMN)) return SEED_VENDOR_COLUMN;
+	if (columns.includes(DOCUMENTED_VENDOR_COLUMN)) return DOCUMENTED_VENDOR_COLUMN;
 	return columns.find((column) => column.endsWith('_json') && column !== 'processed_json');
 }
 
@@ -427,13 +427,13 @@ function scalarColumns(rowType: GraphQLObjectType): Record<string, string> {
 	return types;
 }
 
-/** Maps a seed column name to its live name (only the NER vendor column differs). */
+/** Maps a documented column name to its live name (only the NER vendor column differs). */
 function liveColumnName(
 	definition: AiViewDefinition,
 	column: string,
 	vendorColumn: string | undefined,
 ): string {
-	return definition.kind === 'nerTask' && column === SEED_VENDOR_COLUMN && vendorColumn
+	return definition.kind === 'nerTask' && column === DOCUMENTED_VENDOR_COLUMN && vendorColumn
 		? vendorColumn
 		: column;
 }
@@ -456,13 +456,16 @@ function withLiveNames(
 }
 
 /**
- * A view with the seed's names, for when the schema cannot be read (option lists in the editor, a role without
+ * A view with the documented names, for when the schema cannot be read (option lists in the editor, a role without
  * introspection); `rootField` when the server is known to use a published alias instead.
  */
-export function seedView(key: AiViewKey, rootField: string = AI_VIEWS[key].seedName): ResolvedView {
+export function documentedView(
+	key: AiViewKey,
+	rootField: string = AI_VIEWS[key].documentedName,
+): ResolvedView {
 	const definition = AI_VIEWS[key];
-	const columns = [...definition.seedColumns];
-	const vendorColumn = definition.kind === 'nerTask' ? SEED_VENDOR_COLUMN : undefined;
+	const columns = [...definition.documentedColumns];
+	const vendorColumn = definition.kind === 'nerTask' ? DOCUMENTED_VENDOR_COLUMN : undefined;
 	return {
 		definition,
 		rootField,
@@ -486,7 +489,7 @@ export function seedView(key: AiViewKey, rootField: string = AI_VIEWS[key].seedN
 }
 
 /**
- * Reads a view's live names from the schema. Throws ViewNotFoundError when neither the seed name nor an alias
+ * Reads a view's live names from the schema. Throws ViewNotFoundError when neither the documented name nor an alias
  * exists (e.g. the account has no access to the view).
  */
 export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView {
@@ -530,9 +533,12 @@ function orderableColumns(args: readonly GraphQLArgument[]): Set<string> | undef
 	return type && isInputObjectType(type) ? new Set(Object.keys(type.getFields())) : undefined;
 }
 
-/** Resolves from the schema when there is one, else falls back to the seed's names. */
-export function resolveViewOrSeed(schema: GraphQLSchema | undefined, key: AiViewKey): ResolvedView {
-	if (!schema || !findRootField(schema, AI_VIEWS[key])) return seedView(key);
+/** Resolves from the schema when there is one, else falls back to the documented names. */
+export function resolveViewOrDocumented(
+	schema: GraphQLSchema | undefined,
+	key: AiViewKey,
+): ResolvedView {
+	if (!schema || !findRootField(schema, AI_VIEWS[key])) return documentedView(key);
 	return resolveView(schema, key);
 }
 

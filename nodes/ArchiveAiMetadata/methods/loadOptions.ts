@@ -2,12 +2,12 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { loadSchema } from '../../shared/graphql/schemaCache';
 import { AI_METADATA_SERVICE, createAiMetadataClient } from '../api/client';
-import { resolveViewOrSeed, viewByResource } from '../api/views';
+import { resolveViewOrDocumented, viewByResource } from '../api/views';
 import type { ResolvedView } from '../api/views';
 
 /**
  * The current resource's view with live names; when the schema cannot be read (no credential yet, API down),
- * the seed's names, so the lists still show something sensible.
+ * the documented names, so the lists still show something sensible.
  */
 async function currentView(ctx: ILoadOptionsFunctions): Promise<ResolvedView | undefined> {
 	const definition = viewByResource(String(ctx.getCurrentNodeParameter('resource') ?? ''));
@@ -15,9 +15,9 @@ async function currentView(ctx: ILoadOptionsFunctions): Promise<ResolvedView | u
 	try {
 		const client = await createAiMetadataClient(ctx, { retry: { maxRetries: 1 } });
 		const schema = await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
-		return resolveViewOrSeed(schema, definition.key);
+		return resolveViewOrDocumented(schema, definition.key);
 	} catch {
-		return resolveViewOrSeed(undefined, definition.key);
+		return resolveViewOrDocumented(undefined, definition.key);
 	}
 }
 

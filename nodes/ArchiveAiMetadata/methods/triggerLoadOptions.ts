@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { buildViewQuery } from '../api/documents';
-import { SEED_STATUSES, TRIGGER_VIEWS } from '../trigger/description';
+import { DOCUMENTED_STATUSES, TRIGGER_VIEWS } from '../trigger/description';
 import type { TriggerView } from '../trigger/description';
 import { openViewSource } from '../trigger/query';
 
@@ -17,7 +17,7 @@ function currentView(ctx: ILoadOptionsFunctions): TriggerView {
 
 /**
  * Distinct values of one column of the chosen view (Hasura `distinct_on`), or undefined when they cannot be
- * read (no schema, no such column, no access): the caller then offers the seed's values.
+ * read (no schema, no such column, no access): the caller then offers the documented values.
  */
 async function distinctValues(
 	ctx: ILoadOptionsFunctions,
@@ -59,8 +59,8 @@ function toOptions(values: string[]): INodePropertyOptions[] {
 
 export async function getStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const live = await distinctValues(this, 'status');
-	// The seed's statuses stay selectable even when no row has them yet.
-	return toOptions([...new Set([...SEED_STATUSES, ...(live ?? [])])]);
+	// The documented statuses stay selectable even when no row has them yet.
+	return toOptions([...new Set([...DOCUMENTED_STATUSES, ...(live ?? [])])]);
 }
 
 export async function getContentPartners(

@@ -29,8 +29,8 @@ export const MAX_REEMIT_AFTER_MINUTES = 1440;
 export const DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
 export const DEFAULT_PAGE_SIZE = 1000;
 
-/** Task statuses the seed names; the live list comes from the API (loadOptions). */
-export const SEED_STATUSES = ['succeeded', 'failed'];
+/** Task statuses the documented schema names; the live list comes from the API (loadOptions). */
+export const DOCUMENTED_STATUSES = ['succeeded', 'failed'];
 
 export const triggerProperties: INodeProperties[] = [
 	{

@@ -4,9 +4,19 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { buildViewQuery } from '../api/documents';
-import { loadSchemaUnlessRefused, probeRootField, withSeedNamesHint } from '../api/introspection';
+import {
+	loadSchemaUnlessRefused,
+	probeRootField,
+	withDocumentedNamesHint,
+} from '../api/introspection';
 import { createAiMetadataClient } from '../api/client';
-import { AI_VIEWS, findRootField, resolveView, seedView, ViewNotFoundError } from '../api/views';
+import {
+	AI_VIEWS,
+	findRootField,
+	resolveView,
+	documentedView,
+	ViewNotFoundError,
+} from '../api/views';
 import type { ResolvedView } from '../api/views';
 import { fetchAllByOffset } from '../../shared/graphql/pagination';
 import type { GraphqlClient, RequestContext } from '../../shared/graphql/client';
@@ -26,7 +36,7 @@ export interface ViewSource {
 
 /**
  * Connects and resolves the view's live names. When the API refuses introspection (a GraphQL error, not an HTTP
- * or connection failure) the seed's names are used and the server itself judges the query.
+ * or connection failure) the documented names are used and the server itself judges the query.
  */
 export async function openViewSource(
 	ctx: RequestContext,
@@ -38,7 +48,7 @@ export async function openViewSource(
 	if (!schema)
 		return {
 			client,
-			view: seedView(settings.view, await probeRootField(ctx, client, settings.view)),
+			view: documentedView(settings.view, await probeRootField(ctx, client, settings.view)),
 		};
 	const definition = AI_VIEWS[settings.view];
 	if (!findRootField(schema, definition)) {
@@ -114,7 +124,7 @@ async function fetchRows(
 	const data = await source.client
 		.request<Record<string, IDataObject[]>>({ document, variables }, 0, signal)
 		.catch((error: unknown) => {
-			throw withSeedNamesHint(error, source.view);
+			throw withDocumentedNamesHint(error, source.view);
 		});
 	const rows = data[source.view.rootField];
 	return Array.isArray(rows) ? rows : [];

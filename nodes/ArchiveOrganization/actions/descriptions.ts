@@ -260,7 +260,8 @@ function filterProperties(resource: OrgResource): INodeProperties[] {
 			name: filter.parameter,
 			type: 'string',
 			default: '',
-			// The seed and the service's documentation do not say how the API compares names (exact or partial, case).
+			// Neither the documented schema nor the service's documentation says how the API compares names (exact or
+			// partial, case).
 			description: `Only persons the API matches on this ${filter.displayName.toLowerCase()}. The text goes to the API's ${filter.argument} argument as written (outer spaces removed); how names are compared (exact or partial, case) is up to the API.`,
 		};
 	});

@@ -75,7 +75,8 @@ const UNIT_FIELDS = [
 ];
 
 /**
- * Every field the seed gives an organization, and every object it links to with its plain fields and its own links.
+ * Every field the documented schema gives an organization, and every object it links to with its plain fields and
+ * its own links.
  * Two lists stay references: the account manager's other organizations (`account_manager_of`, often hundreds per
  * manager, repeated on every row) come as iri, id and label; a unit's posts leave out `post_in` (the unit itself).
  */

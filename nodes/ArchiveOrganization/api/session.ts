@@ -8,9 +8,9 @@ import { GraphqlClient } from '../../shared/graphql/client';
 import type { RequestContext } from '../../shared/graphql/client';
 import { ORGANIZATION_SERVICE } from './resources';
 import type { OrgResource } from './resources';
-import { getSeedSchema } from './seedSchema';
+import { getDocumentedSchema } from './documentedSchema';
 
-/** The live schema for building and validating documents; the seed's schema when introspection is refused. */
+/** The live schema for building and validating documents; the documented schema when introspection is refused. */
 export async function schemaForExecution(
 	ctx: IExecuteFunctions,
 	client: GraphqlClient,
@@ -19,7 +19,7 @@ export async function schemaForExecution(
 	try {
 		return await loadSchema(ctx, client, ORGANIZATION_SERVICE.credentialType);
 	} catch (error) {
-		if (isIntrospectionRefused(error)) return getSeedSchema();
+		if (isIntrospectionRefused(error)) return getDocumentedSchema();
 		throw asNodeError(ctx, error, itemIndex);
 	}
 }
@@ -45,7 +45,7 @@ export async function openOrganizationApi(
 	return { client, schema: await schemaForExecution(ctx, client, itemIndex) };
 }
 
-/** The editor should answer quickly: one retry, short backoff; any failure falls back to the seed's names. */
+/** The editor should answer quickly: one retry, short backoff; any failure falls back to the documented names. */
 export async function editorSchema(ctx: RequestContext): Promise<GraphQLSchema> {
 	try {
 		const client = await GraphqlClient.create(ctx, ORGANIZATION_SERVICE, {
@@ -54,7 +54,7 @@ export async function editorSchema(ctx: RequestContext): Promise<GraphQLSchema> 
 		});
 		return await loadSchema(ctx, client, ORGANIZATION_SERVICE.credentialType);
 	} catch {
-		return getSeedSchema();
+		return getDocumentedSchema();
 	}
 }
 

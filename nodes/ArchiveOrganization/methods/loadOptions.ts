@@ -3,7 +3,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { enumValuesOfArgument, listFieldPaths, rootFieldOf } from '../api/fieldPaths';
 import { isOrgResourceName, RESOURCES } from '../api/resources';
 import { editorSchema } from '../api/session';
-import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS, getSeedSchema } from '../api/seedSchema';
+import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS, getDocumentedSchema } from '../api/documentedSchema';
 
 function toOptions(values: string[]): INodePropertyOptions[] {
 	return values.map((value) => ({ name: value.replace(/_/g, ' '), value }));
@@ -26,7 +26,7 @@ export async function getFields(this: ILoadOptionsFunctions): Promise<INodePrope
 	const resource = RESOURCES[isOrgResourceName(resourceName) ? resourceName : 'organization'];
 	const root =
 		rootFieldOf(await editorSchema(this), resource.rootField) ??
-		rootFieldOf(getSeedSchema(), resource.rootField);
+		rootFieldOf(getDocumentedSchema(), resource.rootField);
 	if (!root) return [];
 	return listFieldPaths(root.type).map((field) => ({
 		name: field.path,

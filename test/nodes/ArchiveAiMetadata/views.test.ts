@@ -12,8 +12,8 @@ import {
 	findVendorColumn,
 	parseJsonText,
 	resolveView,
-	resolveViewOrSeed,
-	seedView,
+	resolveViewOrDocumented,
+	documentedView,
 	shapeRecord,
 	stableOrderBy,
 	viewByResource,
@@ -36,7 +36,7 @@ describe('view metadata', () => {
 			const view = resolveView(schema, key);
 			expect(view.rootField).toBe(key);
 			expect(view.aggregateField).toBe(`${key}_aggregate`);
-			expect([...view.columns].sort()).toEqual([...AI_VIEWS[key].seedColumns].sort());
+			expect([...view.columns].sort()).toEqual([...AI_VIEWS[key].documentedColumns].sort());
 			expect(view.live).toBe(true);
 		}
 		expect(resolveView(schema, 'ner_tasks').vendorColumn).toBe('extractor_json');
@@ -60,10 +60,10 @@ describe('view metadata', () => {
 	});
 
 	it('falls back to the seed names without a schema', () => {
-		const view = resolveViewOrSeed(undefined, 'image_tasks');
+		const view = resolveViewOrDocumented(undefined, 'image_tasks');
 		expect(view.rootField).toBe('image_tasks');
 		expect(view.live).toBe(false);
-		expect(seedView('ner_tasks').vendorColumn).toBe('extractor_json');
+		expect(documentedView('ner_tasks').vendorColumn).toBe('extractor_json');
 	});
 
 	it('reports a view the API does not expose, and falls back to the seed only where asked to', () => {
@@ -74,7 +74,7 @@ describe('view metadata', () => {
 		expect(() => resolveView(schema, 'image_tasks')).toThrow(
 			'The API does not expose the Image Task view (looked for image_tasks, face_image_tasks)',
 		);
-		expect(resolveViewOrSeed(schema, 'speech_tasks').live).toBe(false);
+		expect(resolveViewOrDocumented(schema, 'speech_tasks').live).toBe(false);
 		// Only the columns the live view has are used, e.g. for the tiebreaker and Simplify.
 		const faceTasks = resolveView(schema, 'face_tasks');
 		expect(faceTasks.columns).toEqual(['task_id', 'pid']);

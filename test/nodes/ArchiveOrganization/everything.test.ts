@@ -1,7 +1,7 @@
 import { buildSchema, isInterfaceType, isObjectType } from 'graphql';
 import type { GraphQLNamedType } from 'graphql';
 
-import { getSeedSchema } from '../../../nodes/ArchiveOrganization/api/seedSchema';
+import { getDocumentedSchema } from '../../../nodes/ArchiveOrganization/api/documentedSchema';
 import type { Concept, OrgEntity, Person, Post } from '../../../dev/emulators/org/dataset';
 import { ORG_SDL } from '../../../dev/emulators/org/schema';
 import { useSandbox } from '../../../dev/harness/sandboxFixture';
@@ -100,7 +100,7 @@ function asSeedWrites(typeName: string, fields: Record<string, string>): Record<
 
 describe('the fallback schema is the seed, and the emulator has all of it', () => {
 	it('declares exactly the fields seed 002 shows (nothing invented: no `Logo { iri }`)', () => {
-		const seed = getSeedSchema();
+		const seed = getDocumentedSchema();
 		const declared: Record<string, Record<string, string>> = {};
 		for (const typeName of Object.keys(SEED_TYPES)) {
 			const fields = fieldsOf(seed.getType(typeName));

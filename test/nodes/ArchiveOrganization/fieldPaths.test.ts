@@ -7,7 +7,7 @@ import {
 } from '../../../nodes/ArchiveOrganization/api/fieldPaths';
 import { flattenOrganization } from '../../../nodes/ArchiveOrganization/api/flatten';
 import { RESOURCES } from '../../../nodes/ArchiveOrganization/api/resources';
-import { getSeedSchema } from '../../../nodes/ArchiveOrganization/api/seedSchema';
+import { getDocumentedSchema } from '../../../nodes/ArchiveOrganization/api/documentedSchema';
 import { ORG_SDL } from '../../../dev/emulators/org/schema';
 
 const live = buildSchema(ORG_SDL);
@@ -16,7 +16,9 @@ const typeOf = (schema: typeof live, name: string) => schema.getType(name) as Gr
 describe('resolveFieldPaths', () => {
 	it('expands `*` to the scalar fields the schema has, so presets follow the server', () => {
 		const liveBasic = resolveFieldPaths(typeOf(live, 'ContentPartner'), ['*']).paths;
-		const seedBasic = resolveFieldPaths(typeOf(getSeedSchema(), 'ContentPartner'), ['*']).paths;
+		const seedBasic = resolveFieldPaths(typeOf(getDocumentedSchema(), 'ContentPartner'), [
+			'*',
+		]).paths;
 		expect(liveBasic).toContain('iiif');
 		expect(seedBasic).not.toContain('iiif');
 		expect(liveBasic.filter((path) => path !== 'iiif')).toEqual(seedBasic);
@@ -24,12 +26,12 @@ describe('resolveFieldPaths', () => {
 
 	it('skips preset paths a server lacks instead of failing', () => {
 		const seedFull = resolveFieldPaths(
-			typeOf(getSeedSchema(), 'Organization'),
+			typeOf(getDocumentedSchema(), 'Organization'),
 			RESOURCES.organization.presets.full,
 		);
 		// The seed does not show Logo's fields, so the fallback has no `logo`: only those preset paths are skipped.
 		expect(seedFull.unknown).toEqual(['logo.*', 'units.logo.*']);
-		const withExtra = resolveFieldPaths(typeOf(getSeedSchema(), 'Organization'), [
+		const withExtra = resolveFieldPaths(typeOf(getDocumentedSchema(), 'Organization'), [
 			'label',
 			'logo.url',
 			'primary_site.address.*',

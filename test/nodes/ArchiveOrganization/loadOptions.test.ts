@@ -10,7 +10,7 @@ import {
 import {
 	DEFAULT_ORG_TYPES,
 	DEFAULT_SECTORS,
-} from '../../../nodes/ArchiveOrganization/api/seedSchema';
+} from '../../../nodes/ArchiveOrganization/api/documentedSchema';
 import { clearSchemaCache } from '../../../nodes/shared/graphql/schemaCache';
 import { startSandbox } from '../../../dev/emulators';
 import type { Sandbox } from '../../../dev/emulators';

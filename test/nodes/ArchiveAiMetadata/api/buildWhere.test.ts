@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { buildWhere, escapeLikePattern } from '../../../../nodes/ArchiveAiMetadata/api/query';
-import { seedView } from '../../../../nodes/ArchiveAiMetadata/api/views';
+import { documentedView } from '../../../../nodes/ArchiveAiMetadata/api/views';
 import type { ParameterContext } from '../../../../nodes/shared/n8n/params';
 
 // The friendly filters as a Hasura `where`, without a server: what reaches the API for each filter.
@@ -10,7 +10,7 @@ function context(timezone = 'UTC'): ParameterContext {
 	return { getNode: () => ({ name: 'Archive AI Metadata' }) as INode, getTimezone: () => timezone };
 }
 
-const faceTasks = { ...seedView('face_tasks'), live: true };
+const faceTasks = { ...documentedView('face_tasks'), live: true };
 
 describe('buildWhere', () => {
 	it('no filters is no condition', () => {
@@ -63,14 +63,14 @@ describe('buildWhere', () => {
 
 	it('contains-text filters match LIKE wildcards literally', () => {
 		expect(escapeLikePattern('50%_off\\')).toBe('50\\%\\_off\\\\');
-		const matches = { ...seedView('face_matches'), live: true };
+		const matches = { ...documentedView('face_matches'), live: true };
 		expect(buildWhere(context(), 0, matches, { personName: ' 100%_x ' })).toEqual({
 			refset_person_name: { _ilike: '%100\\%\\_x%' },
 		});
 	});
 
 	it('a filter on a column the live view lacks names the filter', () => {
-		const refset = { ...seedView('refset_persons'), live: true };
+		const refset = { ...documentedView('refset_persons'), live: true };
 		expect(() => buildWhere(context(), 0, refset, { contentPartner: 'OR-1' })).toThrow(
 			'Parameter "Content Partner": cannot be used here: refset_persons has no column "cp"',
 		);

@@ -44,13 +44,14 @@ const ORGANIZATION_FIELDS = `
 	posts: [Post]`;
 
 /**
- * The documented schema, used only when the server refuses introspection. It holds only what the seed shows: `logo`
- * is left out because the seed does not show the fields of `Logo` (a guessed field would fail validation on the
- * real server and with it the whole query). The scalar types of Concept's iri, label and alt_label are not shown
- * either; they are declared ID and String like everywhere else, which only matters for the editor's type hints.
+ * The documented schema, used only when the server refuses introspection. It holds only what the documentation
+ * shows: `logo` is left out because the documentation does not show the fields of `Logo` (a guessed field would
+ * fail validation on the real server and with it the whole query). The scalar types of Concept's iri, label and
+ * alt_label are not shown either; they are declared ID and String like everywhere else, which only matters for the
+ * editor's type hints.
  * OrgType and Sector hold the values the real service declares (the documentation shows one each).
  */
-const SEED_SDL = `
+const DOCUMENTED_SDL = `
 enum OrgType { ${DEFAULT_ORG_TYPES.join(' ')} }
 enum Sector { ${DEFAULT_SECTORS.join(' ')} }
 interface IOrganization {${ORGANIZATION_FIELDS}
@@ -99,9 +100,9 @@ type Query {
 }
 `;
 
-let seedSchema: GraphQLSchema | undefined;
+let documentedSchema: GraphQLSchema | undefined;
 
-export function getSeedSchema(): GraphQLSchema {
-	seedSchema ??= buildSchema(SEED_SDL);
-	return seedSchema;
+export function getDocumentedSchema(): GraphQLSchema {
+	documentedSchema ??= buildSchema(DOCUMENTED_SDL);
+	return documentedSchema;
 }
