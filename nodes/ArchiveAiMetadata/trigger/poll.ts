@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { shapeRecord } from '../api/views';
 import { cursorAfter, readCursor, saveCursor } from './cursor';
 import type { Cursor, CursorColumns, EmittedMemory } from './cursor';
-import { canConfirmRuns, claimPoll, emitConfirmed, settlePendingRun } from './delivery';
+import { canConfirmRuns, claimPoll, emitConfirmed, settlePendingRun } from './runConfirmation';
 import {
 	MAX_REMEMBERED_ROWS,
 	microsToIso,
@@ -101,7 +101,7 @@ async function pollOnce(
 		saveCursor(staticData, next);
 		return [items];
 	}
-	// The cursor moves once the run finished (delivery.ts); n8n saves the committed one with this emission.
+	// The cursor moves once the run finished (runConfirmation.ts); n8n saves the committed one with this emission.
 	emitConfirmed(ctx, staticData, [items], cursor, next);
 	return null;
 }
