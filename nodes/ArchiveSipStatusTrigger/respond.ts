@@ -168,13 +168,6 @@ export function eventsSaved(scope: string, ids: string[]): void {
 	}
 }
 
-/** Ids held in flight by this process, for tests. */
-export function inFlightCount(): number {
-	let count = 0;
-	for (const ids of inFlightByScope.values()) count += ids.size;
-	return count;
-}
-
 /** How execute() spreads the items: the node's Output mode, and the filters when "Filtered Out" is an output. */
 export interface Routing {
 	mode: OutputMode;

@@ -14,7 +14,6 @@ export function resourcesWhere(predicate: (view: AiViewDefinition) => boolean): 
 }
 
 export const ALL_VIEW_RESOURCES = resourcesWhere(() => true);
-export const RESOURCES_WITH_ID = resourcesWhere((view) => view.idColumn !== undefined);
 export const RESOURCES_WITH_PID = resourcesWhere((view) => view.pidLookup);
 export const RESOURCES_WITH_FILES = resourcesWhere((view) => view.files.length > 0);
 

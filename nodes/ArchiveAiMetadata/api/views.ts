@@ -343,10 +343,6 @@ export function viewKeyOf(ctx: { getNode(): INode }, resource: string): AiViewKe
 	return view.key;
 }
 
-export function isAiViewKey(value: string): value is AiViewKey {
-	return Object.prototype.hasOwnProperty.call(AI_VIEWS, value);
-}
-
 /** A view with the names the live API uses (or the documented ones, when resolved without a schema). */
 export interface ResolvedView {
 	definition: AiViewDefinition;

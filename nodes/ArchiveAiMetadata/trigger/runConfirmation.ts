@@ -159,9 +159,3 @@ export function claimPoll(
 		},
 	};
 }
-
-/** Forgets every pending run and poll under way (tests start each scenario from a clean process). */
-export function clearPendingRuns(): void {
-	pendingRuns.clear();
-	pollsUnderWay.clear();
-}

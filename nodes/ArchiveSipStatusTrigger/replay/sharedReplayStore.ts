@@ -311,8 +311,3 @@ export async function recordRunEvents(
 	const shared = new StaticDataReplayStore(staticData);
 	for (const id of ids) await shared.remember(id, expiresAtMs);
 }
-
-/** Forgets this process's pending repairs (tests simulate a restarted process with it). */
-export function clearPendingRepairs(): void {
-	pendingByScope.clear();
-}
