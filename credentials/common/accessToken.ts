@@ -8,7 +8,7 @@ import { TOKEN_ERROR_CONTEXT_KEY } from '../../nodes/shared/http/tokenError';
 import type { IHttpRequestHelper, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 
 /** What a client-credentials token endpoint needs; both archive APIs use HTTP Basic on `{authUrl}/token`. */
-export interface TokenRequest {
+interface TokenRequest {
 	/** Shown in error messages, e.g. "AI Metadata API". */
 	service: string;
 	method: IHttpRequestMethods;
@@ -27,7 +27,7 @@ function tokenError(message: string, retryable: boolean): WorkflowOperationError
 	return error;
 }
 
-export interface AccessToken {
+interface AccessToken {
 	accessToken: string;
 	expiresInSeconds: number;
 }

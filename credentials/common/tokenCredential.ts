@@ -38,7 +38,7 @@ export const tokenFlowProperties: INodeProperties[] = [
 	},
 ];
 
-export interface TokenFlow {
+interface TokenFlow {
 	/** Shown in error messages, e.g. "AI Metadata API". */
 	service: string;
 	method: IHttpRequestMethods;

@@ -28,7 +28,7 @@ export interface TriggerSettings {
 }
 
 /** Which filter kept an event from the workflow's ordinary outputs. */
-export type FilterReason = 'type' | 'outcome';
+type FilterReason = 'type' | 'outcome';
 
 export interface FilteredOut {
 	reason: FilterReason;
@@ -37,7 +37,7 @@ export interface FilteredOut {
 	webhookId: string;
 }
 
-export interface DeliveryContext {
+interface DeliveryContext {
 	replayStore: ReplayStore;
 	/** Absent when the rate limit is off. */
 	rateLimiter?: RateLimiter;

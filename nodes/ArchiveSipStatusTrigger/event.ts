@@ -4,11 +4,11 @@ import type { Checked } from '../shared/checked';
 
 /** Validation of the StatusUpdate body (the archive's SIP status event) and the flattened item the node emits. */
 
-export const OUTCOMES = ['success', 'failure'] as const;
+const OUTCOMES = ['success', 'failure'] as const;
 
 export type Outcome = (typeof OUTCOMES)[number];
 
-export interface StatusEvent {
+interface StatusEvent {
 	type: string;
 	/** As sent (only passed on, so never a reason to refuse a signed event); null when absent. */
 	timestamp: unknown;
@@ -116,7 +116,7 @@ export function validateStatusEvent(body: unknown): Checked<StatusEvent> {
 	};
 }
 
-export interface DeliveryInfo {
+interface DeliveryInfo {
 	webhookId: string;
 	receivedAt: Date;
 }

@@ -12,7 +12,7 @@ export interface RawBodyRequest {
 	pause?: () => unknown;
 }
 
-export type BodyRead =
+type BodyRead =
 	| { ok: true; rawBody: Buffer }
 	| { ok: false; tooLarge: true }
 	| { ok: false; tooLarge: false; reason: string };

@@ -13,7 +13,7 @@ import { sendsFilteredOut, typePatternsOf } from './settings';
  * `execute()` is the first node to run, so it sends the 2xx there: nothing else is needed in the workflow. Any
  * failure before that point is answered non-2xx by n8n, so the sender retries.
  */
-export type RespondMode = 'immediately' | 'afterSaved';
+type RespondMode = 'immediately' | 'afterSaved';
 
 export const RESPOND_PARAMETER = 'respond';
 
@@ -22,7 +22,7 @@ export const RESPONSE_MODE_EXPRESSION =
 	`={{ $parameter["${RESPOND_PARAMETER}"] === "afterSaved" ? "responseNode" : "onReceived" }}` as const;
 
 /** The answer sent from the execution: 204 with no body, as in "Immediately" mode. */
-export const SAVED_RESPONSE = { body: '', headers: {}, statusCode: 204 } as const;
+const SAVED_RESPONSE = { body: '', headers: {}, statusCode: 204 } as const;
 
 export function respondModeOf(value: unknown): RespondMode {
 	return value === 'afterSaved' ? 'afterSaved' : 'immediately';
@@ -44,7 +44,7 @@ export function triggerScope(
 const inFlightByScope = new Map<string, Set<string>>();
 
 /** Upper bound per trigger: beyond it the oldest entries go (a retry of those may then run twice, never zero times). */
-export const MAX_IN_FLIGHT_IDS = 10_000;
+const MAX_IN_FLIGHT_IDS = 10_000;
 
 export function isInFlight(scope: string, id: string): boolean {
 	return inFlightByScope.get(scope)?.has(id) === true;
@@ -79,7 +79,7 @@ function answered2xx(res: AnsweredResponse): boolean {
 }
 
 /** How long an id stays in flight after its sender left without an answer, waiting for its execution to report. */
-export const SENDER_GONE_GRACE_MS = 120_000;
+const SENDER_GONE_GRACE_MS = 120_000;
 
 interface AwaitingExecution {
 	scope: string;
@@ -157,7 +157,7 @@ export async function releaseOverdue(nowMs = Date.now()): Promise<void> {
 }
 
 /** The trigger's execute() ran for these ids: their execution is saved, so an id whose sender left is accepted now. */
-export function eventsSaved(scope: string, ids: string[]): void {
+function eventsSaved(scope: string, ids: string[]): void {
 	for (const id of ids) {
 		const key = awaitingKey(scope, id);
 		const awaiting = awaitingExecution.get(key);
@@ -169,7 +169,7 @@ export function eventsSaved(scope: string, ids: string[]): void {
 }
 
 /** How execute() spreads the items: the node's Output mode, and the filters when "Filtered Out" is an output. */
-export interface Routing {
+interface Routing {
 	mode: OutputMode;
 	/** Set when filtered-out events have their own last output; tells which items are filtered out. */
 	isFilteredOut?: (item: INodeExecutionData) => boolean;
@@ -180,7 +180,7 @@ export interface Routing {
  * the filters, for "Filtered Out") choose the output here, so no event waits on an empty first input (n8n's legacy
  * execution order skips a node whose first input is empty).
  */
-export function routeItems(
+function routeItems(
 	items: INodeExecutionData[],
 	{ mode, isFilteredOut }: Routing,
 ): INodeExecutionData[][] {

@@ -13,7 +13,7 @@ import {
 } from './verify/signingKeyCache';
 import { DEFAULT_EVENT_TYPE_PATTERNS, splitPatterns } from './typeFilter';
 
-export const CREDENTIAL_NAME = 'archiveSipWebhookApi';
+const CREDENTIAL_NAME = 'archiveSipWebhookApi';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -38,7 +38,7 @@ export function maxBodyBytesOf(options: IDataObject): number {
 	return Math.floor(numberOption(options, 'maxBodySizeKib', DEFAULT_MAX_BODY_KIB) * 1024);
 }
 
-export interface ResolvedSettings {
+interface ResolvedSettings {
 	settings: TriggerSettings;
 	eventsPerMinute: number;
 	/** Problems with some secrets while others are usable; set once per change of the secrets, to be logged, never answered. */

@@ -59,7 +59,7 @@ export function fieldSelectionProperties(
 	];
 }
 
-export const pageSizeOption: INodeProperties = {
+const pageSizeOption: INodeProperties = {
 	displayName: 'Page Size',
 	name: 'pageSize',
 	type: 'number',
@@ -68,7 +68,7 @@ export const pageSizeOption: INodeProperties = {
 	description: 'Rows requested per call (limit/offset paging)',
 };
 
-export const concurrencyOption: INodeProperties = {
+const concurrencyOption: INodeProperties = {
 	displayName: 'Max Concurrent Requests',
 	name: 'maxConcurrency',
 	type: 'number',

@@ -5,7 +5,7 @@
  */
 
 /** Why an address is not on the public internet, in words fit for an error message; undefined when it is public. */
-export type AddressKind =
+type AddressKind =
 	| 'loopback'
 	| 'private'
 	| 'link-local'
@@ -71,14 +71,14 @@ function inRange(parts: number[], range: Range, partBits: number): boolean {
 }
 
 /** `a.b.c.d` with each part 0-255, or undefined. */
-export function parseIpv4(text: string): number[] | undefined {
+function parseIpv4(text: string): number[] | undefined {
 	if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(text)) return undefined;
 	const parts = ipv4(text);
 	return parts.every((part) => part <= 255) ? parts : undefined;
 }
 
 /** Eight 16-bit groups of an IPv6 address (with or without brackets, `::`, an IPv4 tail or a zone), or undefined. */
-export function parseIpv6(text: string): number[] | undefined {
+function parseIpv6(text: string): number[] | undefined {
 	const address = text.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
 	if (!address.includes(':') || address.length > 45) return undefined;
 	const halves = address.split('::');

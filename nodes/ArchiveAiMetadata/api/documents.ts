@@ -15,7 +15,7 @@ export interface ParameterNames {
 	variables: Record<string, string>;
 }
 
-export interface ViewQuery {
+interface ViewQuery {
 	/** Name of the root field: the view, or its `_aggregate`. */
 	rootField: string;
 	operationName: string;

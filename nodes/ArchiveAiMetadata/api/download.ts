@@ -26,13 +26,13 @@ const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
 /** A downloaded file as it is handed to its store: a stream that fails once it passes Max File Size. */
-export interface DownloadedFile {
+interface DownloadedFile {
 	body: BinarySource;
 	contentType?: string;
 }
 
 /** What the store made of a file, and how many bytes it read. */
-export interface Stored<T> {
+interface Stored<T> {
 	stored: T;
 	bytes: number;
 }
@@ -42,7 +42,7 @@ export const MIB = 1024 * 1024;
 /** Redirects followed within the link's own origin; a redirect to another host is refused. */
 const MAX_SAME_ORIGIN_REDIRECTS = 3;
 
-export interface DownloadTarget {
+interface DownloadTarget {
 	url: string;
 	/** Names the file in messages (the column). */
 	label: string;

@@ -4,8 +4,8 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 import { classifyAddress, classifyHost } from './addresses';
 
 /** The credential fields that say where Download Files may fetch from. */
-export const ALLOWED_ORIGINS_FIELD = 'Allowed Download Origins';
-export const ALLOW_PRIVATE_FIELD = 'Allow Private Addresses';
+const ALLOWED_ORIGINS_FIELD = 'Allowed Download Origins';
+const ALLOW_PRIVATE_FIELD = 'Allow Private Addresses';
 
 export interface DownloadPolicy {
 	/** `scheme://host[:port]` as URL.origin writes it. */

@@ -41,7 +41,7 @@ function parseJsonArray(text: string): unknown[] | undefined {
 }
 
 /** Parses a Postgres array literal: nested braces, quoted elements with backslash escapes, unquoted NULL. */
-export function parseArrayLiteral(text: string, element: ListElement): unknown[] | undefined {
+function parseArrayLiteral(text: string, element: ListElement): unknown[] | undefined {
 	const reader = new LiteralReader(text, element);
 	const list = reader.array();
 	return list !== undefined && reader.atEnd() ? list : undefined;

@@ -9,7 +9,7 @@ import type { GraphQLSchema } from 'graphql';
 export const PRESIGN_FIELD = 'presignS3';
 export const PRESIGN_ARGUMENT = 'urls_sets';
 
-export interface PresignSchema {
+interface PresignSchema {
 	argumentType: string;
 	inputFields: string[];
 	outputFields: string[];

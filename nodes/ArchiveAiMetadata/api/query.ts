@@ -154,7 +154,7 @@ const FRIENDLY_FILTERS: FriendlyFilter[] = [
 	},
 ];
 
-export const ADVANCED_FILTER_PARAMETER = 'where';
+const ADVANCED_FILTER_PARAMETER = 'where';
 export const ADVANCED_FILTER_NAME = 'Advanced Filter (JSON)';
 
 /** Combines conditions as Hasura does: none -> `{}` (no filter), one -> itself, more -> `_and`. */
@@ -237,7 +237,7 @@ export const SORT_DIRECTIONS = [
 	'desc_nulls_last',
 ];
 
-export interface SortRule {
+interface SortRule {
 	column: string;
 	direction: string;
 }

@@ -23,7 +23,7 @@ export type AiViewKey =
 	| 'speech_tasks'
 	| 'ner_tasks';
 
-export type AiViewKind = 'detectionTask' | 'match' | 'refsetPerson' | 'speechTask' | 'nerTask';
+type AiViewKind = 'detectionTask' | 'match' | 'refsetPerson' | 'speechTask' | 'nerTask';
 
 /** A raw output column that can be downloaded as a file (speech and NER tasks). */
 export interface DownloadableFile {
@@ -68,7 +68,7 @@ export interface AiViewDefinition {
 }
 
 /** Seed name of the NER column holding the entity-extraction vendor's raw output. */
-export const DOCUMENTED_VENDOR_COLUMN = 'extractor_json';
+const DOCUMENTED_VENDOR_COLUMN = 'extractor_json';
 
 const DETECTION_TASK_COLUMNS = [
 	'cluster_uuids',
@@ -562,7 +562,7 @@ export function parseJsonText(value: unknown): unknown {
 	}
 }
 
-export interface ShapeOptions {
+interface ShapeOptions {
 	/** Leave raw JSON columns as the text the API sent. */
 	keepRawJson?: boolean;
 }

@@ -30,7 +30,7 @@ interface PendingRun {
 const pendingRuns = new Map<string, PendingRun>();
 const MAX_PENDING_RUNS = 10_000;
 
-export type Gate =
+type Gate =
 	/** A run is still going: this poll emits nothing. */
 	| { proceed: false }
 	/** Poll from the committed cursor; `gaveUp` names a run given up on, whose rows will be emitted again. */
@@ -134,7 +134,7 @@ export function emitConfirmed(
 const pollsUnderWay = new Map<string, { since: number }>();
 
 /** A poll's hold on its trigger; `release()` when the poll has ended (emitted, found nothing or failed). */
-export interface PollClaim {
+interface PollClaim {
 	release(): void;
 }
 

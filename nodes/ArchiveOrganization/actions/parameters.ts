@@ -28,13 +28,13 @@ export interface RequestSettings {
 	concurrency: number;
 }
 
-export interface GetSettings {
+interface GetSettings {
 	lookupKey: LookupKey;
 	lookupValue: string;
 	emptyWhenNotFound: boolean;
 }
 
-export interface GetManySettings {
+interface GetManySettings {
 	/** undefined = Return All. */
 	maxRows?: number;
 	filters: IDataObject;

@@ -9,7 +9,7 @@ import { openOrganizationApi, operationName } from '../api/session';
 import type { OutputSettings } from '../api/resources';
 import type { RequestSettings } from './parameters';
 
-export interface QuerySpec {
+interface QuerySpec {
 	/** Operation name prefix: `Get` or `GetMany` (plural). */
 	prefix: 'Get' | 'GetMany';
 	/** The root field's arguments the document declares as variables. */

@@ -8,7 +8,7 @@ import type {
 } from 'graphql';
 
 /** Types whose fields can be selected without fragments. */
-export type SelectableType = GraphQLObjectType | GraphQLInterfaceType;
+type SelectableType = GraphQLObjectType | GraphQLInterfaceType;
 
 export interface RootField {
 	type: SelectableType;
@@ -21,7 +21,7 @@ export interface RootField {
  * Nested types are listed to this depth in the editor (account_manager.holds.role.label), which also stops cycles
  * (Person.holds.post_in...). Deeper paths can still be typed in as an expression.
  */
-export const FIELD_LIST_DEPTH = 4;
+const FIELD_LIST_DEPTH = 4;
 
 const FIELD_PATH = /^[_A-Za-z][_0-9A-Za-z]*(\.[_A-Za-z][_0-9A-Za-z]*)*$/;
 
@@ -68,7 +68,7 @@ function join(prefix: string, name: string): string {
 	return prefix === '' ? name : `${prefix}.${name}`;
 }
 
-export interface ResolvedPaths {
+interface ResolvedPaths {
 	/** Leaf paths to select, in first-seen order, without duplicates. */
 	paths: string[];
 	/** Paths that name a field the schema does not have. */
@@ -124,7 +124,7 @@ export function resolveFieldPaths(root: SelectableType, requested: string[]): Re
 	return { paths: [...paths], unknown };
 }
 
-export interface FieldOption {
+interface FieldOption {
 	path: string;
 	/** GraphQL type of the leaf, e.g. `String`. */
 	typeName: string;

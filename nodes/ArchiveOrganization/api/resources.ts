@@ -12,9 +12,9 @@ export const ORGANIZATION_SERVICE: GraphqlService = {
 /** The real service returns at most 500 rows per call for organizations, content partners and schools. */
 export const SERVER_PAGE_CAP = 500;
 
-export type OrgResourceName = 'contentPartner' | 'organization' | 'school' | 'person';
+type OrgResourceName = 'contentPartner' | 'organization' | 'school' | 'person';
 export type LookupKey = 'id' | 'iri';
-export type OutputDetail = 'basic' | 'contact' | 'full';
+type OutputDetail = 'basic' | 'contact' | 'full';
 
 /** Which fields an operation returns, and how (read from the node parameters by actions/parameters.ts). */
 export interface OutputSettings {
@@ -25,7 +25,7 @@ export interface OutputSettings {
 }
 
 /** A Get Many filter: the node parameter inside "Filters" and the query argument it becomes. */
-export interface FilterArgument {
+interface FilterArgument {
 	parameter: string;
 	displayName: string;
 	argument: string;

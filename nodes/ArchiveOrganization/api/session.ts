@@ -11,7 +11,7 @@ import type { OrgResource } from './resources';
 import { getDocumentedSchema } from './documentedSchema';
 
 /** The live schema for building and validating documents; the documented schema when introspection is refused. */
-export async function schemaForExecution(
+async function schemaForExecution(
 	ctx: IExecuteFunctions,
 	client: GraphqlClient,
 	itemIndex: number,
@@ -27,7 +27,7 @@ export async function schemaForExecution(
 /** Retries back off from here (doubling, with jitter); a server's Retry-After wins. */
 const RETRY_BASE_DELAY_MS = 500;
 
-export interface OrganizationApi {
+interface OrganizationApi {
 	client: GraphqlClient;
 	schema: GraphQLSchema;
 }

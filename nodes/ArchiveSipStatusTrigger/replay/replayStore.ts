@@ -24,7 +24,7 @@ export interface ReplayStore {
 /** Covers the sender's retry schedule (about 28 h in total) with a wide margin. */
 export const REPLAY_WINDOW_MS = 72 * 60 * 60 * 1000;
 
-export const DEFAULT_REPLAY_CAPACITY = 10_000;
+const DEFAULT_REPLAY_CAPACITY = 10_000;
 
 /** Bounded by count (oldest evicted first) and by time (expired ids are dropped). */
 export class InMemoryReplayStore implements ReplayStore {

@@ -24,12 +24,12 @@ export const SHARED_REPLAY_KEY = 'acceptedWebhookIds';
 export const SHARED_REPLAY_CAPACITY = 5000;
 
 /** How long a process re-asserts the ids it accepted, in case a concurrent save overwrote them. */
-export const PENDING_REPAIR_MS = 15 * 60 * 1000;
+const PENDING_REPAIR_MS = 15 * 60 * 1000;
 
 const HOUR_MS = 3_600_000;
 
 /** 72 bits of SHA-256: a false match among 5,000 stored ids has a chance of about 1 in 10^18. */
-export const SHARED_KEY_LENGTH = 12;
+const SHARED_KEY_LENGTH = 12;
 
 /** Fixed-size keys: the stored record does not grow with whatever id length a sender uses. */
 export function sharedReplayKey(id: string): string {

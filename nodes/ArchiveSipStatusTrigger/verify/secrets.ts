@@ -6,19 +6,19 @@ import { splitList } from '../../shared/n8n/params';
  * Messages name the field that is wrong and why, never the value itself.
  */
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 /**
  * Standard Webhooks asks for 24..64 random bytes. Keys under 16 bytes are refused: a key of a few bytes can be
  * guessed from one delivery's signature. Keys of 16 to 23 bytes verify, with a warning.
  */
-export const MIN_KEY_BYTES = 16;
-export const RECOMMENDED_MIN_KEY_BYTES = 24;
+const MIN_KEY_BYTES = 16;
+const RECOMMENDED_MIN_KEY_BYTES = 24;
 
 export const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** A usable key, with a warning when it is weaker than recommended. */
-export interface SigningKey {
+interface SigningKey {
 	key: Buffer;
 	warning?: string;
 }

@@ -8,11 +8,11 @@ import { BASE64_PATTERN } from './secrets';
  * meant for a 401 body: it never contains the secret, the signature or the expected value.
  */
 
-export type HeaderValue = string | string[] | undefined;
+type HeaderValue = string | string[] | undefined;
 
 export type HeaderMap = Record<string, HeaderValue>;
 
-export interface WebhookHeaders {
+interface WebhookHeaders {
 	id: string;
 	timestamp: string;
 	/** The entries of the webhook-signature header(s), e.g. `v1,<base64>`. */
@@ -20,7 +20,7 @@ export interface WebhookHeaders {
 }
 
 /** A refusal; `signatureOnly` when the headers were well-formed and fresh and only the signature did not match. */
-export type Verified =
+type Verified =
 	| { ok: true; value: WebhookHeaders }
 	| { ok: false; reason: string; signatureOnly?: boolean };
 
@@ -33,10 +33,10 @@ const WHITESPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]);
  * Bounds on what an unauthenticated sender controls, checked before any parsing: a real header holds one or two
  * signatures (two while a secret rotates), well under these.
  */
-export const MAX_SIGNATURE_HEADER_BYTES = 4096;
-export const MAX_SIGNATURE_ENTRIES = 10;
+const MAX_SIGNATURE_HEADER_BYTES = 4096;
+const MAX_SIGNATURE_ENTRIES = 10;
 /** Real ids are about 30 characters; accepted ids are kept for the replay window, so their size is bounded too. */
-export const MAX_WEBHOOK_ID_LENGTH = 256;
+const MAX_WEBHOOK_ID_LENGTH = 256;
 const MAX_TIMESTAMP_LENGTH = 32;
 
 function headerLength(value: HeaderValue): number {
@@ -183,11 +183,7 @@ export function headerText(value: string): string {
 }
 
 /** True when any `v1` signature matches any key; every candidate is compared in constant time. */
-export function signatureMatches(
-	keys: Buffer[],
-	headers: WebhookHeaders,
-	rawBody: Buffer,
-): boolean {
+function signatureMatches(keys: Buffer[], headers: WebhookHeaders, rawBody: Buffer): boolean {
 	const candidates = v1Signatures(headers.signatures);
 	let matched = false;
 	for (const key of keys) {
@@ -200,7 +196,7 @@ export function signatureMatches(
 	return matched;
 }
 
-export interface VerifyOptions {
+interface VerifyOptions {
 	keys: Buffer[];
 	nowMs: number;
 	toleranceSeconds: number;

@@ -36,7 +36,7 @@ export interface GraphqlService {
 	endpointProperty: string;
 }
 
-export interface GraphqlRequest {
+interface GraphqlRequest {
 	document: DocumentNode;
 	variables?: IDataObject;
 	operationName?: string;
@@ -54,7 +54,7 @@ export type { RetryPolicy } from '../http/retry';
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 
 /** A GraphQL error as servers send it (Hasura: extensions.code/path; Apollo: extensions.code, path). */
-export interface GraphqlErrorEntry {
+interface GraphqlErrorEntry {
 	message?: string;
 	path?: Array<string | number>;
 	extensions?: { code?: string; path?: string; [key: string]: unknown };
@@ -461,7 +461,7 @@ function safeGraphqlError(raw: unknown, secrets: readonly string[]): GraphqlErro
  * One line per GraphQL error: message, code and path as the server gave them, with every secret the request carried
  * (`secrets`) and anything shaped like a credential redacted: a server may echo the request in them.
  */
-export function describeGraphqlErrors(
+function describeGraphqlErrors(
 	errors: GraphqlErrorEntry[],
 	secrets: readonly string[] = [],
 ): string {
@@ -507,7 +507,7 @@ function graphqlErrorToNodeApiError(
 }
 
 /** A response is only data when it has no `errors`: partial data with errors is still an error (nothing silently dropped). */
-export function unwrapGraphqlResponse<TData>(
+function unwrapGraphqlResponse<TData>(
 	node: INode,
 	serviceName: string,
 	body: unknown,

@@ -19,7 +19,7 @@ export interface QueryArgument {
 	type: string;
 }
 
-export interface RootFieldQuery {
+interface RootFieldQuery {
 	operationName: string;
 	rootField: string;
 	arguments: QueryArgument[];
@@ -27,12 +27,12 @@ export interface RootFieldQuery {
 	fields: string[];
 }
 
-export function name(value: string) {
+function name(value: string) {
 	return { kind: Kind.NAME, value: assertName(value) } as const;
 }
 
 /** Turns dotted field paths into a nested selection set (`a.b`, `a.c` -> `a { b c }`). */
-export function selectionFromPaths(paths: string[]): SelectionSetNode {
+function selectionFromPaths(paths: string[]): SelectionSetNode {
 	if (paths.length === 0) throw new Error('At least one field must be selected');
 	type Tree = Map<string, Tree>;
 	const tree: Tree = new Map();

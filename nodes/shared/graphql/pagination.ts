@@ -2,9 +2,9 @@
  * Fetches `limit` rows starting at `offset`; rows must come in a stable order (callers always sort). `signal` is
  * aborted when the page is no longer needed, so the fetcher stops retrying it.
  */
-export type FetchPage<T> = (offset: number, limit: number, signal: AbortSignal) => Promise<T[]>;
+type FetchPage<T> = (offset: number, limit: number, signal: AbortSignal) => Promise<T[]>;
 
-export interface OffsetPagingOptions {
+interface OffsetPagingOptions {
 	/** Rows asked for per request. */
 	pageSize: number;
 	/** Requests in flight at once. */

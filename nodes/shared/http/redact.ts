@@ -31,7 +31,7 @@ export function redactAndClip(
 }
 
 /** Each secret as is and in the encodings a request and an echo of it put on it (two levels deep). */
-export function secretForms(known: ReadonlyArray<string | undefined>): string[] {
+function secretForms(known: ReadonlyArray<string | undefined>): string[] {
 	const forms = new Set<string>();
 	for (const secret of known) {
 		if (!secret) continue;

@@ -12,12 +12,12 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
 
 /** What one attempt gave: a value, or a failure that may be worth another attempt. */
-export type AttemptOutcome<TValue, TFailure> =
+type AttemptOutcome<TValue, TFailure> =
 	| { value: TValue }
 	| { failure: TFailure; retryable: boolean; retryAfterMs?: number };
 
 /** Why the retries ended without a value. */
-export type GiveUpReason = 'notRetryable' | 'exhausted' | 'aborted' | 'retryAfterTooLong';
+type GiveUpReason = 'notRetryable' | 'exhausted' | 'aborted' | 'retryAfterTooLong';
 
 export interface GaveUp<TFailure> {
 	failure: TFailure;
@@ -79,10 +79,7 @@ export function retryLaterHint(retryAfterMs: number, now = Date.now()): string {
 }
 
 /** Waits, returning early (without throwing) when the signal aborts. */
-export async function sleepUnlessAborted(
-	ms: number,
-	signal: AbortSignal | undefined,
-): Promise<void> {
+async function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
 	if (signal?.aborted) return;
 	try {
 		await sleepWithAbort(ms, signal);

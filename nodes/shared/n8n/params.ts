@@ -26,7 +26,7 @@ export function parameterError(
 	});
 }
 
-export interface IntegerRange {
+interface IntegerRange {
 	min?: number;
 	max?: number;
 }

@@ -6,7 +6,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
  * parameters (`description`) and `execute`, which runs the operation for the given resource over all input
  * items and returns the output items, each with its `pairedItem` (per-item operations use executePerItem).
  */
-export interface NodeAction {
+interface NodeAction {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, resource: string): Promise<INodeExecutionData[]>;
 }
