@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite, as CI runs it.
-#   1. lint (n8n community-node rules), formatting (Prettier) and type check of everything, tests included
+#   1. lint (n8n community-node rules), unused exports and import cycles in nodes/ and credentials/
+#      (scripts/check-exports.js), formatting (Prettier) and type check of everything, tests included
 #   2. build (bundle)
 #   3. package size and one bundled graphql (scripts/package-size.js); n8n's community-package scan of the
 #      source and of the packed tarball (scripts/scan.sh)
@@ -16,6 +17,7 @@ rm -f "$results"/*.json
 trap 'node scripts/test-summary.js "$results"' EXIT
 
 npm run lint
+node scripts/check-exports.js
 npm run format:check
 npm run typecheck
 npm run build
