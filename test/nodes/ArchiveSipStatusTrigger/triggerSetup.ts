@@ -1,0 +1,94 @@
+import type {
+	ICredentialDataDecryptedObject,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
+
+import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import {
+	freezeClock,
+	postRaw,
+	startWebhookHarness,
+	unfreezeClock,
+	type HttpAnswer,
+	type WebhookHarness,
+	type WebhookHarnessOptions,
+} from '../../../dev/harness/webhook';
+import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders } from './fixtures';
+
+/**
+ * The trigger over real HTTP (dev/harness/webhook) for the delivery tests of this folder: a node started per test,
+ * signed deliveries, the clock frozen at NOW_SECONDS. Each test file calls useTriggerHarness() once.
+ */
+
+export const NOW_SECONDS = 1_758_548_009;
+export const SECRET = newSecret();
+
+let harnesses: WebhookHarness[] = [];
+let workflowCounter = 0;
+
+interface TriggerSetup {
+	parameters?: INodeParameters;
+	credentials?: ICredentialDataDecryptedObject;
+	mode?: WebhookHarnessOptions['mode'];
+	rawBody?: WebhookHarnessOptions['rawBody'];
+	workflowId?: string;
+}
+
+/** Each trigger gets its own workflow id, so replay and rate-limit state never leak between tests. */
+export async function startTrigger(setup: TriggerSetup = {}): Promise<WebhookHarness> {
+	workflowCounter += 1;
+	const harness = await startWebhookHarness(new ArchiveSipStatusTrigger(), {
+		nodeTypeName: NODE_TYPE_NAME,
+		workflowId: setup.workflowId ?? `trigger-test-${workflowCounter}`,
+		parameters: setup.parameters,
+		credentials: { [CREDENTIAL_TYPE]: setup.credentials ?? { signingSecret: SECRET } },
+		mode: setup.mode,
+		rawBody: setup.rawBody,
+	});
+	harnesses.push(harness);
+	return harness;
+}
+
+let messageCounter = 0;
+export function nextId(): string {
+	messageCounter += 1;
+	return `msg_test_${messageCounter}`;
+}
+
+export async function deliver(
+	harness: WebhookHarness,
+	body: string,
+	options: { secret?: string; id?: string; timestamp?: number } = {},
+): Promise<HttpAnswer> {
+	const headers = signedHeaders(
+		options.secret ?? SECRET,
+		options.id ?? nextId(),
+		options.timestamp ?? NOW_SECONDS,
+		body,
+	);
+	return await postRaw(harness.url, body, headers);
+}
+
+export function errorOf(answer: HttpAnswer): string {
+	return (JSON.parse(answer.body) as { error: string }).error;
+}
+
+export function onlyItem(harness: WebhookHarness): INodeExecutionData {
+	const runs = harness.runs();
+	expect(runs).toHaveLength(1);
+	expect(runs[0]).toHaveLength(1);
+	expect(runs[0][0]).toHaveLength(1);
+	return runs[0][0][0];
+}
+
+/** Freezes the clock at NOW_SECONDS before each test and closes the test's triggers after it. */
+export function useTriggerHarness(): void {
+	beforeEach(() => freezeClock(NOW_SECONDS * 1000));
+
+	afterEach(async () => {
+		unfreezeClock();
+		await Promise.all(harnesses.map(async (harness) => await harness.close()));
+		harnesses = [];
+	});
+}
