@@ -13,40 +13,10 @@ import {
 	send,
 	sign,
 } from '../../../dev/emulators/webhook/sender';
-
-const VECTORS = [
-	{
-		secret: 'whsec_YWxvbmd3ZWJob29rbWVlbW9vc2VjcmV0',
-		id: 'msg_333a3NGSYKk1vyFtMgj9Qy8gm3y',
-		timestamp: 1758548009,
-		body: '{"type": "meemoo.sip.archived", "timestamp": "2025-09-03T20:26:10.344522Z", "data": {"correlation_id": "843e9ba457593d0edf69a24baa0babf3", "outcome": "success", "pid": "kdleipkyuj"}}',
-		signature: 'v1,cVueLJYV5JY6qXHw3+MIHbZCPHHnX7N7jjaebaI2+5o=',
-	},
-	{
-		secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-		id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
-		timestamp: 1614265330,
-		body: '{"test": 2432232314}',
-		signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
-	},
-	{
-		secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD',
-		id: 'msg_27UH4WbU6Z5A5EzD8u03UvzRbpk',
-		timestamp: 1649367553,
-		body: '{"email":"test@example.com","username":"test_user"}',
-		signature: 'v1,tZ1I4/hDygAJgO5TYxiSd6Sd0kDW6hPenDe+bTa3Kkw=',
-	},
-	{
-		secret: 'whsec_plJ3nmyCDGBKInavdOK15jsl',
-		id: 'msg_loFOjxBNrRLzqYUf',
-		timestamp: 1731705121,
-		body: '{"event_type":"ping","data":{"success":true}}',
-		signature: 'v1,rAvfW3dJ/X/qxhsaXPOyyCGmRKsaKWcsNccKXlIktD0=',
-	},
-];
+import { KNOWN_ANSWER_VECTORS } from '../../nodes/ArchiveSipStatusTrigger/fixtures';
 
 describe('webhook signing', () => {
-	it.each(VECTORS)(
+	it.each(KNOWN_ANSWER_VECTORS)(
 		'reproduces the known-answer signature for $id',
 		({ secret, id, timestamp, body, signature }) => {
 			expect(sign(secret, id, timestamp, body)).toBe(signature);
@@ -64,7 +34,7 @@ describe('webhook signing', () => {
 				pid: 'kdleipkyuj',
 			},
 		};
-		expect(pythonJsonDumps(event)).toBe(VECTORS[0].body);
+		expect(pythonJsonDumps(event)).toBe(KNOWN_ANSWER_VECTORS[0].body);
 		expect(pythonJsonDumps({ message: 'Café "ß"\n\t😀', n: [1, 2.5, null, true], e: 1e-7 })).toBe(
 			'{"message": "Caf\\u00e9 \\"\\u00df\\"\\n\\t\\ud83d\\ude00", "n": [1, 2.5, null, true], "e": 1e-07}',
 		);

@@ -43,7 +43,10 @@ export function sipEventBody(
 	return `{"type": "${type}", "timestamp": "2025-09-03T20:26:10.344522Z", "data": {"correlation_id": "843e9ba457593d0edf69a24baa0babf3", "outcome": "${outcome}", ${detail}${overrides.extraData ?? ''}}}`;
 }
 
-/** The known-answer vectors of facts.md: secret, id, timestamp, exact body bytes, signature. */
+/**
+ * Signature known-answer vectors: secret, id, timestamp, exact body bytes, signature. The one copy: the node's
+ * tests and the sender emulator's test (test/dev/emulators/webhook.test.ts) import it.
+ */
 export const KNOWN_ANSWER_VECTORS = [
 	{
 		secret: 'whsec_YWxvbmd3ZWJob29rbWVlbW9vc2VjcmV0',
