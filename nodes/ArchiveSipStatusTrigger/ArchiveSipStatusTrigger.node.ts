@@ -12,9 +12,10 @@ import type {
 } from 'n8n-workflow';
 
 import { sipStatusTriggerProperties } from './description';
-import { executeTrigger, RESPONSE_MODE_EXPRESSION } from './respond';
+import { executeTrigger } from './respond';
 import { testSigningSecrets } from './verify/credentialTest';
 import { receiveDelivery } from './webhook';
+import { sipStatusWebhook } from './webhookDescription';
 
 /**
  * One output, or Success and Failure outputs when "Output" is "perOutcome" (n8n's Switch/If pattern), then a
@@ -49,17 +50,7 @@ export class ArchiveSipStatusTrigger implements INodeType {
 		credentials: [
 			{ name: 'archiveSipWebhookApi', required: true, testedBy: 'archiveSipWebhookSecretTest' },
 		],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: RESPONSE_MODE_EXPRESSION,
-				// "Immediately": n8n's own answer, 204 without a body.
-				responseCode: '={{204}}',
-				responseData: 'noData',
-				path: 'sip-status',
-			},
-		],
+		webhooks: [sipStatusWebhook],
 		eventTriggerDescription: 'Waiting for the archive to send a SIP status event to the Test URL',
 		activationMessage: 'SIP status events sent to the Production URL now start this workflow.',
 		properties: sipStatusTriggerProperties,

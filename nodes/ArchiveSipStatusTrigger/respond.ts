@@ -17,10 +17,6 @@ type RespondMode = 'immediately' | 'afterSaved';
 
 export const RESPOND_PARAMETER = 'respond';
 
-/** n8n evaluates the webhook's response mode per request, from the node's parameter. */
-export const RESPONSE_MODE_EXPRESSION =
-	`={{ $parameter["${RESPOND_PARAMETER}"] === "afterSaved" ? "responseNode" : "onReceived" }}` as const;
-
 /** The answer sent from the execution: 204 with no body, as in "Immediately" mode. */
 const SAVED_RESPONSE = { body: '', headers: {}, statusCode: 204 } as const;
 

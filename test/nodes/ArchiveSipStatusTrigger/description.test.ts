@@ -93,16 +93,23 @@ describe('node description', () => {
 
 	it('exposes a POST webhook n8n answers 204 without a body (Immediately), and is not a tool', () => {
 		const description = nodeType.description;
-		expect(description.webhooks).toEqual([
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: expect.any(String),
-				responseCode: '={{204}}',
-				responseData: 'noData',
-				path: 'sip-status',
-			},
-		]);
+		expect(description.webhooks).toHaveLength(1);
+		expect({ ...description.webhooks![0] }).toMatchObject({
+			name: 'default',
+			httpMethod: 'POST',
+			responseMode: expect.any(String),
+			responseCode: '={{204}}',
+			responseData: 'noData',
+			path: 'sip-status',
+		});
+		expect(
+			workflowWith({}).expression.getSimpleParameterValue(
+				workflowWith({}).getNode('Trigger')!,
+				description.webhooks![0].responseCode as string,
+				'webhook',
+				{},
+			),
+		).toBe(204);
 		expect(description.usableAsTool).toBeUndefined();
 		expect(description.group).toEqual(['trigger']);
 		expect(
@@ -116,6 +123,32 @@ describe('node description', () => {
 		expect(responseModeFor({ respond: 'afterSaved' })).toBe('responseNode');
 		const respond = nodeType.description.properties.find((property) => property.name === 'respond');
 		expect(respond).toMatchObject({ type: 'options', default: 'immediately' });
+	});
+
+	it('declares native resolvers (n8n 2.x skips its expression isolate) that give what n8n evaluates', () => {
+		const webhook = nodeType.description.webhooks![0] as unknown as Record<
+			string | symbol,
+			unknown
+		>;
+		const resolvers = webhook[Symbol.for('n8n.webhookDescriptionResolvers')] as Record<
+			string,
+			{ template: string; resolve: (parameters: INode['parameters']) => unknown }
+		>;
+		expect(Object.keys(resolvers).sort()).toEqual(['responseCode', 'responseMode']);
+		for (const [field, resolver] of Object.entries(resolvers)) {
+			// n8n uses a resolver only while its template is the field's value.
+			expect(resolver.template).toBe(webhook[field]);
+			for (const parameters of [{}, { respond: 'immediately' }, { respond: 'afterSaved' }]) {
+				const workflow = workflowWith(parameters);
+				const evaluated = workflow.expression.getSimpleParameterValue(
+					workflow.getNode('Trigger')!,
+					resolver.template,
+					'webhook',
+					{},
+				);
+				expect(resolver.resolve(workflow.getNode('Trigger')!.parameters)).toBe(evaluated);
+			}
+		}
 	});
 
 	it('is tested by its own credential test, and the credential names it', () => {
