@@ -2,7 +2,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { parseJsonBody, toOutputJson, validateStatusEvent, type Outcome } from './event';
 import type { RateLimiter } from './rateLimit';
-import { REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
+import { recordKey, secretFingerprint, type AcceptedIdRecord } from './replay/acceptedIds';
 import { typeMatches } from './typeFilter';
 import { headerText, verifyDelivery, type HeaderMap } from './verify/signature';
 
@@ -38,12 +38,15 @@ export interface FilteredOut {
 }
 
 interface DeliveryContext {
-	replayStore: ReplayStore;
+	/** The ids this process accepted, per secret (replay/acceptedIds.ts). */
+	record: AcceptedIdRecord;
 	/** Absent when the rate limit is off. */
 	rateLimiter?: RateLimiter;
 	nowMs: number;
 	/** True while an earlier delivery of the id is still waiting for its execution ("After the Event Is Saved"). */
-	isInFlight?: (id: string) => boolean;
+	isInFlight?: (recordKeys: string[]) => boolean;
+	/** Ids accepted under the earlier layout (workflow static data), honoured until they expire. */
+	acceptedBefore?: (webhookId: string) => boolean;
 }
 
 export type DeliveryResult =
@@ -53,15 +56,19 @@ export type DeliveryResult =
 			workflowData?: INodeExecutionData[][];
 			/** The id recorded as accepted by this delivery, so a later failure can release it. */
 			acceptedId?: string;
+			/** Its keys in the replay record, one per secret that signed it. */
+			recordKeys?: string[];
 			/** Set for an event the filters kept from the ordinary outputs: logged, and on "Filtered Out" if chosen. */
 			filteredOut?: FilteredOut;
 	  }
 	| {
-			status: 400 | 401 | 409 | 429;
+			status: 400 | 401 | 409 | 429 | 503;
 			error: string;
 			headers?: Record<string, string>;
 			/** A 401 for well-formed, fresh headers whose signature matched none of the keys. */
 			signatureOnly?: boolean;
+			/** A 503 because the replay record has no room: logged, since it needs an operator. */
+			recordFull?: boolean;
 	  };
 
 /** Why the filters keep an event from the ordinary outputs (Event Types first), or undefined when they do not. */
@@ -97,9 +104,24 @@ export async function handleDelivery(
 	// The id as text (UTF-8 when its bytes are), the same form the output item and the trigger's execute() see: replay
 	// and in-flight records then agree in both Respond modes. The signature was checked over the bytes as they came.
 	const webhookId = headerText(verified.value.id);
+	const { record } = context;
+	// Signed before this process's record began: it may be a replay of an id that a stopped process accepted. The
+	// sender signs every retry afresh, so its retry passes; a captured copy never does.
+	if (Number(verified.value.timestamp) < Math.floor(record.startedAtMs / 1000)) {
+		return {
+			status: 503,
+			error: 'signed before this n8n process started, retry with a fresh signature',
+			headers: { 'retry-after': '1' },
+		};
+	}
+	// One key per secret that signed it: a delivery accepted at one trigger is a replay at every trigger (and the
+	// Test URL) whose credential holds one of those secrets, since the signature does not cover the URL.
+	const recordKeys = verified.matchedKeys.map((key) =>
+		recordKey(secretFingerprint(key), webhookId),
+	);
 
 	// Not yet answered: a 2xx now would end the sender's retries while the first delivery may still fail.
-	if (context.isInFlight?.(webhookId)) {
+	if (context.isInFlight?.(recordKeys)) {
 		return {
 			status: 409,
 			error: 'an earlier delivery of this webhook-id is still being processed, retry later',
@@ -108,7 +130,8 @@ export async function handleDelivery(
 	}
 
 	// A redelivery of an accepted event is answered as a success so the sender stops retrying.
-	if (await context.replayStore.seen(webhookId)) return { status: 204 };
+	if (recordKeys.some((key) => record.has(key)) || context.acceptedBefore?.(webhookId) === true)
+		return { status: 204 };
 
 	const allowance = context.rateLimiter?.take();
 	if (allowance && !allowance.allowed) {
@@ -125,18 +148,43 @@ export async function handleDelivery(
 	if (!event.ok) return { status: 400, error: event.reason };
 
 	// Recorded only now: an unsigned or malformed delivery can never block a later genuine one.
-	const recorded = await context.replayStore.remember(webhookId, context.nowMs + REPLAY_WINDOW_MS);
-	if (!recorded) return { status: 204 };
+	const added = recordAll(record, recordKeys);
+	if (added === 'full') {
+		return {
+			status: 503,
+			error: 'the replay record is full, retry later',
+			headers: { 'retry-after': '60' },
+			recordFull: true,
+		};
+	}
+	if (added === 'present') return { status: 204 };
 
 	const reason = filteredOutBy(event.value, settings);
 	const filteredOut = reason && { reason, type: event.value.type, webhookId };
 	if (filteredOut && !settings.sendFilteredOut)
-		return { status: 204, acceptedId: webhookId, filteredOut };
+		return { status: 204, acceptedId: webhookId, recordKeys, filteredOut };
 	const json = toOutputJson(
 		event.value,
 		{ webhookId, receivedAt: new Date(context.nowMs) },
 		settings.includeRawEvent,
 	);
 	// One input for every event: the node's execute() puts it on its output (respond.ts).
-	return { status: 204, acceptedId: webhookId, workflowData: [[{ json }]], filteredOut };
+	return {
+		status: 204,
+		acceptedId: webhookId,
+		recordKeys,
+		workflowData: [[{ json }]],
+		filteredOut,
+	};
+}
+
+/**
+ * Records the delivery under every secret that signed it, all or none: 'present' when one already holds it (a
+ * concurrent duplicate won), 'full' when the record has no room for all of them.
+ */
+function recordAll(record: AcceptedIdRecord, keys: string[]): 'added' | 'present' | 'full' {
+	if (keys.some((key) => record.has(key))) return 'present';
+	if (!record.hasRoomFor(keys.length)) return 'full';
+	for (const key of keys) record.add(key);
+	return 'added';
 }

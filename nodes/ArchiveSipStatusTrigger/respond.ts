@@ -1,10 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { getTouched, setBounded } from '../shared/boundedCache';
-import { MAX_TRIGGER_SCOPES } from '../shared/n8n/limits';
+import { setBounded } from '../shared/boundedCache';
 import { filteredOutBy, type OutcomeFilter, type OutputMode } from './delivery';
-import { REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
-import { recordRunEvents } from './replay/sharedReplayStore';
+import type { AcceptedIdRecord } from './replay/acceptedIds';
 import { sendsFilteredOut, typePatternsOf } from './settings';
 
 /**
@@ -20,7 +18,7 @@ export const RESPOND_PARAMETER = 'respond';
 /** The answer sent from the execution: 204 with no body, as in "Immediately" mode. */
 const SAVED_RESPONSE = { body: '', headers: {}, statusCode: 204 } as const;
 
-export function respondModeOf(value: unknown): RespondMode {
+function respondModeOf(value: unknown): RespondMode {
 	return value === 'afterSaved' ? 'afterSaved' : 'immediately';
 }
 
@@ -34,32 +32,35 @@ export function triggerScope(
 }
 
 /**
- * Ids this process has accepted and is waiting to answer, per trigger. A retry of one is answered 409 (non-2xx, so
- * the sender tries again later): answering it 2xx as a replay would lose the event if the first delivery then fails.
+ * Replay-record keys of deliveries this process accepted and is waiting to answer. A retry of one is answered 409
+ * (non-2xx, so the sender tries again later): answering it 2xx as a replay would lose the event if the first delivery
+ * then fails. Keyed like the record, so a retry to another trigger with the same secret waits too.
  */
-const inFlightByScope = new Map<string, Set<string>>();
+const inFlight = new Set<string>();
 
-/** Upper bound per trigger: beyond it the oldest entries go (a retry of those may then run twice, never zero times). */
+/** Upper bound: beyond it the oldest entries go (a retry of those may then run twice, never zero times). */
 const MAX_IN_FLIGHT_IDS = 10_000;
 
-export function isInFlight(scope: string, id: string): boolean {
-	return inFlightByScope.get(scope)?.has(id) === true;
+export function isInFlight(recordKeys: string[]): boolean {
+	return recordKeys.some((key) => inFlight.has(key));
 }
 
-function markInFlight(scope: string, id: string): void {
-	let ids = getTouched(inFlightByScope, scope);
-	if (!ids) {
-		ids = new Set();
-		setBounded(inFlightByScope, scope, ids, MAX_TRIGGER_SCOPES);
+function markInFlight(recordKeys: string[]): void {
+	for (const key of recordKeys) {
+		inFlight.add(key);
+		if (inFlight.size > MAX_IN_FLIGHT_IDS)
+			inFlight.delete(inFlight.values().next().value as string);
 	}
-	ids.add(id);
-	if (ids.size > MAX_IN_FLIGHT_IDS) ids.delete(ids.values().next().value as string);
 }
 
-function settle(scope: string, id: string): void {
-	const ids = inFlightByScope.get(scope);
-	ids?.delete(id);
-	if (ids?.size === 0) inFlightByScope.delete(scope);
+function settle(recordKeys: string[]): void {
+	for (const key of recordKeys) inFlight.delete(key);
+}
+
+/** Lets the sender's retry run: the delivery did not end in a 2xx. */
+function release(record: AcceptedIdRecord, recordKeys: string[]): void {
+	settle(recordKeys);
+	for (const key of recordKeys) record.delete(key);
 }
 
 /** The `http.ServerResponse` members used to learn how a delivery ended. */
@@ -78,53 +79,40 @@ function answered2xx(res: AnsweredResponse): boolean {
 const SENDER_GONE_GRACE_MS = 120_000;
 
 interface AwaitingExecution {
-	scope: string;
-	id: string;
-	store: ReplayStore;
-	expiresAtMs: number;
+	recordKeys: string[];
+	record: AcceptedIdRecord;
 	/** After this, the id is released: its execution never reported. */
 	releaseAtMs: number;
 }
 
-/** Ids whose sender left before n8n answered, oldest first: their execution may still come. */
+/** Deliveries whose sender left before n8n answered, oldest first, by trigger and id: their execution may still come. */
 const awaitingExecution = new Map<string, AwaitingExecution>();
 
 const awaitingKey = (scope: string, id: string) => `${scope}\u0000${id}`;
 
-function accept(store: ReplayStore, id: string, expiresAtMs: number): void {
-	void store.confirm?.(id, expiresAtMs)?.catch(() => undefined);
-}
-
-function release(store: ReplayStore, id: string): Promise<void> {
-	return (store.release ?? store.forget).call(store, id).catch(() => undefined);
-}
-
 /**
- * Holds an accepted id as "in flight" until its delivery ends. Unless the sender got a 2xx, this process forgets the
- * id, so the retry runs (at-least-once). n8n's shared record (workflow static data) needs no undoing: n8n saves it
- * only once the execution exists, right before it writes the answer.
+ * Holds an accepted delivery as "in flight" until it ends. Unless the sender got a 2xx, its id leaves the replay
+ * record, so the retry runs (at-least-once).
  *
  * A sender that gives up before any answer (its 15 s timeout while n8n is slow) leaves n8n still saving the
  * execution. Releasing the id then would run every retry again while the first is on its way (a storm of duplicates
  * under load), so the id stays in flight (retries get 409) until that execution reports from the trigger's execute()
- * (`eventsSaved`: then the id counts as accepted and retries are replays), or for SENDER_GONE_GRACE_MS at most.
+ * (`eventsSaved`: the id stays recorded and retries are replays), or for SENDER_GONE_GRACE_MS at most.
  */
 export function holdUntilAnswered(
 	res: AnsweredResponse,
-	{ scope, id, expiresAtMs }: { scope: string; id: string; expiresAtMs: number },
-	store: ReplayStore,
+	{ scope, id, recordKeys }: { scope: string; id: string; recordKeys: string[] },
+	record: AcceptedIdRecord,
 ): void {
-	markInFlight(scope, id);
+	markInFlight(recordKeys);
 	res.once('close', () => {
 		if (answered2xx(res)) {
-			settle(scope, id);
-			accept(store, id, expiresAtMs);
+			settle(recordKeys);
 			return;
 		}
 		if (res.headersSent) {
 			// n8n answered non-2xx: the execution was not saved.
-			settle(scope, id);
-			void release(store, id);
+			release(record, recordKeys);
 			return;
 		}
 		const key = awaitingKey(scope, id);
@@ -132,7 +120,7 @@ export function holdUntilAnswered(
 		setBounded(
 			awaitingExecution,
 			key,
-			{ scope, id, store, expiresAtMs, releaseAtMs: Date.now() + SENDER_GONE_GRACE_MS },
+			{ recordKeys, record, releaseAtMs: Date.now() + SENDER_GONE_GRACE_MS },
 			MAX_IN_FLIGHT_IDS,
 		);
 	});
@@ -143,24 +131,22 @@ export function holdUntilAnswered(
  * delivery is looked at (no timers in a node); entries are in the order they were held, so this stops at the first
  * that is still within its grace.
  */
-export async function releaseOverdue(nowMs = Date.now()): Promise<void> {
+export function releaseOverdue(nowMs = Date.now()): void {
 	for (const [key, awaiting] of awaitingExecution) {
 		if (awaiting.releaseAtMs > nowMs) break;
 		awaitingExecution.delete(key);
-		settle(awaiting.scope, awaiting.id);
-		await release(awaiting.store, awaiting.id);
+		release(awaiting.record, awaiting.recordKeys);
 	}
 }
 
-/** The trigger's execute() ran for these ids: their execution is saved, so an id whose sender left is accepted now. */
+/** The trigger's execute() ran for these ids: their execution is saved, so an id whose sender left stays accepted. */
 function eventsSaved(scope: string, ids: string[]): void {
 	for (const id of ids) {
 		const key = awaitingKey(scope, id);
 		const awaiting = awaitingExecution.get(key);
 		if (!awaiting) continue;
 		awaitingExecution.delete(key);
-		settle(scope, id);
-		accept(awaiting.store, id, awaiting.expiresAtMs);
+		settle(awaiting.recordKeys);
 	}
 }
 
@@ -220,8 +206,6 @@ export async function executeTrigger(this: IExecuteFunctions): Promise<INodeExec
 		// Typed as void, but n8n's implementation returns the hook's promise: a failure here fails the execution,
 		// and n8n then answers 500.
 		await (this.sendResponse(SAVED_RESPONSE) as unknown as Promise<void> | undefined);
-		// Only now, so a retry after a failed answer still runs.
-		await recordRunEvents(this, ids, Date.now() + REPLAY_WINDOW_MS);
 	}
 	// The execution exists: ids whose sender left before the answer are accepted (same process only).
 	eventsSaved(triggerScope(this.getWorkflow().id, this.getNode(), this.getMode()), ids);

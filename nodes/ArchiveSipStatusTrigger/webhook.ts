@@ -9,14 +9,12 @@ import {
 	type ResponseWriter,
 } from './http';
 import { rateLimiterFor } from './rateLimit';
-import { lazyReplayStore, REPLAY_WINDOW_MS, type ReplayStore } from './replay/replayStore';
-import { replayStoreForDelivery } from './replay/sharedReplayStore';
+import { acceptedIds } from './replay/acceptedIds';
+import { legacyAcceptedIds } from './replay/legacyRecord';
 import {
 	holdUntilAnswered,
 	isInFlight,
 	releaseOverdue,
-	respondModeOf,
-	RESPOND_PARAMETER,
 	triggerScope,
 	type AnsweredResponse,
 } from './respond';
@@ -29,14 +27,14 @@ import {
 } from './settings';
 import { checkTimestamp, readWebhookHeaders } from './verify/signature';
 
-/** Replays and rate limits are tracked per trigger node, and apart for test and production URLs. */
+/** Rate limits are kept per trigger node, and apart for test and production URLs (the replay record per secret). */
 function scopeOf(context: IWebhookFunctions): string {
 	return triggerScope(context.getWorkflow().id, context.getNode(), context.getMode());
 }
 
 /**
- * Our own errors carry messages known to be free of secrets; a foreign error (e.g. from a shared
- * replay store) might quote a connection string, so only its class name is logged.
+ * Our own errors carry messages known to be free of secrets; a foreign error (e.g. from n8n's
+ * credential store) might quote a connection string, so only its class name is logged.
  */
 function describeFailure(error: unknown): string {
 	if (error instanceof TriggerConfigurationError) return error.message;
@@ -50,7 +48,6 @@ function describeFailure(error: unknown): string {
 async function handleWithSigningKeys(
 	context: IWebhookFunctions,
 	scope: string,
-	replayStore: ReplayStore,
 ): Promise<DeliveryResult> {
 	const req = context.getRequestObject() as unknown as RawBodyRequest;
 	// n8n resolves every getNodeParameter call afresh: the options are read once per delivery.
@@ -83,10 +80,11 @@ async function handleWithSigningKeys(
 			);
 		}
 		const result = await handleDelivery(req.headers, rawBody, settings, {
-			replayStore,
+			record: acceptedIds,
 			rateLimiter: eventsPerMinute > 0 ? rateLimiterFor(scope, eventsPerMinute) : undefined,
 			nowMs,
-			isInFlight: (id) => isInFlight(scope, id),
+			isInFlight,
+			acceptedBefore: legacyRecordOf(context, scope, nowMs),
 		});
 		return { result, keysReused };
 	};
@@ -98,6 +96,37 @@ async function handleWithSigningKeys(
 	if (signatureOnly && first.keysReused && mayRereadSigningKeys(context, nowMs))
 		return (await attempt(false)).result;
 	return result;
+}
+
+/**
+ * Ids an earlier version of the trigger recorded in the workflow's static data (legacyRecord.ts). Production only:
+ * n8n keeps no static data for Test URL deliveries.
+ */
+function legacyRecordOf(
+	context: IWebhookFunctions,
+	scope: string,
+	nowMs: number,
+): ((webhookId: string) => boolean) | undefined {
+	if (context.getMode() !== 'webhook') return undefined;
+	let staticData: IDataObject | undefined;
+	try {
+		staticData = context.getWorkflowStaticData('node') as IDataObject | undefined;
+	} catch {
+		return undefined;
+	}
+	if (typeof staticData !== 'object' || staticData === null) return undefined;
+	return legacyAcceptedIds(staticData, scope, nowMs);
+}
+
+/** When the record was last reported full: once a minute is enough for an operator to notice. */
+let recordFullLoggedAtMs = -Infinity;
+
+function logRecordFull(context: IWebhookFunctions, nowMs: number): void {
+	if (nowMs - recordFullLoggedAtMs < 60_000) return;
+	recordFullLoggedAtMs = nowMs;
+	context.logger.warn(
+		`Archive SIP Status Trigger refuses new events (503, the sender retries later): this n8n process holds ${acceptedIds.capacity} accepted webhook-ids of the last 72 hours, its limit. Ids leave the record 72 hours after they were accepted.`,
+	);
 }
 
 /** Longest event type quoted in a log line; the type comes from a signed body, but a log line stays short. */
@@ -124,39 +153,27 @@ function logFilteredOut(
 /** The trigger's webhook(): one delivery from the raw request to the answer and the workflow's items. */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = this.getResponseObject() as unknown as ResponseWriter;
-	let replayStore: ReplayStore | undefined;
-	let acceptedId: string | undefined;
+	let recordKeys: string[] | undefined;
 	try {
 		const scope = scopeOf(this);
-		// Shared through n8n's workflow static data, so replays hold across queue-mode processes. Made on first
-		// use, after the signature verified: reading the shared record is work a forgery should not cause.
-		const afterSaved =
-			respondModeOf(this.getNodeParameter(RESPOND_PARAMETER, 'immediately')) === 'afterSaved';
-		const store = lazyReplayStore(() =>
-			replayStoreForDelivery(this, scope, {
-				repairOnlyConfirmed: true,
-				sharedOnlyOnceRun: afterSaved,
-			}),
-		);
-		replayStore = store;
-		await releaseOverdue();
-		const result = await handleWithSigningKeys(this, scope, store);
+		releaseOverdue();
+		const result = await handleWithSigningKeys(this, scope);
 		if (result.status !== 204) {
+			if (result.recordFull === true) logRecordFull(this, Date.now());
 			sendError(res, result.status, result.error, result.headers);
 			return { noWebhookResponse: true };
 		}
-		acceptedId = result.acceptedId;
+		recordKeys = result.recordKeys;
 		if (result.filteredOut)
 			logFilteredOut(this, result.filteredOut, result.workflowData !== undefined);
-		if (result.workflowData && acceptedId !== undefined) {
+		if (result.workflowData && result.acceptedId !== undefined && recordKeys) {
 			// n8n answers: "Immediately" with the webhook's 204 (n8n 2.x once it has saved and, in queue mode, queued
 			// the execution; 1.x before), "After the Event Is Saved" from the trigger's execute() (respond.ts). Until
 			// then a retry of the id gets 409; an answer that is not 2xx lets the retry run.
-			const expiresAtMs = Date.now() + REPLAY_WINDOW_MS;
 			holdUntilAnswered(
 				res as unknown as AnsweredResponse,
-				{ scope, id: acceptedId, expiresAtMs },
-				store,
+				{ scope, id: result.acceptedId, recordKeys },
+				acceptedIds,
 			);
 			return { workflowData: result.workflowData };
 		}
@@ -164,7 +181,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return { noWebhookResponse: true, workflowData: result.workflowData };
 	} catch (error) {
 		// Let the sender's retry through: this delivery did not complete.
-		if (acceptedId !== undefined) await replayStore?.forget(acceptedId).catch(() => undefined);
+		for (const key of recordKeys ?? []) acceptedIds.delete(key);
 		this.logger.error(
 			`Archive SIP Status Trigger could not handle a delivery: ${describeFailure(error)}`,
 		);

@@ -21,7 +21,11 @@ interface WebhookHeaders {
 
 /** A refusal; `signatureOnly` when the headers were well-formed and fresh and only the signature did not match. */
 type Verified =
-	| { ok: true; value: WebhookHeaders }
+	| {
+			ok: true;
+			value: WebhookHeaders;
+			/** The keys whose signature matched, in the order given. */ matchedKeys: Buffer[];
+	  }
 	| { ok: false; reason: string; signatureOnly?: boolean };
 
 const SIGNATURE_BYTES = 32;
@@ -183,15 +187,18 @@ export function headerText(value: string): string {
 }
 
 /** True when any `v1` signature matches any key; every candidate is compared in constant time. */
-function signatureMatches(keys: Buffer[], headers: WebhookHeaders, rawBody: Buffer): boolean {
+/** The keys that signed the delivery (every key is checked: no early exit on a match). */
+function matchingKeys(keys: Buffer[], headers: WebhookHeaders, rawBody: Buffer): Buffer[] {
 	const candidates = v1Signatures(headers.signatures);
-	let matched = false;
+	const matched: Buffer[] = [];
 	for (const key of keys) {
 		const expected = computeSignature(key, headers.id, headers.timestamp, rawBody);
+		let matches = false;
 		for (const candidate of candidates) {
-			// Both are SIGNATURE_BYTES long, as timingSafeEqual requires; no early exit on a match.
-			if (timingSafeEqual(expected, candidate)) matched = true;
+			// Both are SIGNATURE_BYTES long, as timingSafeEqual requires.
+			if (timingSafeEqual(expected, candidate)) matches = true;
 		}
+		if (matches) matched.push(key);
 	}
 	return matched;
 }
@@ -212,8 +219,9 @@ export function verifyDelivery(
 	if (!read.ok) return read;
 	const timestamp = checkTimestamp(read.value.timestamp, options.nowMs, options.toleranceSeconds);
 	if (!timestamp.ok) return timestamp;
-	if (!signatureMatches(options.keys, read.value, rawBody)) {
+	const matchedKeys = matchingKeys(options.keys, read.value, rawBody);
+	if (matchedKeys.length === 0) {
 		return { ok: false, reason: 'no valid webhook signature', signatureOnly: true };
 	}
-	return read;
+	return { ...read, matchedKeys };
 }

@@ -7,6 +7,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import { acceptedIds } from '../../../nodes/ArchiveSipStatusTrigger/replay/acceptedIds';
 import {
 	credentialReadsInFlight,
 	SIGNING_KEY_REUSE_MS,
@@ -100,7 +101,10 @@ async function burst(
 	return await answers;
 }
 
-beforeEach(() => freezeClock(NOW_SECONDS * 1000));
+beforeEach(() => {
+	freezeClock(NOW_SECONDS * 1000);
+	acceptedIds.reset(0);
+});
 
 afterEach(async () => {
 	unfreezeClock();

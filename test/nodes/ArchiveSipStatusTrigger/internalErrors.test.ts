@@ -1,11 +1,19 @@
 import { createHmac } from 'node:crypto';
 
 import {
-	setReplayStore,
-	type ReplayStore,
-} from '../../../nodes/ArchiveSipStatusTrigger/replay/replayStore';
-import { postRaw, recordedLogs, type HttpAnswer } from '../../../dev/harness/webhook';
-import { newSecret, signedHeaders, sipEventBody } from './fixtures';
+	postRaw,
+	recordedLogs,
+	startWebhookHarness,
+	type HttpAnswer,
+} from '../../../dev/harness/webhook';
+import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE_NAME,
+	newSecret,
+	signedHeaders,
+	sipEventBody,
+} from './fixtures';
 import {
 	NOW_SECONDS,
 	SECRET,
@@ -86,26 +94,28 @@ describe('secrets and internal errors', () => {
 	});
 });
 
-describe('a failing replay store (e.g. a shared store that is down)', () => {
+describe('a foreign failure (n8n cannot read the credential, e.g. its database is down)', () => {
 	it('answers 500 with a generic body, logs no detail of the foreign error and starts nothing', async () => {
-		const failingStore: ReplayStore = {
-			seen: async () => {
-				throw new Error('connect ECONNREFUSED redis://:hunter2@127.0.0.1:6379');
+		const trigger = await startWebhookHarness(new ArchiveSipStatusTrigger(), {
+			nodeTypeName: NODE_TYPE_NAME,
+			workflowId: 'failing-credential-workflow',
+			credentials: { [CREDENTIAL_TYPE]: { signingSecret: SECRET } },
+			credentialRead: async () => {
+				throw new Error('connect ECONNREFUSED postgres://n8n:hunter2@127.0.0.1:5432');
 			},
-			remember: async () => true,
-			forget: async () => undefined,
-		};
-		setReplayStore('failing-store-workflow:node-under-test:webhook', failingStore);
-		const trigger = await startTrigger({ workflowId: 'failing-store-workflow' });
-		const answer = await deliver(trigger, sipEventBody());
-
-		expect(answer.status).toBe(500);
-		expect(JSON.parse(answer.body)).toEqual({ error: 'internal error' });
-		expect(trigger.runs()).toHaveLength(0);
-		expect(JSON.stringify(recordedLogs)).not.toContain('hunter2');
-		expect(recordedLogs.at(-1)).toMatchObject({
-			level: 'error',
-			message: expect.stringContaining('unexpected Error'),
 		});
+		try {
+			const answer = await deliver(trigger, sipEventBody());
+			expect(answer.status).toBe(500);
+			expect(JSON.parse(answer.body)).toEqual({ error: 'internal error' });
+			expect(trigger.runs()).toHaveLength(0);
+			expect(JSON.stringify(recordedLogs)).not.toContain('hunter2');
+			expect(recordedLogs.at(-1)).toMatchObject({
+				level: 'error',
+				message: expect.stringContaining('unexpected Error'),
+			});
+		} finally {
+			await trigger.close();
+		}
 	});
 });

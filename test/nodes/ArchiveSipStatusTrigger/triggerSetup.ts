@@ -14,6 +14,7 @@ import {
 	type WebhookHarness,
 	type WebhookHarnessOptions,
 } from '../../../dev/harness/webhook';
+import { acceptedIds } from '../../../nodes/ArchiveSipStatusTrigger/replay/acceptedIds';
 import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders } from './fixtures';
 
 /**
@@ -82,9 +83,15 @@ export function onlyItem(harness: WebhookHarness): INodeExecutionData {
 	return runs[0][0][0];
 }
 
-/** Freezes the clock at NOW_SECONDS before each test and closes the test's triggers after it. */
+/**
+ * Freezes the clock at NOW_SECONDS before each test and closes the test's triggers after it. The replay record
+ * starts empty for each test, begun before any timestamp the tests sign (restartGuard.test.ts covers a later start).
+ */
 export function useTriggerHarness(): void {
-	beforeEach(() => freezeClock(NOW_SECONDS * 1000));
+	beforeEach(() => {
+		freezeClock(NOW_SECONDS * 1000);
+		acceptedIds.reset(0);
+	});
 
 	afterEach(async () => {
 		unfreezeClock();
