@@ -3,7 +3,7 @@ import { WorkflowOperationError } from 'n8n-workflow';
 
 import { BoundedCache } from '../../nodes/shared/boundedCache';
 import { describeNetworkCode } from '../../nodes/shared/http/networkErrors';
-import { redactAndClip } from '../../nodes/shared/http/redact';
+import { redactAndClip, withoutUserinfo } from '../../nodes/shared/http/redact';
 import { TOKEN_ERROR_CONTEXT_KEY } from '../../nodes/shared/http/tokenError';
 import type { IHttpRequestHelper, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 
@@ -280,17 +280,4 @@ function serverMessage(text: string, request: TokenRequest): string {
 	const message = body?.error_description ?? body?.message ?? body?.error;
 	if (typeof message !== 'string') return '';
 	return `: ${redactAndClip(message, secretsOf(request), 300)}`;
-}
-
-/** A URL as it may be shown: `user:password@` removed. */
-export function withoutUserinfo(url: string): string {
-	try {
-		const parsed = new URL(url);
-		if (parsed.username === '' && parsed.password === '') return url;
-		parsed.username = '';
-		parsed.password = '';
-		return parsed.toString();
-	} catch {
-		return url.replace(/\/\/[^/?#]*@/, '//');
-	}
 }

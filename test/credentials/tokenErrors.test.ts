@@ -81,7 +81,7 @@ describe('token errors keep credentials out', () => {
 			credentials: aiCredentials(sandbox, { authUrl: authUrl() }),
 		});
 		expect(result.error?.message).toMatch(
-			/token endpoint http:\/\/127\.0\.0\.1:\d+\/token|"Token URL" must be an http\(s\) URL, got "ftp:\/\/auth\.example\.org\/"/,
+			/token endpoint http:\/\/…@127\.0\.0\.1:\d+\/token|"Token URL" must be an http\(s\) URL, got "ftp:\/\/…@auth\.example\.org"/,
 		);
 		expect(everything(result)).not.toContain('url-secret');
 		expect(everything(result)).not.toContain('someone:');

@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { classifyAddress, classifyHost } from './addresses';
+import { withoutUserinfo } from '../../shared/http/redact';
 
 /** The credential fields that say where Download Files may fetch from. */
 const ALLOWED_ORIGINS_FIELD = 'Allowed Download Origins';
@@ -34,11 +35,6 @@ function parseOrigin(entry: string): string | undefined {
 		url.search === '' &&
 		url.hash === '';
 	return bare ? url.origin : undefined;
-}
-
-/** An entry as it may be shown: a user name or password written into it is left out. */
-function withoutUserinfo(entry: string): string {
-	return entry.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1…@');
 }
 
 function endpointOrigin(graphqlUrl: unknown): string | undefined {

@@ -351,3 +351,11 @@ function scanWord(text: string, from: number): number {
 	while (at < text.length && isKeyChar(text.charCodeAt(at)) && at - from < 16) at++;
 	return at;
 }
+
+/**
+ * A URL (or what was meant to be one) as it may be shown in a message: a user name or password written into it
+ * becomes "…", so the reader still sees that one was there. Anchored and without nested repetition: linear time.
+ */
+export function withoutUserinfo(url: string): string {
+	return url.replace(/^(\s*[a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1…@');
+}

@@ -1,4 +1,5 @@
-import { tokenEndpoint, withoutUserinfo } from '../../../credentials/common/accessToken';
+import { tokenEndpoint } from '../../../credentials/common/accessToken';
+import { withoutUserinfo } from '../../../nodes/shared/http/redact';
 import { INSECURE_URL_PATTERN } from '../../../credentials/common/insecureUrl';
 import { findNetworkCode } from '../../../nodes/shared/http/networkErrors';
 import { redactAndClip, redactSecrets } from '../../../nodes/shared/http/redact';
