@@ -16,7 +16,7 @@ import {
 } from '../../dev/n8n/workflows';
 
 // Every Archive AI Metadata operation in real n8n against the AI metadata emulator, batched into
-// one workflow per emulator flavour: the seed's names with inline raw output, and the names of
+// one workflow per emulator flavour: the documented names with inline raw output, and the names of
 // the live API (face_image_*, a vendor-named NER column) with raw output as presigned paths.
 
 const pkg = packageUnderTest();

@@ -36,7 +36,7 @@ export function withDocumentedNamesHint<T>(error: T, view: ResolvedView): T {
 	const apiError = error as unknown as NodeApiError;
 	const names = [view.definition.documentedName, ...view.definition.aliases].join(' or ');
 	const hint =
-		`The API does not allow introspection for this account, so the node used the seed's names: view ${names}` +
+		`The API does not allow introspection for this account, so the node used the documented names: view ${names}` +
 		` (here "${view.rootField}"), columns ${view.columns.join(', ')}. If the API names a column differently` +
 		' (e.g. the NER vendor column), choose "Fields to Return: Selected Fields" with the columns it has;' +
 		' for any other name, ask the API provider to allow introspection for your role so the live names are read.';

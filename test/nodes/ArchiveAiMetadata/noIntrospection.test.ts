@@ -6,7 +6,7 @@ import { PollHarness } from '../../../dev/harness/poll';
 import { aiCredentials } from '../../../dev/harness/sandboxCredentials';
 import { jsonOf, resetState, runAi, sortBy, withSandbox } from './helpers';
 
-/** A role that may not introspect: the node works with the seed's names, like the trigger. */
+/** A role that may not introspect: the node works with the documented names, like the trigger. */
 describe.each<AiNaming>(['seed', 'live'])('without introspection (%s naming)', (naming) => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
