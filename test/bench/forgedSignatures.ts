@@ -22,9 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
-import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-
-import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import { timedSipTrigger } from './lib/handlerCpu';
 import { generateSecret } from '../../dev/emulators/webhook/sender';
 import { postRaw, startWebhookHarness } from '../../dev/harness/webhook';
 import {
@@ -99,26 +97,16 @@ interface ServerMessage {
 
 async function serve(): Promise<void> {
 	const secret = process.env.BENCH_SIP_SECRET!;
-	const node = new ArchiveSipStatusTrigger();
+	const timed = timedSipTrigger();
 	let cpuMicros: number[] = [];
-	const measured = Object.assign(Object.create(node) as ArchiveSipStatusTrigger, {
-		async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-			const before = process.cpuUsage();
-			try {
-				return await node.webhook.call(this);
-			} finally {
-				const used = process.cpuUsage(before);
-				cpuMicros.push(used.user + used.system);
-			}
-		},
-	});
-	const harness = await startWebhookHarness(measured, {
+	const harness = await startWebhookHarness(timed.node, {
 		nodeTypeName: NODE_TYPE_NAME,
 		workflowId: 'bench-forged-signatures',
 		credentials: { [CREDENTIAL_TYPE]: { signingSecret: secret } },
 		mode: 'webhook',
 	});
 	process.on('message', (message: ServerMessage) => {
+		cpuMicros.push(...timed.take());
 		if (message.cmd === 'reset') cpuMicros = [];
 		process.send!({ cmd: message.cmd, cpuMicros, reads: harness.credentialReads() });
 	});

@@ -17,10 +17,8 @@
  */
 import * as path from 'node:path';
 
-import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { Webhook } from 'standardwebhooks';
 
-import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 import {
 	acceptedIds,
 	recordKey,
@@ -34,6 +32,7 @@ import {
 	signedHeaders,
 	sipEventBody,
 } from '../nodes/ArchiveSipStatusTrigger/fixtures';
+import { timedSipTrigger } from './lib/handlerCpu';
 import { percentile, round } from './lib/stats';
 
 export interface ReplayRecordOptions {
@@ -92,20 +91,8 @@ export async function runReplayRecordBench(
 	const secret = generateSecret(32);
 	const forger = generateSecret(32);
 	const fingerprint = secretFingerprint(Buffer.from(secret.slice('whsec_'.length), 'base64'));
-	const node = new ArchiveSipStatusTrigger();
-	let cpuMicros: number[] = [];
-	const measured = Object.assign(Object.create(node) as ArchiveSipStatusTrigger, {
-		async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-			const before = process.cpuUsage();
-			try {
-				return await node.webhook.call(this);
-			} finally {
-				const used = process.cpuUsage(before);
-				cpuMicros.push(used.user + used.system);
-			}
-		},
-	});
-	const harness = await startWebhookHarness(measured, {
+	const timed = timedSipTrigger();
+	const harness = await startWebhookHarness(timed.node, {
 		nodeTypeName: NODE_TYPE_NAME,
 		workflowId: 'bench-replay-record',
 		credentials: { [CREDENTIAL_TYPE]: { signingSecret: secret } },
@@ -120,12 +107,12 @@ export async function runReplayRecordBench(
 		);
 	const measure = async (kind: 'verified' | 'replay' | 'forged', replayedId: string) => {
 		const statuses: Record<string, number> = {};
-		cpuMicros = [];
+		timed.take();
 		for (let index = 0; index < options.deliveries; index++) {
 			const id = kind === 'replay' ? replayedId : nextId(kind);
 			tally(statuses, (await send(id, kind === 'forged' ? forger : secret)).status);
 		}
-		return { micros: percentile(cpuMicros, 50), statuses };
+		return { micros: percentile(timed.take(), 50), statuses };
 	};
 	try {
 		acceptedIds.reset(Date.now() - 60_000);

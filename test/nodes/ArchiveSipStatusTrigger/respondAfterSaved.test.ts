@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 
-import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import {
 	postRaw,
@@ -22,23 +22,13 @@ import {
 	signedHeaders,
 	sipEventBody,
 } from './fixtures';
+import { loadIsolatedNodeType } from './triggerSetup';
 
 const SECRET = newSecret();
 const AFTER_SAVED: INodeParameters = { respond: 'afterSaved' };
 
 interface WorkflowRow {
 	staticData: IDataObject;
-}
-
-function loadIsolatedNodeType(): INodeType {
-	let nodeType: INodeType | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const module =
-			require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
-		nodeType = new module.ArchiveSipStatusTrigger();
-	});
-	return nodeType!;
 }
 
 const started: WebhookHarness[] = [];

@@ -2,6 +2,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	INodeExecutionData,
 	INodeParameters,
+	INodeType,
 } from 'n8n-workflow';
 
 import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
@@ -98,4 +99,16 @@ export function useTriggerHarness(): void {
 		await Promise.all(harnesses.map(async (harness) => await harness.close()));
 		harnesses = [];
 	});
+}
+
+/** The node from a fresh copy of its modules: what another n8n process (or one after a restart) would load. */
+export function loadIsolatedNodeType(): INodeType {
+	let nodeType: INodeType | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const module =
+			require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
+		nodeType = new module.ArchiveSipStatusTrigger();
+	});
+	return nodeType!;
 }

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { LEGACY_RECORD_KEY } from '../../../nodes/ArchiveSipStatusTrigger/replay/legacyRecord';
 import {
@@ -22,6 +22,7 @@ import {
 	signedHeaders,
 	sipEventBody,
 } from './fixtures';
+import { loadIsolatedNodeType } from './triggerSetup';
 
 const SECRET = newSecret();
 
@@ -31,17 +32,6 @@ interface WorkflowRow {
 }
 
 type Processor = WebhookHarness;
-
-function loadIsolatedNodeType(): INodeType {
-	let nodeType: INodeType | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const module =
-			require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
-		nodeType = new module.ArchiveSipStatusTrigger();
-	});
-	return nodeType!;
-}
 
 /** One n8n process: its own module memory, the workflow row read and written per request. */
 async function startProcessor(row: WorkflowRow, workflowId: string): Promise<Processor> {
