@@ -11,13 +11,8 @@ import {
 import { rateLimiterFor } from './rateLimit';
 import { acceptedIds } from './replay/acceptedIds';
 import { legacyAcceptedIds } from './replay/legacyRecord';
-import {
-	holdUntilAnswered,
-	isInFlight,
-	releaseOverdue,
-	triggerScope,
-	type AnsweredResponse,
-} from './respond';
+import { holdUntilAnswered, isInFlight, releaseOverdue, type AnsweredResponse } from './inFlight';
+import { triggerScope } from './respond';
 import {
 	maxBodyBytesOf,
 	mayRereadSigningKeys,
