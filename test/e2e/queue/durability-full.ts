@@ -14,6 +14,7 @@ import {
 import { QueueCluster } from './lib/cluster';
 import {
 	acrossProcessors,
+	byWebhookId,
 	clusterHost,
 	queueFault,
 	SCENARIO_LABELS,
@@ -27,7 +28,8 @@ import { queueVersions } from './lib/selection';
 // 30 s, or one webhook processor and one worker killed with SIGKILL. Receivers: the SIP trigger in both Respond modes
 // and n8n's Webhook node. One cluster per n8n version; bursts one after another. Needs `npm run build` first.
 //   node scripts/run-ts.js test/e2e/queue/durability-full.ts
-//   (E2E_QUEUE_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_SPACING_MS, DURABILITY_OUTAGE_SECONDS, DURABILITY_SCENARIOS, DURABILITY_KINDS)
+//   (E2E_QUEUE_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_SPACING_MS, DURABILITY_OUTAGE_SECONDS, DURABILITY_SCENARIOS, DURABILITY_KINDS;
+//   DURABILITY_ROUTE=id sends every attempt of an event to one processor, as a load balancer hashing webhook-id would)
 
 let routeLabel = '';
 
@@ -71,7 +73,9 @@ async function measureVersion(
 			const stopSupervising = cluster.supervise({ restartUnreadyAfterMs: UNREADY_RESTART_MS });
 			const burst = await runBurst(
 				queueFault(cluster, scenario, outageMs),
-				acrossProcessors(cluster, receiver, route.baseUrls),
+				process.env.DURABILITY_ROUTE === 'id'
+					? byWebhookId(cluster, receiver, route.baseUrls)
+					: acrossProcessors(cluster, receiver, route.baseUrls),
 				secret,
 				{
 					events,
@@ -119,7 +123,7 @@ async function main(): Promise<void> {
 		lines.push(...(await measureVersion(version, scenarios, kinds, events, outageSeconds * 1000)));
 	}
 	console.log(
-		`\n${events} events per receiver (one every ${burstSpacingMs()} ms), queue mode (2 webhook processors, 2 workers), outages ${outageSeconds} s, sender through: ${routeLabel}\n`,
+		`\n${events} events per receiver (one every ${burstSpacingMs()} ms), queue mode (2 webhook processors, 2 workers), outages ${outageSeconds} s, sender through: ${routeLabel}${process.env.DURABILITY_ROUTE === 'id' ? ', each event to one processor (by webhook-id)' : ', each attempt to the next processor'}\n`,
 	);
 	console.log('| n8n | Fault | Receiver | Answered 2xx | Lost | Duplicates | Never answered |');
 	console.log('|---|---|---|---|---|---|---|');

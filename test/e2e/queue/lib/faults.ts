@@ -77,6 +77,18 @@ export function acrossProcessors(
 	return (eventIndex, attempt) => `${urls[(eventIndex + attempt) % urls.length]}${receiver.path}`;
 }
 
+/**
+ * Every attempt of one event goes to the same webhook processor, as a load balancer hashing the `webhook-id` header
+ * would (docs/queue-mode.md); one event has one id, so the event's index stands for it.
+ */
+export function byWebhookId(
+	cluster: QueueCluster,
+	receiver: Receiver,
+	urls: string[] = cluster.webhookBaseUrls,
+): Target {
+	return (eventIndex) => `${urls[eventIndex % urls.length]}${receiver.path}`;
+}
+
 function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
