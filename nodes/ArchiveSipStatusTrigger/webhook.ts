@@ -79,7 +79,8 @@ async function handleWithSigningKeys(
 			rateLimiter: eventsPerMinute > 0 ? rateLimiterFor(scope, eventsPerMinute) : undefined,
 			nowMs,
 			isInFlight,
-			acceptedBefore: legacyRecordOf(context, scope, nowMs),
+			// Asked only for a verified delivery: reading static data is work a forgery should not cause.
+			acceptedBefore: (webhookId) => legacyRecordOf(context, scope, nowMs)?.(webhookId) === true,
 		});
 		return { result, keysReused };
 	};

@@ -132,6 +132,24 @@ describe('ids recorded by the earlier layout (workflow static data)', () => {
 		expect(row.staticData).toEqual({ [`node:${TRIGGER_NODE_NAME}`]: { unrelated: 'kept' } });
 	});
 
+	it('are not read for a forged delivery: only a verified one touches the static data', async () => {
+		const pastHour = Math.floor((Date.now() - HOUR_MS) / HOUR_MS);
+		const stored = { [LEGACY_RECORD_KEY]: { [String(pastHour)]: legacyKey('msg_forged') } };
+		const { row, workflowId } = newRow(stored);
+		const processor = await startProcessor(row, workflowId);
+		const body = sipEventBody();
+		const forged = await postRaw(
+			processor.url,
+			body,
+			signedHeaders(newSecret(), 'msg_forged', Math.floor(Date.now() / 1000), body),
+		);
+		expect(forged.status).toBe(401);
+		expect(row.staticData).toEqual({ [`node:${TRIGGER_NODE_NAME}`]: stored });
+
+		expect((await deliver(processor, 'msg_forged')).status).toBe(204);
+		expect(row.staticData).toEqual({ [`node:${TRIGGER_NODE_NAME}`]: {} });
+	});
+
 	it('ignores a record it cannot read instead of failing the delivery', async () => {
 		const { row, workflowId } = newRow({ [LEGACY_RECORD_KEY]: 'not a record' });
 		const processor = await startProcessor(row, workflowId);
