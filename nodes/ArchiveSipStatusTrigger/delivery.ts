@@ -148,8 +148,8 @@ export async function handleDelivery(
 	if (!event.ok) return { status: 400, error: event.reason };
 
 	// Recorded only now: an unsigned or malformed delivery can never block a later genuine one.
-	const added = recordAll(record, recordKeys);
-	if (added === 'full') {
+	// Nothing is awaited between the replay check above and here, so no concurrent delivery can have recorded it.
+	if (!record.hasRoomFor(recordKeys.length)) {
 		return {
 			status: 503,
 			error: 'the replay record is full, retry later',
@@ -157,7 +157,7 @@ export async function handleDelivery(
 			recordFull: true,
 		};
 	}
-	if (added === 'present') return { status: 204 };
+	for (const key of recordKeys) record.add(key);
 
 	const reason = filteredOutBy(event.value, settings);
 	const filteredOut = reason && { reason, type: event.value.type, webhookId };
@@ -176,15 +176,4 @@ export async function handleDelivery(
 		workflowData: [[{ json }]],
 		filteredOut,
 	};
-}
-
-/**
- * Records the delivery under every secret that signed it, all or none: 'present' when one already holds it (a
- * concurrent duplicate won), 'full' when the record has no room for all of them.
- */
-function recordAll(record: AcceptedIdRecord, keys: string[]): 'added' | 'present' | 'full' {
-	if (keys.some((key) => record.has(key))) return 'present';
-	if (!record.hasRoomFor(keys.length)) return 'full';
-	for (const key of keys) record.add(key);
-	return 'added';
 }

@@ -21,9 +21,17 @@ export const MAX_RECORDED_IDS = 500_000;
 /** 128 bits of SHA-256: a fixed-size key whatever id length a sender uses. */
 const RECORD_KEY_BYTES = 16;
 
+/** Fingerprints of the keys in use: the signing-key cache hands every delivery the same Buffers. */
+const fingerprints = new WeakMap<Buffer, string>();
+
 /** A secret's fingerprint: ids are recorded per secret, not per trigger, because the signature does not cover the URL. */
 export function secretFingerprint(key: Buffer): string {
-	return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+	let fingerprint = fingerprints.get(key);
+	if (fingerprint === undefined) {
+		fingerprint = createHash('sha256').update(key).digest('base64url').slice(0, 22);
+		fingerprints.set(key, fingerprint);
+	}
+	return fingerprint;
 }
 
 /** The record's key for an id accepted under one secret. */
