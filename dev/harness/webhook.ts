@@ -124,6 +124,12 @@ export interface WebhookHarnessOptions {
 	 * decrypts them from its database) or lets one fail.
 	 */
 	credentialRead?: () => Promise<void>;
+	/**
+	 * The node type that runs the execution, when it is not the webhook's: a queue-mode worker loads the package in
+	 * its own process, so the trigger's `execute()` shares no module memory with the `webhook()` that accepted the
+	 * delivery. Its answer (`sendResponse`) still reaches the waiting request, as n8n relays it to the processor.
+	 */
+	executionNodeType?: INodeType;
 }
 
 export type ExecutionFault =
@@ -371,7 +377,8 @@ export async function startWebhookHarness(
 		workflowData: INodeExecutionData[][],
 		respond?: (response: { statusCode?: number; body?: unknown }) => void,
 	): Promise<INodeExecutionData[][]> {
-		if (!nodeType.execute) return workflowData;
+		const runner = options.executionNodeType ?? nodeType;
+		if (!runner.execute) return workflowData;
 		const hooks = {
 			runHook: async (name: string, parameters: unknown[]) => {
 				if (name === 'sendResponse')
@@ -396,7 +403,7 @@ export async function startWebhookHarness(
 			executeData,
 			[],
 		);
-		const outputs = await nodeType.execute.call(context as unknown as IExecuteFunctions);
+		const outputs = await runner.execute.call(context as unknown as IExecuteFunctions);
 		return outputs as INodeExecutionData[][];
 	}
 

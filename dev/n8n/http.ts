@@ -6,10 +6,18 @@ export interface HttpResponse {
 	body: string;
 }
 
-/** One request without keep-alive, so no socket outlives the test. */
+/**
+ * One request without keep-alive, so no socket outlives the test. With `timeoutMs`, the client gives up (closes the
+ * connection and rejects with "gave up") when no complete answer came in time, as the archive's sender does.
+ */
 export function request(
 	url: string,
-	options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+	options: {
+		method?: string;
+		headers?: Record<string, string>;
+		body?: string;
+		timeoutMs?: number;
+	} = {},
 ): Promise<HttpResponse> {
 	return new Promise((resolve, reject) => {
 		const req = http.request(
@@ -29,6 +37,13 @@ export function request(
 			},
 		);
 		req.on('error', reject);
+		if (options.timeoutMs !== undefined) {
+			const timer = setTimeout(() => {
+				req.destroy();
+				reject(new Error(`gave up after ${options.timeoutMs} ms`));
+			}, options.timeoutMs);
+			req.on('close', () => clearTimeout(timer));
+		}
 		req.end(options.body);
 	});
 }

@@ -42,21 +42,27 @@ function release(record: AcceptedIdRecord, recordKeys: string[]): void {
 export interface AnsweredResponse {
 	statusCode: number;
 	readonly headersSent: boolean;
-	readonly writableFinished: boolean;
+	end: (...args: never[]) => unknown;
 	once(event: 'close', listener: () => void): unknown;
 }
 
+/** Whether n8n answered (or is answering) the delivery 2xx: it only does once the execution is saved. */
 function answered2xx(res: AnsweredResponse): boolean {
-	return res.writableFinished && res.statusCode >= 200 && res.statusCode < 300;
+	return res.statusCode >= 200 && res.statusCode < 300;
 }
 
-/** How long an id stays in flight after its sender left without an answer, waiting for its execution to report. */
-const SENDER_GONE_GRACE_MS = 120_000;
+/**
+ * How long an id stays in flight after its sender left without an answer, waiting for n8n to answer the delivery.
+ * In queue mode a backlog can keep an execution from a worker for minutes, and a release before it starts makes
+ * the retry a second execution. Released at the latest before the sender's fourth attempt (about 35 minutes after
+ * the first), so an execution n8n lost (its queue job gone) runs from that retry.
+ */
+export const SENDER_GONE_GRACE_MS = 10 * 60_000;
 
 interface AwaitingExecution {
 	recordKeys: string[];
 	record: AcceptedIdRecord;
-	/** After this, the id is released: its execution never reported. */
+	/** After this, the id is released: n8n never answered. */
 	releaseAtMs: number;
 }
 
@@ -66,13 +72,32 @@ const awaitingExecution = new Map<string, AwaitingExecution>();
 const awaitingKey = (scope: string, id: string) => `${scope}\u0000${id}`;
 
 /**
- * Holds an accepted delivery as "in flight" until it ends. Unless the sender got a 2xx, its id leaves the replay
+ * Calls `listener` with the status n8n writes to a response whose sender already left. n8n still writes it: in
+ * queue mode the worker's answer reaches the webhook processor that holds the request whether or not its sender
+ * waited. Node emits no documented event for a write to a closed response, so `end` is wrapped, once.
+ */
+function onLateAnswer(res: AnsweredResponse, listener: (statusCode: number) => void): void {
+	const end = res.end;
+	res.end = function (this: unknown, ...args: never[]) {
+		res.end = end;
+		try {
+			listener(res.statusCode);
+		} catch {
+			// The record's bookkeeping must never break n8n's answer.
+		}
+		return end.apply(this, args);
+	};
+}
+
+/**
+ * Holds an accepted delivery as "in flight" until n8n answers it. Unless n8n answered 2xx, its id leaves the replay
  * record, so the retry runs (at-least-once).
  *
- * A sender that gives up before any answer (its 15 s timeout while n8n is slow) leaves n8n still saving the
- * execution. Releasing the id then would run every retry again while the first is on its way (a storm of duplicates
- * under load), so the id stays in flight (retries get 409) until that execution reports from the trigger's execute()
- * (`eventsSaved`: the id stays recorded and retries are replays), or for SENDER_GONE_GRACE_MS at most.
+ * A sender that gives up before any answer (its 15 s timeout while n8n is slow) leaves n8n still saving or queueing
+ * the execution. Releasing the id then would run every retry again while the first is on its way (a storm of
+ * duplicates under load), so the id stays in flight (retries get 409) until n8n answers the gone sender: 2xx (saved;
+ * with "After the Event Is Saved", the trigger ran on a worker) keeps the id recorded, so retries are replays;
+ * anything else releases it. Without any answer it is released after SENDER_GONE_GRACE_MS.
  */
 export function holdUntilAnswered(
 	res: AnsweredResponse,
@@ -81,13 +106,10 @@ export function holdUntilAnswered(
 ): void {
 	markInFlight(recordKeys);
 	res.once('close', () => {
-		if (answered2xx(res)) {
-			settle(recordKeys);
-			return;
-		}
 		if (res.headersSent) {
-			// n8n answered non-2xx: the execution was not saved.
-			release(record, recordKeys);
+			// n8n answered, whether or not every byte reached the sender.
+			if (answered2xx(res)) settle(recordKeys);
+			else release(record, recordKeys);
 			return;
 		}
 		const key = awaitingKey(scope, id);
@@ -98,6 +120,17 @@ export function holdUntilAnswered(
 			{ recordKeys, record, releaseAtMs: Date.now() + SENDER_GONE_GRACE_MS },
 			MAX_IN_FLIGHT_IDS,
 		);
+		onLateAnswer(res, (statusCode) => {
+			const awaiting = awaitingExecution.get(key);
+			if (awaiting?.recordKeys === recordKeys) awaitingExecution.delete(key);
+			if (statusCode >= 200 && statusCode < 300) {
+				settle(recordKeys);
+				// Released meanwhile (grace over): the execution exists after all, so its id is a replay again.
+				for (const recordKey of recordKeys) record.add(recordKey);
+			} else if (awaiting?.recordKeys === recordKeys) {
+				release(record, recordKeys);
+			}
+		});
 	});
 }
 

@@ -157,10 +157,21 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 			webhookId: randomUUID(),
 		},
 	);
+	const sipAfterSavedTrigger = node(
+		'SIP Status',
+		PACKAGE_NODE_TYPES.sipStatusTrigger,
+		{ respond: 'afterSaved' },
+		{
+			typeVersion: SIP_TRIGGER_VERSION,
+			credentials: { archiveSipWebhookApi: sipCredential },
+			webhookId: randomUUID(),
+		},
+	);
 	let sandbox: Sandbox;
 	let cluster: QueueCluster;
 	let partnerId: string;
-	const workflows: Record<'builtin' | 'sip' | 'org' | 'token', WorkflowJson> = {} as never;
+	const workflows: Record<'builtin' | 'sip' | 'sipAfterSaved' | 'org' | 'token', WorkflowJson> =
+		{} as never;
 
 	/** Every action-node operation of this suite, in one fanned-out workflow. */
 	function actionOperations(): WorkflowNode[] {
@@ -191,6 +202,10 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 			sipTrigger,
 			setFields('Mark', { seen: true }),
 		]);
+		workflows.sipAfterSaved = chainWorkflow('queue sip status after saved', [
+			sipAfterSavedTrigger,
+			setFields('Mark', { seen: true }),
+		]);
 		workflows.org = fannedOut(
 			'queue action nodes',
 			webhookTrigger('Webhook', { path: orgPath }),
@@ -212,8 +227,8 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		await sandbox?.close();
 	});
 
-	function sipUrl(processor: number): string {
-		return `${cluster.webhookBaseUrls[processor]}/webhook/${sipTrigger.webhookId}/sip-status`;
+	function sipUrl(processor: number, trigger: WorkflowNode = sipTrigger): string {
+		return `${cluster.webhookBaseUrls[processor]}/webhook/${trigger.webhookId}/sip-status`;
 	}
 
 	/** The processor a load balancer hashing the webhook-id header picks (docs/queue-mode.md), of two. */
@@ -296,6 +311,40 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		const unsigned = await postJson(sipUrl(0), JSON.parse(deliveries[0].body) as unknown);
 		expect(unsigned.status).toBe(401);
 		expect(cluster.logs()).not.toContain(sipSecret);
+	});
+
+	it('After the Event Is Saved: a sender that gave up while no worker was free is answered 204 as a replay once a worker ran its event', async () => {
+		const delivery = { id: newMessageId(), body: sipEvent(`gone-${randomUUID()}`) };
+		const url = sipUrl(routedProcessor(delivery.id), sipAfterSavedTrigger);
+		// No worker takes the execution: n8n saves and queues it, and the sender's attempt times out unanswered.
+		await Promise.all([cluster.stopWorker(0), cluster.stopWorker(1)]);
+		try {
+			await expect(sendSigned(url, sipSecret, delivery, { timeoutMs: 3_000 })).rejects.toThrow(
+				/gave up/,
+			);
+			expect((await sendSigned(url, sipSecret, delivery)).status).toBe(409);
+		} finally {
+			await Promise.all([cluster.startWorker(0), cluster.startWorker(1)]);
+		}
+		await cluster.waitForExecutions(workflows.sipAfterSaved.id, 1);
+		// The worker's answer travels through Redis to the processor holding the request; until it arrives the
+		// retries are told to come back later (the sender's next attempts, a second apart).
+		const statuses: number[] = [];
+		for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+			const status = (await sendSigned(url, sipSecret, delivery)).status;
+			statuses.push(status);
+			if (status !== 409) break;
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+		}
+		expect(statuses.at(-1)).toBe(204);
+		// A barrier through the same processor: once it ran, a second run of the event would be recorded too.
+		const barrier = { id: newMessageId(), body: sipEvent(`gone-barrier-${randomUUID()}`) };
+		expect((await sendSigned(url, sipSecret, barrier)).status).toBe(204);
+		const executions = await cluster.waitForExecutions(workflows.sipAfterSaved.id, 2);
+
+		expect(
+			executions.map((each) => nodeJson(each.data!, 'SIP Status')[0].webhook_id).sort(),
+		).toEqual([delivery.id, barrier.id].sort());
 	});
 
 	it('gives the action-node workflow (Organization and AI Metadata) the same results on the workers as in single-process n8n', async () => {

@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import {
 	postRaw,
@@ -22,6 +22,7 @@ import {
 	signedHeaders,
 	sipEventBody,
 } from './fixtures';
+import { SENDER_GONE_GRACE_MS } from '../../../nodes/ArchiveSipStatusTrigger/inFlight';
 import { loadIsolatedNodeType } from './triggerSetup';
 
 const SECRET = newSecret();
@@ -49,9 +50,11 @@ async function startProcess(
 	{
 		parameters = AFTER_SAVED,
 		fault,
+		executionNodeType,
 	}: {
 		parameters?: INodeParameters;
 		fault?: (call: number) => ExecutionFault | Promise<ExecutionFault>;
+		executionNodeType?: INodeType;
 	} = {},
 ): Promise<WebhookHarness> {
 	const harness = await startWebhookHarness(loadIsolatedNodeType(), {
@@ -61,6 +64,7 @@ async function startProcess(
 		parameters,
 		sharedStaticData: row,
 		executionFault: fault,
+		executionNodeType,
 	});
 	started.push(harness);
 	return harness;
@@ -230,28 +234,85 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(executionsOf(process)).toBe(1);
 	});
 
-	it('releases an id whose sender gave up and whose execution never came, after the grace period: the retry runs', async () => {
+	it('releases an id at once when n8n answers its gone sender non-2xx (the execution was not saved): the retry runs', async () => {
 		const held = gate();
 		const process = await startProcess(newWorkflow(), {
 			fault: (call) => (call === 0 ? held.fault : 'run'),
 		});
-		const body = sipEventBody();
-		const headers = signedHeaders(SECRET, 'msg_gone_2', Math.floor(Date.now() / 1000), body);
-		await expect(postRaw(process.url, body, headers, 200)).rejects.toThrow(/gave up/);
-		await waitUntil(() => process.calls.length === 1);
-		expect((await deliver(process, 'msg_gone_2')).status).toBe(409);
-		// n8n then fails to save it (its 500 reaches nobody): the id stays held, as nothing tells this process.
-		held.release('failToSave');
+		await giveUp(process, 'msg_gone_2');
 		expect((await deliver(process, 'msg_gone_2')).status).toBe(409);
 
+		// n8n fails to save it and writes its 500 to the request whose sender left.
+		held.release('failToSave');
+		await settled();
+
+		expect((await deliver(process, 'msg_gone_2')).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
+	});
+
+	it('releases an id whose sender gave up and that n8n never answered, after the grace period: the retry runs', async () => {
+		const held = gate();
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+		});
+		await giveUp(process, 'msg_gone_3');
+		expect((await deliver(process, 'msg_gone_3')).status).toBe(409);
+
 		const now = Date.now();
-		const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 121_000);
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now + SENDER_GONE_GRACE_MS - 1_000);
 		try {
-			expect((await deliver(process, 'msg_gone_2')).status).toBe(204);
+			expect((await deliver(process, 'msg_gone_3')).status).toBe(409);
+			clock.mockReturnValue(now + SENDER_GONE_GRACE_MS + 1_000);
+			expect((await deliver(process, 'msg_gone_3')).status).toBe(204);
 		} finally {
 			clock.mockRestore();
 		}
 		expect(executionsOf(process)).toBe(1);
+		// What n8n held ends without a word (its process would have died, or its queue job was lost).
+		held.release('crashBeforeSave');
+	});
+
+	it('queue mode: the worker ran the trigger after the sender gave up; n8n relays its 204 to the processor, and retries are replays', async () => {
+		const held = gate();
+		// The execution runs on a worker: its execute() shares no memory with the processor's webhook().
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+			executionNodeType: loadIsolatedNodeType(),
+		});
+		await giveUp(process, 'msg_worker_1');
+		expect((await deliver(process, 'msg_worker_1')).status).toBe(409);
+
+		held.release('run');
+		await waitUntil(() => executionsOf(process) === 1);
+		await settled();
+
+		expect((await deliver(process, 'msg_worker_1')).status).toBe(204);
+		expect((await deliver(process, 'msg_worker_1')).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
+	});
+
+	it('queue mode: an answer relayed after the grace period released the id records it again, so later retries are replays', async () => {
+		const held = gate();
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+			executionNodeType: loadIsolatedNodeType(),
+		});
+		await giveUp(process, 'msg_worker_2');
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now + SENDER_GONE_GRACE_MS + 1_000);
+		try {
+			// Another event: the process looks at overdue ids first and releases this one.
+			expect((await deliver(process, 'msg_worker_other')).status).toBe(204);
+		} finally {
+			clock.mockRestore();
+		}
+		// The backlog cleared after all: the worker runs it and n8n relays the 204.
+		held.release('run');
+		await waitUntil(() => executionsOf(process) === 2);
+		await settled();
+
+		expect((await deliver(process, 'msg_worker_2')).status).toBe(204);
+		expect(executionsOf(process)).toBe(2);
 	});
 
 	it('does not let a concurrent delivery record an id whose execution was never saved', async () => {
@@ -275,6 +336,20 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(executionsOf(first, other)).toBe(3);
 	});
 });
+
+/** A sender attempt that gives up before n8n answers (its timeout while n8n is slow); n8n holds the delivery. */
+async function giveUp(process: WebhookHarness, id: string): Promise<void> {
+	const body = sipEventBody();
+	const headers = signedHeaders(SECRET, id, Math.floor(Date.now() / 1000), body);
+	const calls = process.calls.length;
+	await expect(postRaw(process.url, body, headers, 200)).rejects.toThrow(/gave up/);
+	await waitUntil(() => process.calls.length === calls + 1);
+}
+
+/** Lets n8n's late answer to a closed request, and what it sets off, run. */
+async function settled(): Promise<void> {
+	for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
 
 async function waitUntil(condition: () => boolean): Promise<void> {
 	while (!condition()) await new Promise((resolve) => setImmediate(resolve));

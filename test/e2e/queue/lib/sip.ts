@@ -24,11 +24,15 @@ export interface Delivery {
 	body: string;
 }
 
-/** Sends a delivery signed now: a retry of the same delivery gets a fresh timestamp and signature. */
+/**
+ * Sends a delivery signed now: a retry of the same delivery gets a fresh timestamp and signature. With `timeoutMs`
+ * the sender gives up on the attempt (rejects with "gave up") when no answer came in time.
+ */
 export async function sendSigned(
 	url: string,
 	secret: string,
 	delivery: Delivery,
+	{ timeoutMs }: { timeoutMs?: number } = {},
 ): Promise<HttpResponse> {
 	const now = new Date();
 	return await request(url, {
@@ -40,6 +44,7 @@ export async function sendSigned(
 			'webhook-signature': new Webhook(secret).sign(delivery.id, now, delivery.body),
 		},
 		body: delivery.body,
+		timeoutMs,
 	});
 }
 
