@@ -214,16 +214,9 @@ describe('Respond: After the Event Is Saved', () => {
 	});
 
 	it('keeps the id in flight when the sender gave up waiting, until its execution reports: retries start nothing more', async () => {
-		const held = gate();
-		const process = await startProcess(newWorkflow(), {
-			fault: (call) => (call === 0 ? held.fault : 'run'),
-		});
-
+		const { held, process } = await firstDeliveryHeld();
 		// n8n is slow to save the execution: the sender gives up on the attempt (its timeout) and will retry.
-		const body = sipEventBody();
-		const headers = signedHeaders(SECRET, 'msg_gone_1', Math.floor(Date.now() / 1000), body);
-		await expect(postRaw(process.url, body, headers, 200)).rejects.toThrow(/gave up/);
-		await waitUntil(() => process.calls.length === 1);
+		await giveUp(process, 'msg_gone_1');
 		// The execution is still on its way: a retry is told to come back later instead of running it again.
 		expect((await deliver(process, 'msg_gone_1')).status).toBe(409);
 
@@ -235,10 +228,7 @@ describe('Respond: After the Event Is Saved', () => {
 	});
 
 	it('releases an id at once when n8n answers its gone sender non-2xx (the execution was not saved): the retry runs', async () => {
-		const held = gate();
-		const process = await startProcess(newWorkflow(), {
-			fault: (call) => (call === 0 ? held.fault : 'run'),
-		});
+		const { held, process } = await firstDeliveryHeld();
 		await giveUp(process, 'msg_gone_2');
 		expect((await deliver(process, 'msg_gone_2')).status).toBe(409);
 
@@ -251,10 +241,7 @@ describe('Respond: After the Event Is Saved', () => {
 	});
 
 	it('releases an id whose sender gave up and that n8n never answered, after the grace period: the retry runs', async () => {
-		const held = gate();
-		const process = await startProcess(newWorkflow(), {
-			fault: (call) => (call === 0 ? held.fault : 'run'),
-		});
+		const { held, process } = await firstDeliveryHeld();
 		await giveUp(process, 'msg_gone_3');
 		expect((await deliver(process, 'msg_gone_3')).status).toBe(409);
 
@@ -273,12 +260,8 @@ describe('Respond: After the Event Is Saved', () => {
 	});
 
 	it('queue mode: the worker ran the trigger after the sender gave up; n8n relays its 204 to the processor, and retries are replays', async () => {
-		const held = gate();
 		// The execution runs on a worker: its execute() shares no memory with the processor's webhook().
-		const process = await startProcess(newWorkflow(), {
-			fault: (call) => (call === 0 ? held.fault : 'run'),
-			executionNodeType: loadIsolatedNodeType(),
-		});
+		const { held, process } = await firstDeliveryHeld({ onWorker: true });
 		await giveUp(process, 'msg_worker_1');
 		expect((await deliver(process, 'msg_worker_1')).status).toBe(409);
 
@@ -292,11 +275,7 @@ describe('Respond: After the Event Is Saved', () => {
 	});
 
 	it('queue mode: an answer relayed after the grace period released the id records it again, so later retries are replays', async () => {
-		const held = gate();
-		const process = await startProcess(newWorkflow(), {
-			fault: (call) => (call === 0 ? held.fault : 'run'),
-			executionNodeType: loadIsolatedNodeType(),
-		});
+		const { held, process } = await firstDeliveryHeld({ onWorker: true });
 		await giveUp(process, 'msg_worker_2');
 		const now = Date.now();
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(now + SENDER_GONE_GRACE_MS + 1_000);
@@ -336,6 +315,19 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(executionsOf(first, other)).toBe(3);
 	});
 });
+
+/**
+ * A process whose first delivery n8n holds where it saves the execution, until `held.release`; `onWorker` runs the
+ * executions on a queue-mode worker's own copy of the node.
+ */
+async function firstDeliveryHeld({ onWorker = false }: { onWorker?: boolean } = {}) {
+	const held = gate();
+	const process = await startProcess(newWorkflow(), {
+		fault: (call) => (call === 0 ? held.fault : 'run'),
+		executionNodeType: onWorker ? loadIsolatedNodeType() : undefined,
+	});
+	return { held, process };
+}
 
 /** A sender attempt that gives up before n8n answers (its timeout while n8n is slow); n8n holds the delivery. */
 async function giveUp(process: WebhookHarness, id: string): Promise<void> {
