@@ -53,11 +53,11 @@ function answered2xx(res: AnsweredResponse): boolean {
 
 /**
  * How long an id stays in flight after its sender left without an answer, waiting for n8n to answer the delivery.
- * In queue mode a backlog can keep an execution from a worker for minutes, and a release before it starts makes
- * the retry a second execution. Released at the latest before the sender's fourth attempt (about 35 minutes after
- * the first), so an execution n8n lost (its queue job gone) runs from that retry.
+ * n8n does not always answer: after a Redis outage, 2.40.7 in queue mode ran executions whose answer never reached
+ * the processor holding the request (it waits for the worker's message). A longer hold then keeps such an event
+ * refused (409) although it ran; a shorter one lets a retry run a second execution when the backlog is long.
  */
-export const SENDER_GONE_GRACE_MS = 10 * 60_000;
+export const SENDER_GONE_GRACE_MS = 2 * 60_000;
 
 interface AwaitingExecution {
 	recordKeys: string[];
