@@ -22,7 +22,9 @@ export function runQueueMode(jestArgs: string[]): number {
 	const jest = path.join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 	const result = spawnSync(
 		process.execPath,
-		[jest, '-c', 'test/e2e/jest.config.js', ...jestArgs, 'test/e2e/queue/'],
+		// One file at a time: each starts a whole cluster (PostgreSQL, Redis, five n8n processes), and the fault
+		// tests measure what happens under a fault, not under a second cluster's load.
+		[jest, '-c', 'test/e2e/jest.config.js', '--maxWorkers=1', ...jestArgs, 'test/e2e/queue/'],
 		{ cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, E2E_QUEUE: '1' } },
 	);
 	if (fs.existsSync(FIGURES_FILE)) {
