@@ -46,9 +46,9 @@ export interface AnsweredResponse {
 	once(event: 'close', listener: () => void): unknown;
 }
 
-/** Whether n8n answered (or is answering) the delivery 2xx: it only does once the execution is saved. */
-function answered2xx(res: AnsweredResponse): boolean {
-	return res.statusCode >= 200 && res.statusCode < 300;
+/** Whether n8n answered (or is answering) the delivery 2xx: the id then counts as accepted. */
+function is2xx(statusCode: number): boolean {
+	return statusCode >= 200 && statusCode < 300;
 }
 
 /**
@@ -108,7 +108,7 @@ export function holdUntilAnswered(
 	res.once('close', () => {
 		if (res.headersSent) {
 			// n8n answered, whether or not every byte reached the sender.
-			if (answered2xx(res)) settle(recordKeys);
+			if (is2xx(res.statusCode)) settle(recordKeys);
 			else release(record, recordKeys);
 			return;
 		}
@@ -123,7 +123,7 @@ export function holdUntilAnswered(
 		onLateAnswer(res, (statusCode) => {
 			const awaiting = awaitingExecution.get(key);
 			if (awaiting?.recordKeys === recordKeys) awaitingExecution.delete(key);
-			if (statusCode >= 200 && statusCode < 300) {
+			if (is2xx(statusCode)) {
 				settle(recordKeys);
 				// Released meanwhile (grace over): the execution exists after all, so its id is a replay again.
 				for (const recordKey of recordKeys) record.add(recordKey);
