@@ -72,7 +72,7 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://archive-files.s3.eu-west-1.amazonaws.com',
 			description:
-				"Where Download Files may fetch files from: origins (scheme://host or scheme://host:port), separated by commas. Another port or scheme of a listed host is another origin and is refused. Empty: only the GraphQL endpoint's own origin; a link elsewhere fails with an error naming the origin to add here.",
+				"Origins Download Files may fetch from (scheme://host[:port], comma-separated), such as the archive's object store. Empty allows only the GraphQL endpoint's origin; a refused download names the origin to add.",
 		},
 		{
 			displayName: 'Allow Private Addresses',

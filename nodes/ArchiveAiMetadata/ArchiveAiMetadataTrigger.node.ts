@@ -6,7 +6,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { triggerProperties } from './trigger/description';
+import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
 import { getContentPartners, getStatuses } from './methods/triggerLoadOptions';
 import { pollNewRecords } from './trigger/poll';
 
@@ -20,7 +20,7 @@ export class ArchiveAiMetadataTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"New " + $parameter["view"]}}',
+		subtitle: TRIGGER_SUBTITLE,
 		description:
 			'Starts the workflow with AI metadata tasks, matches and reference-set persons that are new or changed since the last poll (scheduled exports)',
 		documentationUrl:

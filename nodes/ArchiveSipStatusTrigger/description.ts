@@ -2,13 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { RESPOND_PARAMETER } from './respond';
 import { DEFAULT_MAX_BODY_KIB, DEFAULT_TOLERANCE_SECONDS, MAX_TOLERANCE_SECONDS } from './settings';
-import { DEFAULT_EVENT_TYPE_PATTERNS } from './typeFilter';
+import { DEFAULT_CUSTOM_EVENT_TYPES, DEFAULT_EVENT_TYPE_CHOICE } from './typeFilter';
 
 /** The trigger's parameters. */
 export const sipStatusTriggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Register the webhook URL shown above with the archive as the receiver of SIP status updates: the Test URL while you listen for a test event, the Production URL once the workflow is active. Use the signing secret the archive gives you in the credential.',
+			'Give the archive the Production URL above as the receiver of SIP status updates, and put the signing secret it gives you in the credential.',
 		name: 'registrationNotice',
 		type: 'notice',
 		default: '',
@@ -25,6 +25,41 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 		default: 'both',
 		description:
 			'Which outcomes start the workflow. Other events are acknowledged to the archive and logged, or sent to a Filtered Out output (see Options).',
+	},
+	{
+		displayName: 'Event Types',
+		name: 'eventTypes',
+		type: 'options',
+		options: [
+			{
+				name: 'Any Type',
+				value: 'any',
+				description: 'Every event type, also types the archive adds later',
+			},
+			{
+				name: 'SIP Archived',
+				value: 'sipArchived',
+				description: 'Only *.sip.archived, the type the archive sends for both outcomes',
+			},
+			{
+				name: 'Custom Patterns',
+				value: 'custom',
+				description: 'Event types you list, with * matching any text',
+			},
+		],
+		default: DEFAULT_EVENT_TYPE_CHOICE,
+		description:
+			'Which event types start the workflow. Other events are acknowledged to the archive and logged, or sent to a Filtered Out output (see Options).',
+	},
+	{
+		displayName: 'Custom Event Types',
+		name: 'customEventTypes',
+		type: 'string',
+		default: DEFAULT_CUSTOM_EVENT_TYPES,
+		placeholder: 'e.g. *.sip.archived, *.sip.deleted',
+		description:
+			'Event types separated by commas or new lines; * matches any text, and * alone or nothing means every type',
+		displayOptions: { show: { eventTypes: ['custom'] } },
 	},
 	{
 		displayName: 'Output',
@@ -67,7 +102,7 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"Nothing to add to the workflow: this trigger answers from the saved execution, as its first step. Answers wait for the execution to start; in queue mode keep enough workers free that it starts within the archive's 15-second timeout (a late answer only causes a retry, which is then answered without running again).",
+			"The archive gets its answer once the execution has started, so nothing is lost if n8n fails before. In queue mode, keep workers free enough to start it within the archive's 15 seconds.",
 		name: 'afterSavedNotice',
 		type: 'notice',
 		default: '',
@@ -80,15 +115,6 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Event Types',
-				name: 'eventTypes',
-				type: 'string',
-				default: DEFAULT_EVENT_TYPE_PATTERNS,
-				placeholder: '*.sip.archived',
-				description:
-					'Event types that start the workflow, separated by commas or new lines; * matches any text, and * alone or nothing means every type. The archive is known to send only *.sip.archived (such as service.sip.archived), for both outcomes.',
-			},
 			{
 				displayName: 'Include Raw Event',
 				name: 'includeRawEvent',

@@ -68,7 +68,7 @@ function filteredOutRouting(context: IExecuteFunctions): Routing['isFilteredOut'
 	if (!sendsFilteredOut(options)) return undefined;
 	const filters = {
 		outcomeFilter: context.getNodeParameter('outcomes', 0, 'both') as OutcomeFilter,
-		typePatterns: typePatternsOf(options),
+		typePatterns: typePatternsOf((name, fallback) => context.getNodeParameter(name, 0, fallback)),
 	};
 	return (item) => filteredOutBy(item.json, filters) !== undefined;
 }

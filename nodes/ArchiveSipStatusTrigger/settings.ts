@@ -11,7 +11,7 @@ import {
 	sharedRead,
 	takeForcedReread,
 } from './verify/signingKeyCache';
-import { DEFAULT_EVENT_TYPE_PATTERNS, splitPatterns } from './typeFilter';
+import { DEFAULT_EVENT_TYPE_CHOICE, EVENT_TYPE_CHOICES, splitPatterns } from './typeFilter';
 
 const CREDENTIAL_NAME = 'archiveSipWebhookApi';
 
@@ -112,11 +112,15 @@ export function toleranceSecondsOf(options: IDataObject): number {
 	);
 }
 
-/** The Event Types patterns; an old workflow that never added the option gets today's default (every type). */
-export function typePatternsOf(options: IDataObject): string[] {
-	return splitPatterns(
-		options.eventTypes === undefined ? DEFAULT_EVENT_TYPE_PATTERNS : options.eventTypes,
-	);
+/** The patterns of the Event Types choice: a known set, or the Custom Patterns typed (empty: every type). */
+export function typePatternsOf(
+	readParameter: (name: string, fallback: unknown) => unknown,
+): string[] {
+	const choice = readParameter('eventTypes', DEFAULT_EVENT_TYPE_CHOICE);
+	if (choice === 'custom') return splitPatterns(readParameter('customEventTypes', ''));
+	return [
+		...(EVENT_TYPE_CHOICES[choice as keyof typeof EVENT_TYPE_CHOICES] ?? EVENT_TYPE_CHOICES.any),
+	];
 }
 
 /** Whether filtered-out events leave through the "Filtered Out" output (off by default). */
@@ -147,7 +151,7 @@ export async function readSettings(
 			toleranceSeconds: toleranceSecondsOf(options),
 			maxBodyBytes: maxBodyBytesOf(options),
 			outcomeFilter: context.getNodeParameter('outcomes', 'both') as OutcomeFilter,
-			typePatterns: typePatternsOf(options),
+			typePatterns: typePatternsOf((name, fallback) => context.getNodeParameter(name, fallback)),
 			outputMode: context.getNodeParameter('outputMode', 'single') as OutputMode,
 			includeRawEvent: options.includeRawEvent === true,
 			sendFilteredOut: sendsFilteredOut(options),

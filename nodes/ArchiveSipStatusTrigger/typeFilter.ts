@@ -3,10 +3,18 @@ import { splitList } from '../shared/n8n/params';
 /** Glob-like event-type filter: `*` matches any run of characters, patterns separated by commas or lines. */
 
 /**
- * Every type: the sender never retries a 2xx, so a type the archive adds later must not be dropped unseen. The user
- * narrows it (a saved value, such as the earlier default `*.sip.*`, stays as chosen).
+ * The Event Types choice. Any type is the default: the sender never retries a 2xx, so a type the archive adds later
+ * must not be dropped unseen.
  */
-export const DEFAULT_EVENT_TYPE_PATTERNS = '*';
+export const EVENT_TYPE_CHOICES = {
+	any: ['*'],
+	/** The one type the archive is known to send, for both outcomes: `<brand>.sip.archived`. */
+	sipArchived: ['*.sip.archived'],
+} as const;
+export type EventTypeChoice = keyof typeof EVENT_TYPE_CHOICES | 'custom';
+export const DEFAULT_EVENT_TYPE_CHOICE: EventTypeChoice = 'any';
+/** What Custom Patterns starts with when chosen. */
+export const DEFAULT_CUSTOM_EVENT_TYPES = '*.sip.archived';
 
 export function splitPatterns(value: unknown): string[] {
 	return typeof value === 'string' ? splitList(value, /[\n,]/) : [];

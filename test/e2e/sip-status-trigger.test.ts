@@ -60,7 +60,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 			const trigger = node(
 				'SIP Status',
 				PACKAGE_NODE_TYPES.sipStatusTrigger,
-				{ outcomes: 'both', outputMode: 'perOutcome', options: { eventTypes: '*.sip.archived' } },
+				{ outcomes: 'both', outputMode: 'perOutcome', eventTypes: 'sipArchived' },
 				{
 					typeVersion: SIP_TRIGGER_VERSION,
 					credentials: { archiveSipWebhookApi: credential },

@@ -51,7 +51,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. kdleipkyuj',
 		description:
-			'PID of the fragment, usually taken from the input item with an expression. All input items are answered together with a few batched queries; Filters and Options are read from the first item and apply to all. Match rows carry the PID they were found for in "pid".',
+			'PID of the fragment, usually taken from the input item with an expression. All items are looked up together in batches, with the Filters and Options of the first item.',
 		displayOptions: show,
 	},
 	...pidLookupFilterProperties,

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { maxRetriesOption } from '../../shared/n8n/descriptions';
 import { DEFAULT_TRIGGER_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 
@@ -163,7 +163,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: MAX_LATE_ROWS_WINDOW_MINUTES, numberPrecision: 2 },
 				default: DEFAULT_LATE_ROWS_WINDOW_MINUTES,
 				description:
-					'Rows that become visible late (a transaction committed late, a task re-processed with an older clock, replication lag) are still emitted when their time is at most this many minutes before the newest time emitted so far. Each poll re-reads that span and skips the rows it already emitted. 0: only rows at or after the newest time emitted.',
+					'Also emit rows that appear late (a late commit, replication lag) when their time is at most this many minutes before the newest time emitted. 0 emits only rows from that time on.',
 			},
 			{
 				displayName: 'Max Concurrent Requests',
@@ -200,7 +200,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_REEMIT_AFTER_MINUTES },
 				default: DEFAULT_REEMIT_AFTER_MINUTES,
 				description:
-					'The trigger moves past records only once the workflow run they started has finished, so records are never skipped when n8n stops in between (they are emitted again instead). Meanwhile it waits. When a run has not finished after this many minutes (or n8n could not start it), its records are emitted again.',
+					'The trigger waits for the run it started to finish, so no record is skipped when n8n stops. A run not finished after this many minutes has its records emitted again.',
 			},
 			{
 				displayName: 'Start From',
@@ -208,8 +208,14 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'On first activation, also emit records whose time (processed, matched or modified) is at or after this moment (ISO 8601; without a zone, the workflow timezone applies). Without it, only records newer than the activation are emitted. Changing it starts over from the new moment.',
+					'On first activation, also emit records from this moment on (without a zone, the workflow timezone applies). Without it, only records newer than the activation are emitted; changing it starts over.',
 			},
 		],
 	},
 ];
+
+/** The canvas subtitle names the chosen view as the list does ("New Speech Tasks"), not by its API name. */
+const viewNames = Object.fromEntries(
+	(triggerProperties[0].options as INodePropertyOptions[]).map(({ name, value }) => [value, name]),
+);
+export const TRIGGER_SUBTITLE = `={{"New " + (${JSON.stringify(viewNames)}[$parameter["view"]] || $parameter["view"])}}`;

@@ -95,7 +95,7 @@ function outputProperties(resource: OrgResource, operation: Operation): INodePro
 			default: [],
 			required: true,
 			description:
-				'Fields to return, listed from the live schema (from the API documentation when the server does not show its schema) to four levels; nested fields are written as paths like primary_site.address.locality. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				'Fields to return, four levels deep, as paths like primary_site.address.locality. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 	];
 }
@@ -109,7 +109,7 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to replace the primary site and the contact points by top-level columns for spreadsheets: primary_site_iri, address_street, address_locality, address_email, ... for the address; contact_email, contact_telephone, ... for the primary contact point; contact_financial_email, ... for every contact point by its type',
+				'Whether to replace the primary site and the contact points by columns for spreadsheets, such as address_locality, contact_email and contact_financial_email',
 		});
 	}
 	if (operation === 'getAll') {

@@ -65,30 +65,16 @@ describe('node description', () => {
 		expect(outputsFor({ options: { sendFilteredOut: false } })).toEqual([{ type: 'main' }]);
 	});
 
-	it('accepts every event type by default and names the type the archive is known to send', () => {
-		const options = nodeType.description.properties.find((property) => property.name === 'options');
-		const eventTypes = options?.options?.find((option) => option.name === 'eventTypes') as
-			| { default: string; description: string }
-			| undefined;
-		expect(eventTypes?.default).toBe('*');
-		expect(eventTypes?.description).toContain('sip.archived');
-	});
-
-	it('keeps the filter descriptions to at most 2 sentences and 40 words', () => {
-		const options = nodeType.description.properties.find((property) => property.name === 'options');
-		const described = [
-			nodeType.description.properties.find((property) => property.name === 'outcomes'),
-			...(options?.options ?? []).filter((option) =>
-				['eventTypes', 'sendFilteredOut'].includes(option.name),
-			),
-		].map((property) => (property as { description: string }).description);
-		expect(described).toHaveLength(3);
-		for (const text of described) {
-			expect(text.split(/\s+/).length).toBeLessThanOrEqual(40);
-			expect(
-				text.split(/[.!?](?:\s|$)/).filter((part) => part.trim() !== '').length,
-			).toBeLessThanOrEqual(2);
-		}
+	it('accepts every event type by default and offers the type the archive is known to send', () => {
+		const eventTypes = nodeType.description.properties.find(
+			(property) => property.name === 'eventTypes',
+		);
+		expect(eventTypes?.default).toBe('any');
+		expect(eventTypes?.options?.map((option) => ('value' in option ? option.value : ''))).toEqual([
+			'any',
+			'sipArchived',
+			'custom',
+		]);
 	});
 
 	it('exposes a POST webhook n8n answers 204 without a body (Immediately), and is not a tool', () => {
@@ -114,7 +100,7 @@ describe('node description', () => {
 		expect(description.group).toEqual(['trigger']);
 		expect(
 			description.properties.find((property) => property.type === 'notice')?.displayName,
-		).toMatch(/register/i);
+		).toMatch(/Production URL/);
 	});
 
 	it('answers on receipt by default and from the saved execution with Respond: After the Event Is Saved', () => {

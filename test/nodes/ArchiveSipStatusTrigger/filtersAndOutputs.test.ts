@@ -45,17 +45,36 @@ describe('filters and outputs', () => {
 		]);
 	});
 
-	it('keeps filtering by *.sip.* in a workflow that saved that value (n8n stores an added option as it is)', async () => {
-		const trigger = await startTrigger({ parameters: { options: { eventTypes: '*.sip.*' } } });
+	it('SIP Archived starts only for *.sip.archived, whatever the brand', async () => {
+		const trigger = await startTrigger({ parameters: { eventTypes: 'sipArchived' } });
 		expect((await deliver(trigger, sipEventBody({ type: 'meemoo.ie.created' }))).status).toBe(204);
+		expect((await deliver(trigger, sipEventBody({ type: 'meemoo.sip.archivedx' }))).status).toBe(
+			204,
+		);
 		expect(trigger.runs()).toHaveLength(0);
 		await deliver(trigger, sipEventBody({ type: 'service.sip.archived' }));
 		expect(onlyItem(trigger).json.type).toBe('service.sip.archived');
 	});
 
+	it('Custom Patterns keeps filtering by *.sip.*, the value earlier builds defaulted to', async () => {
+		const trigger = await startTrigger({
+			parameters: { eventTypes: 'custom', customEventTypes: '*.sip.*' },
+		});
+		expect((await deliver(trigger, sipEventBody({ type: 'meemoo.ie.created' }))).status).toBe(204);
+		expect(trigger.runs()).toHaveLength(0);
+		await deliver(trigger, sipEventBody({ type: 'service.sip.failed' }));
+		expect(onlyItem(trigger).json.type).toBe('service.sip.failed');
+	});
+
+	it('ignores Custom Event Types unless Custom Patterns is chosen', async () => {
+		const trigger = await startTrigger({ parameters: { customEventTypes: 'nothing.matches' } });
+		await deliver(trigger, sipEventBody({ type: 'meemoo.ie.created' }));
+		expect(onlyItem(trigger).json.type).toBe('meemoo.ie.created');
+	});
+
 	it('uses a configured list of type patterns', async () => {
 		const trigger = await startTrigger({
-			parameters: { options: { eventTypes: 'service.sip.archived,\n*.ie.*' } },
+			parameters: { eventTypes: 'custom', customEventTypes: 'service.sip.archived,\n*.ie.*' },
 		});
 		await deliver(trigger, sipEventBody({ type: 'meemoo.sip.archived' }));
 		await deliver(trigger, sipEventBody({ type: 'meemoo.ie.created' }));
@@ -67,7 +86,9 @@ describe('filters and outputs', () => {
 	});
 
 	it('matches a backtracking-prone pattern against a 200-character type over HTTP without building a regex', async () => {
-		const trigger = await startTrigger({ parameters: { options: { eventTypes: '*a*a*a*a*b' } } });
+		const trigger = await startTrigger({
+			parameters: { eventTypes: 'custom', customEventTypes: '*a*a*a*a*b' },
+		});
 		const built: string[] = [];
 		const NativeRegExp = RegExp;
 		const spy = jest.spyOn(globalThis, 'RegExp').mockImplementation((pattern, flags) => {
@@ -87,7 +108,9 @@ describe('filters and outputs', () => {
 	});
 
 	it('starts for every type when the pattern list is empty', async () => {
-		const trigger = await startTrigger({ parameters: { options: { eventTypes: '' } } });
+		const trigger = await startTrigger({
+			parameters: { eventTypes: 'custom', customEventTypes: '' },
+		});
 		await deliver(trigger, sipEventBody({ type: 'anything' }));
 		expect(trigger.runs()).toHaveLength(1);
 	});
@@ -100,7 +123,7 @@ describe('filtered-out events are never dropped without a trace', () => {
 
 	it('logs an event filtered out by type at info level with its type and webhook-id, never its body', async () => {
 		const trigger = await startTrigger({
-			parameters: { options: { eventTypes: 'service.sip.archived' } },
+			parameters: { eventTypes: 'custom', customEventTypes: 'service.sip.archived' },
 		});
 		const logsBefore = recordedLogs.length;
 		const body = sipEventBody({ type: 'meemoo.ie.created' });
@@ -131,7 +154,9 @@ describe('filtered-out events are never dropped without a trace', () => {
 	});
 
 	it('keeps a long type to one short log line', async () => {
-		const trigger = await startTrigger({ parameters: { options: { eventTypes: 'x' } } });
+		const trigger = await startTrigger({
+			parameters: { eventTypes: 'custom', customEventTypes: 'x' },
+		});
 		const logsBefore = recordedLogs.length;
 		await deliver(trigger, sipEventBody({ type: `${'t'.repeat(5000)}\\nforged line` }));
 		const [log] = filterLogs(logsBefore);
@@ -143,7 +168,8 @@ describe('filtered-out events are never dropped without a trace', () => {
 		const trigger = await startTrigger({
 			parameters: {
 				outcomes: 'success',
-				options: { eventTypes: '*.sip.archived', sendFilteredOut: true },
+				eventTypes: 'sipArchived',
+				options: { sendFilteredOut: true },
 			},
 		});
 		await deliver(trigger, sipEventBody({ outcome: 'success' }));
@@ -169,7 +195,8 @@ describe('filtered-out events are never dropped without a trace', () => {
 		const trigger = await startTrigger({
 			parameters: {
 				outputMode: 'perOutcome',
-				options: { eventTypes: '*.sip.archived', sendFilteredOut: true },
+				eventTypes: 'sipArchived',
+				options: { sendFilteredOut: true },
 			},
 		});
 		await deliver(trigger, sipEventBody({ outcome: 'failure' }));

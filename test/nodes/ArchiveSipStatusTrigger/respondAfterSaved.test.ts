@@ -352,7 +352,9 @@ describe('filtered-out events, After the Event Is Saved', () => {
 		const workflow = newWorkflow();
 		const parameters = {
 			...AFTER_SAVED,
-			options: { eventTypes: 'service.sip.archived', sendFilteredOut: true },
+			eventTypes: 'custom',
+			customEventTypes: 'service.sip.archived',
+			options: { sendFilteredOut: true },
 		};
 		const first = await startProcess(workflow, { parameters });
 		const body = sipEventBody({ type: 'meemoo.ie.created' });
@@ -365,7 +367,11 @@ describe('filtered-out events, After the Event Is Saved', () => {
 
 	it('answers 204 at once without an execution when the Filtered Out output is off', async () => {
 		const process = await startProcess(newWorkflow(), {
-			parameters: { ...AFTER_SAVED, options: { eventTypes: 'service.sip.archived' } },
+			parameters: {
+				...AFTER_SAVED,
+				eventTypes: 'custom',
+				customEventTypes: 'service.sip.archived',
+			},
 		});
 		const body = sipEventBody({ type: 'meemoo.ie.created' });
 		expect((await deliver(process, 'msg_saved_dropped', body)).status).toBe(204);

@@ -1,0 +1,141 @@
+import type {
+	ICredentialType,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeType,
+} from 'n8n-workflow';
+
+import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
+import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
+import { ArchiveSipWebhookApi } from '../../credentials/ArchiveSipWebhookApi.credentials';
+import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
+import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadataTrigger.node';
+import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
+import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+
+// Help a builder reads in one breath: every description, hint, notice and trigger-panel text is at most two
+// sentences and 40 words. The sentence n8n's lint asks of every dynamic list ("Choose from the list, or specify
+// IDs using an expression") is n8n's own and not counted.
+
+const MAX_WORDS = 40;
+const MAX_SENTENCES = 2;
+const N8N_LIST_SENTENCE =
+	/Choose from the list, or specify (IDs|a name) using an <a href="https:\/\/docs\.n8n\.io\/code\/expressions\/">expression<\/a>\./;
+
+type Entry = INodeProperties | INodePropertyOptions | INodePropertyCollection;
+
+function plainText(text: string): string {
+	return text
+		.replace(N8N_LIST_SENTENCE, '')
+		.replace(/<[^>]+>/g, ' ')
+		.trim();
+}
+
+const wordsIn = (text: string) => plainText(text).split(/\s+/).filter(Boolean).length;
+/** Sentence ends: ., ! or ? before a space or the end, not counting abbreviations such as "e.g.". */
+const sentencesIn = (text: string) =>
+	(
+		plainText(text)
+			.replace(/\b(e\.g|i\.e|etc)\./g, '')
+			.match(/[.!?](\s|$)/g) ?? []
+	).length || 1;
+
+/** Every help text of a node or credential form, named by where a builder sees it. */
+function helpTexts(owner: string, properties: Entry[]): Array<[string, string]> {
+	const texts: Array<[string, string]> = [];
+	for (const entry of properties) {
+		const where = `${owner} › ${'displayName' in entry ? entry.displayName : entry.name}`;
+		if ('description' in entry && entry.description) texts.push([where, entry.description]);
+		if ('hint' in entry && entry.hint) texts.push([`${where} (hint)`, entry.hint]);
+		if ('type' in entry && entry.type === 'notice')
+			texts.push([`${where} (notice)`, entry.displayName]);
+		const nested = ('options' in entry && entry.options) || ('values' in entry && entry.values);
+		if (Array.isArray(nested)) texts.push(...helpTexts(where, nested as Entry[]));
+	}
+	return texts;
+}
+
+function nodeTexts(node: INodeType): Array<[string, string]> {
+	const { displayName, description, properties, triggerPanel, hints } = node.description;
+	const texts: Array<[string, string]> = [[displayName, description]];
+	if (typeof triggerPanel === 'object') {
+		for (const [key, value] of Object.entries(triggerPanel)) {
+			if (typeof value === 'string') texts.push([`${displayName} › trigger panel ${key}`, value]);
+			if (typeof value === 'object') {
+				for (const [state, text] of Object.entries(value as Record<string, string>)) {
+					texts.push([`${displayName} › trigger panel ${key} ${state}`, text]);
+				}
+			}
+		}
+	}
+	for (const hint of hints ?? []) texts.push([`${displayName} › hint`, hint.message]);
+	return [...texts, ...helpTexts(displayName, properties)];
+}
+
+const nodes: INodeType[] = [
+	new ArchiveSipStatusTrigger(),
+	new ArchiveAiMetadata(),
+	new ArchiveAiMetadataTrigger(),
+	new ArchiveOrganization(),
+];
+const credentials: ICredentialType[] = [
+	new ArchiveAiMetadataApi(),
+	new ArchiveOrganizationApi(),
+	new ArchiveSipWebhookApi(),
+];
+
+const allTexts = [
+	...nodes.flatMap(nodeTexts),
+	...credentials.flatMap((credential) => helpTexts(credential.displayName, credential.properties)),
+];
+const uniqueTexts = [...new Map(allTexts.map(([where, text]) => [text, where])).entries()].map(
+	([text, where]) => [where, text] as const,
+);
+
+describe('help text', () => {
+	it('covers every node and credential', () => {
+		expect(uniqueTexts.length).toBeGreaterThan(100);
+		expect(allTexts.some(([where]) => where.includes('trigger panel'))).toBe(true);
+	});
+
+	it.each(uniqueTexts)(
+		`%s: at most ${MAX_SENTENCES} sentences and ${MAX_WORDS} words`,
+		(_where, text) => {
+			expect({ words: wordsIn(text), sentences: sentencesIn(text) }).toEqual({
+				words: Math.min(wordsIn(text), MAX_WORDS),
+				sentences: Math.min(sentencesIn(text), MAX_SENTENCES),
+			});
+		},
+	);
+
+	it('counts words and sentences as a reader does', () => {
+		expect(wordsIn('One two, three.')).toBe(3);
+		expect(sentencesIn('First one, e.g. this. Second one! Third?')).toBe(3);
+		expect(sentencesIn('No stop at the end')).toBe(1);
+		expect(
+			wordsIn(
+				'Pick one. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			),
+		).toBe(2);
+	});
+});
+
+describe('the AI Metadata Trigger subtitle', () => {
+	/** n8n evaluates the subtitle expression with the node's parameters as $parameter. */
+	function subtitleFor(view: string): string {
+		const expression = new ArchiveAiMetadataTrigger().description.subtitle!;
+		expect(expression.startsWith('={{') && expression.endsWith('}}')).toBe(true);
+		const body = expression.slice(3, -2);
+		return new Function('$parameter', `return (${body});`)({ view }) as string;
+	}
+
+	it('names the view as the list does', () => {
+		expect(subtitleFor('speech_tasks')).toBe('New Speech Tasks');
+		expect(subtitleFor('refset_persons')).toBe('New Reference-Set Persons');
+	});
+
+	it('shows a value set by expression as it is', () => {
+		expect(subtitleFor('other_view')).toBe('New other_view');
+	});
+});
