@@ -40,7 +40,7 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://auth.example.org',
+			placeholder: 'e.g. https://auth.example.org',
 			description:
 				'Base URL of the token service; the token is requested from this URL plus /token',
 		},
@@ -50,7 +50,7 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.org/ai-results/v1/graphql',
+			placeholder: 'e.g. https://api.example.org/ai-results/v1/graphql',
 			description: 'Full URL of the AI metadata GraphQL endpoint',
 		},
 		insecureUrlNotice('authUrl', 'Token URL', 'the password'),
@@ -70,7 +70,7 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			name: 'allowedDownloadOrigins',
 			type: 'string',
 			default: '',
-			placeholder: 'https://archive-files.s3.eu-west-1.amazonaws.com',
+			placeholder: 'e.g. https://archive-files.s3.eu-west-1.amazonaws.com',
 			description:
 				"Origins Download Files may fetch from (scheme://host[:port], comma-separated), such as the archive's object store. Empty allows only the GraphQL endpoint's origin; a refused download names the origin to add.",
 		},

@@ -40,7 +40,7 @@ export class ArchiveOrganizationApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://auth.example.org',
+			placeholder: 'e.g. https://auth.example.org',
 			hint: 'Production and QAS have different token hosts: create one credential per environment',
 			description:
 				'Base URL of the token service; the token is requested from this URL plus /token',
@@ -51,7 +51,7 @@ export class ArchiveOrganizationApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.org/organisation_v2',
+			placeholder: 'e.g. https://api.example.org/organisation_v2',
 			hint: 'The production or QAS endpoint ending in /organisation_v2, matching the token URL above',
 		},
 		insecureUrlNotice('authUrl', 'Token URL', 'the password'),

@@ -26,7 +26,7 @@ export class ArchiveSipWebhookApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			placeholder: 'whsec_...',
+			placeholder: 'e.g. whsec_...',
 			hint: 'The secret the archive shows for your webhook endpoint, usually starting with "whsec_" (the base64 part alone works too). Not a "v1,..." signature.',
 			description: 'Secret used to verify the webhook-signature header of every event',
 		},
@@ -36,7 +36,7 @@ export class ArchiveSipWebhookApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true, rows: 3 },
 			default: '',
-			placeholder: 'whsec_...',
+			placeholder: 'e.g. whsec_...',
 			description:
 				'Other secrets that are also accepted while a secret is being rotated, one per line (or separated by spaces). An event is accepted when it is signed with any of the secrets.',
 		},

@@ -121,6 +121,37 @@ describe('help text', () => {
 	});
 });
 
+/** Every placeholder of a node or credential form, with the type of the field it sits in. */
+function placeholders(properties: Entry[]): Array<[string, string]> {
+	return properties.flatMap((entry) => {
+		const own: Array<[string, string]> =
+			'placeholder' in entry && entry.placeholder ? [[entry.type, entry.placeholder]] : [];
+		const nested = ('options' in entry && entry.options) || ('values' in entry && entry.values);
+		return [...own, ...(Array.isArray(nested) ? placeholders(nested as Entry[]) : [])];
+	});
+}
+
+describe('placeholders', () => {
+	const all = [
+		...nodes.flatMap((node) => placeholders(node.description.properties)),
+		...credentials.flatMap((credential) => placeholders(credential.properties)),
+	];
+
+	it('show an example starting with "e.g." (n8n\'s name@email.com for an e-mail address)', () => {
+		const examples = all.filter(([type]) => type !== 'collection' && type !== 'fixedCollection');
+		expect(examples.length).toBeGreaterThan(10);
+		expect(
+			examples.filter(([, text]) => !text.startsWith('e.g. ') && text !== 'name@email.com'),
+		).toEqual([]);
+	});
+
+	it('label the add buttons of collections the same way ("Add Option", title case)', () => {
+		const buttons = all.filter(([type]) => type === 'collection' || type === 'fixedCollection');
+		expect(buttons.length).toBeGreaterThan(3);
+		expect(buttons.filter(([, text]) => !/^Add( [A-Z][a-z]*)+$/.test(text))).toEqual([]);
+	});
+});
+
 describe('the AI Metadata Trigger subtitle', () => {
 	/** n8n evaluates the subtitle expression with the node's parameters as $parameter. */
 	function subtitleFor(view: string): string {

@@ -24,7 +24,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { rows: 10 },
 		required: true,
 		default: '',
-		placeholder: 'query ($limit: Int!) { face_tasks(limit: $limit) { task_id pid status } }',
+		placeholder: 'e.g. query ($limit: Int!) { face_tasks(limit: $limit) { task_id pid status } }',
 		description:
 			'A GraphQL query (no mutations or subscriptions); it is checked against the live schema before it is sent',
 		displayOptions: show,

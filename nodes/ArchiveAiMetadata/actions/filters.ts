@@ -11,7 +11,7 @@ const status: INodeProperties = {
 	name: 'status',
 	type: 'string',
 	default: '',
-	placeholder: 'succeeded',
+	placeholder: 'e.g. succeeded',
 	description: 'Only rows with one of these statuses (comma-separated), e.g. succeeded, failed',
 };
 
@@ -20,7 +20,7 @@ const contentPartner: INodeProperties = {
 	name: 'contentPartner',
 	type: 'string',
 	default: '',
-	placeholder: 'OR-abc1234',
+	placeholder: 'e.g. OR-abc1234',
 	description: 'Only rows of these content partners (cp, comma-separated)',
 };
 

@@ -193,7 +193,7 @@ function lookupProperties(resource: OrgResource): INodeProperties[] {
 			displayOptions: showFor(resource, 'get', { lookupBy: ['id'] }),
 			default: '',
 			required: true,
-			placeholder: resource.name === 'school' ? '012345' : 'OR-abc1234',
+			placeholder: resource.name === 'school' ? 'e.g. 012345' : 'e.g. OR-abc1234',
 			description: `ID of the ${resource.singular} to get`,
 		});
 	}
@@ -206,7 +206,7 @@ function lookupProperties(resource: OrgResource): INodeProperties[] {
 			: showFor(resource, 'get'),
 		default: '',
 		required: true,
-		placeholder: `https://data.example.org/${resource.name.toLowerCase()}/...`,
+		placeholder: `e.g. https://data.example.org/${resource.name.toLowerCase()}/...`,
 		description: `Persistent URI of the ${resource.singular} to get`,
 	});
 	return properties;
@@ -251,7 +251,7 @@ function filterProperties(resource: OrgResource): INodeProperties[] {
 				name: 'label',
 				type: 'string',
 				default: '',
-				placeholder: 'archief',
+				placeholder: 'e.g. museum',
 				description: 'Only organizations whose label contains this text (case-insensitive)',
 			};
 		}
