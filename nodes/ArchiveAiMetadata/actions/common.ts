@@ -77,9 +77,7 @@ const concurrencyOption: INodeProperties = {
 	description: 'How many page requests may be in flight at once',
 };
 
-export const retriesOption = maxRetriesOption(
-	'Retries of a request answered with 429 or 5xx or cut off, with backoff that honours Retry-After',
-);
+export const retriesOption = maxRetriesOption('action');
 
 export const simplifyOption: INodeProperties = {
 	displayName: 'Simplify',

@@ -182,9 +182,7 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'The most records one poll emits. The rest follow on the next poll, in order; none are dropped.',
 			},
-			maxRetriesOption(
-				'Retries of a request that failed with HTTP 429, a 5xx status or a dropped connection',
-			),
+			maxRetriesOption('poll'),
 			{
 				displayName: 'Page Size',
 				name: 'pageSize',

@@ -122,11 +122,7 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 			description: 'How many pages to fetch at the same time',
 		});
 	}
-	entries.push(
-		maxRetriesOption(
-			'How often to retry a request after HTTP 429, a server error or a dropped connection',
-		),
-	);
+	entries.push(maxRetriesOption('action'));
 	if (operation === 'getAll') {
 		entries.push({
 			displayName: 'Page Size',

@@ -46,14 +46,20 @@ export function optionsCollection(
 	};
 }
 
-/** The Max Retries option of a node's "Options" collection; each node says in its own words what is retried. */
-export function maxRetriesOption(description: string): INodeProperties {
+/**
+ * The Max Retries option of a node's "Options" collection, in the same words everywhere; the last sentence says what
+ * follows when the retries are spent (an action node's Retry On Fail setting, a trigger's next poll).
+ */
+export function maxRetriesOption(afterwards: 'action' | 'poll'): INodeProperties {
 	return {
 		displayName: 'Max Retries',
 		name: 'maxRetries',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
 		default: DEFAULT_MAX_RETRIES,
-		description,
+		description:
+			afterwards === 'action'
+				? "Retries of one request after HTTP 429, a 5xx status or a dropped connection, with backoff that honours Retry-After. The Settings tab's Retry On Fail reruns the whole node after these are spent."
+				: 'Retries of one request after HTTP 429, a 5xx status or a dropped connection, with backoff that honours Retry-After. A poll that still fails is tried again at the next poll time.',
 	};
 }
