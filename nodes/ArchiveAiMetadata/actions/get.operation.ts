@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
+import { returnEmptyWhenNotFoundOption } from '../../shared/n8n/descriptions';
 import { isUuid, parameterError, requireText } from '../../shared/n8n/params';
 import { fieldsFor, parseFieldSelection } from '../api/query';
 import { readRows } from '../api/reader';
@@ -53,6 +54,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(showFor(GET_RESOURCES, ['get']), [
 		keepRawJsonOption,
 		retriesOption,
+		returnEmptyWhenNotFoundOption('record'),
 		simplifyOption,
 	]),
 ];
@@ -89,6 +91,7 @@ export function readRecordId(
 	return id;
 }
 
+/** The record with this identifier; not finding it is an error naming the identifier. */
 export async function fetchRecordById(
 	session: AiSession,
 	view: ResolvedView,
@@ -97,6 +100,36 @@ export async function fetchRecordById(
 	fields: string[],
 	maxRetries: number,
 ): Promise<IDataObject> {
+	const record = await findRecordById(session, view, itemIndex, id, fields, maxRetries);
+	if (!record) throw recordNotFound(session, view, itemIndex, id);
+	return record;
+}
+
+function recordNotFound(
+	session: AiSession,
+	view: ResolvedView,
+	itemIndex: number,
+	id: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		session.ctx.getNode(),
+		`No ${view.definition.displayName.toLowerCase()} with ${view.idColumn} "${id}" was found`,
+		{
+			itemIndex,
+			description:
+				"Check the identifier, or the account's access to this record. Get can output no item instead (Return Empty Result When Not Found).",
+		},
+	);
+}
+
+async function findRecordById(
+	session: AiSession,
+	view: ResolvedView,
+	itemIndex: number,
+	id: string,
+	fields: string[],
+	maxRetries: number,
+): Promise<IDataObject | undefined> {
 	const ctx = session.ctx;
 	const idColumn = view.idColumn;
 	if (!idColumn) {
@@ -123,16 +156,6 @@ export async function fetchRecordById(
 		},
 		{ selection: 'Fields', variables: { where: idParameterName(view.definition.key).displayName } },
 	);
-	if (!record) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`No ${view.definition.displayName.toLowerCase()} with ${idColumn} "${id}" was found`,
-			{
-				itemIndex,
-				description: "Check the identifier, or the account's access to this record.",
-			},
-		);
-	}
 	return record;
 }
 
@@ -150,8 +173,10 @@ export async function executeGet(
 		const view = await session.resolve(connection, viewKey, itemIndex);
 		const id = readRecordId(ctx, itemIndex, viewKey, view);
 		const fields = fieldsFor(ctx, itemIndex, selection, view, options.simplify);
-		const record = await fetchRecordById(session, view, itemIndex, id, fields, options.maxRetries);
-		return [shapeRecord(view, record, options)];
+		const record = await findRecordById(session, view, itemIndex, id, fields, options.maxRetries);
+		if (record) return [shapeRecord(view, record, options)];
+		if (ctx.getNodeParameter('options.returnEmptyWhenNotFound', itemIndex, false)) return [];
+		throw recordNotFound(session, view, itemIndex, id);
 	});
 }
 

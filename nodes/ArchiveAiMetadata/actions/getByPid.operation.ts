@@ -71,7 +71,7 @@ export const description: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to output {pid, found: false} for an input item whose PID has no rows (otherwise it has no output)',
+				'Whether to output {pid, found: false} for an input item whose PID has no rows, and found: true on every row found (otherwise a PID without rows has no output)',
 		},
 		...pagedReadOptions,
 	]),
@@ -182,8 +182,10 @@ function fanOut(
 			});
 		}
 		for (const row of rows) {
+			const json = shapeRecord(view, row, settings);
 			output.push({
-				json: shapeRecord(view, row, settings),
+				// With Include Not Found, every item says whether its PID had rows.
+				json: settings.includeNotFound ? { ...json, found: true } : json,
 				pairedItem: { item: entry.itemIndex },
 			});
 		}

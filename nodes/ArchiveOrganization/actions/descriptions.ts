@@ -3,6 +3,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 import {
 	maxRetriesOption,
+	returnEmptyWhenNotFoundOption,
 	optionsCollection as collection,
 	showFor as showForResources,
 } from '../../shared/n8n/descriptions';
@@ -148,13 +149,7 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 		description: 'HTTP method for the GraphQL requests',
 	});
 	if (operation === 'get') {
-		entries.push({
-			displayName: 'Return Empty Result When Not Found',
-			name: 'returnEmptyWhenNotFound',
-			type: 'boolean',
-			default: false,
-			description: `Whether to output no item instead of failing when no ${resource.singular} has the given key`,
-		});
+		entries.push(returnEmptyWhenNotFoundOption(resource.singular));
 	}
 	return collection(showFor(resource, operation), entries);
 }

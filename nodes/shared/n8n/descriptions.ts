@@ -63,3 +63,14 @@ export function maxRetriesOption(afterwards: 'action' | 'poll'): INodeProperties
 				: 'Retries of one request after HTTP 429, a 5xx status or a dropped connection, with backoff that honours Retry-After. A poll that still fails is tried again at the next poll time.',
 	};
 }
+
+/** Get's "Return Empty Result When Not Found" option, the same in every action node. */
+export function returnEmptyWhenNotFoundOption(thing: string): INodeProperties {
+	return {
+		displayName: 'Return Empty Result When Not Found',
+		name: 'returnEmptyWhenNotFound',
+		type: 'boolean',
+		default: false,
+		description: `Whether to output no item instead of failing when no ${thing} has the given key`,
+	};
+}

@@ -44,6 +44,32 @@ describe.each<AiNaming>(['seed', 'live'])('Get (%s naming)', (naming) => {
 			);
 		},
 	);
+
+	it('fails naming the identifier when no record has it, or outputs no item when asked to', async () => {
+		const record = (sandbox.data.ai.records('speech_tasks') as IDataObject[])[3];
+		const missing = '00000000-0000-4000-8000-00000000beef';
+		const input = [{ id: missing }, { id: record.task_id }];
+		const parameters = {
+			resource: 'speechTask',
+			operation: 'get',
+			taskId: '={{ $json.id }}',
+			fieldSelection: 'selected',
+			fields: ['task_id'],
+		};
+
+		const failed = await runAi(sandbox, parameters, { input });
+		expect(failed.error?.message).toBe(`No speech task with task_id "${missing}" was found`);
+
+		const empty = await runAi(
+			sandbox,
+			{ ...parameters, options: { returnEmptyWhenNotFound: true } },
+			{ input },
+		);
+		expect(empty.error).toBeUndefined();
+		expect(empty.outputs[0]).toEqual([
+			{ json: { task_id: record.task_id }, pairedItem: { item: 1 } },
+		]);
+	});
 });
 
 describe('Custom Query', () => {

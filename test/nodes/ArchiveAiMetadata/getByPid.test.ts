@@ -93,7 +93,7 @@ describe.each<AiNaming>(['seed', 'live'])('Get by PID (%s naming)', (naming) => 
 		}
 	});
 
-	it('speech tasks: unknown PIDs give {pid, found: false} when asked; other fields come parsed', async () => {
+	it('speech tasks: unknown PIDs give {pid, found: false} when asked, rows found carry found: true; other fields come parsed', async () => {
 		const pid = String(
 			sandbox.data.ai
 				.records('speech_tasks', ['pid', 'status'])
@@ -122,6 +122,7 @@ describe.each<AiNaming>(['seed', 'live'])('Get by PID (%s naming)', (naming) => 
 		);
 		expect(rest.map((item) => item.json.task_id)).toEqual(expected.map((row) => row.task_id));
 		expect(rest.every((item) => pairedIndex(item) === 1)).toBe(true);
+		expect(rest.every((item) => item.json.found === true)).toBe(true);
 		expect(Object.keys(rest[0].json)).toContain('transcript_txt');
 	});
 
