@@ -51,6 +51,9 @@ function basicFields(entity: Entity, withCategory: boolean): Record<string, unkn
 	return fields;
 }
 
+/** The password of a credential the token endpoint refuses. */
+const WRONG_PASSWORD = 'e2e-wrong-password-5f1c';
+
 function operationNode(
 	name: string,
 	credential: CredentialRef,
@@ -82,6 +85,10 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 	describe.each(selectedN8nVersions())('n8n %s', (version) => {
 		const header: CredentialRef = { id: newCredentialId(), name: 'e2e org (bearer header)' };
 		const query: CredentialRef = { id: newCredentialId(), name: 'e2e org (jwtauth query)' };
+		const wrongPassword: CredentialRef = {
+			id: newCredentialId(),
+			name: 'e2e org (wrong password)',
+		};
 		let n8n: N8nInstance;
 		let run: RunExecutionData;
 		let exchangesBefore: number;
@@ -106,8 +113,13 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 					data: { ...credentialData(common), jwtPlacement: 'header' },
 				},
 				{ ...query, type: common.type, data: { ...viaProxy, jwtPlacement: 'query' } },
+				{
+					...wrongPassword,
+					type: common.type,
+					data: { ...credentialData(common), password: WRONG_PASSWORD },
+				},
 			]);
-			const workflow = operationsWorkflow(header, query, data);
+			const workflow = operationsWorkflow(header, query, data, wrongPassword);
 			await n8n.importWorkflow(workflow);
 			run = (await n8n.execute(workflow.id)).run.data;
 		});
@@ -268,6 +280,15 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 			]);
 		});
 
+		it("names the service once in a refused token's error, without the password", () => {
+			const [item] = nodeJson(run, 'Wrong Password (error)');
+			expect(item.error).toBe(
+				'Organization API: the token endpoint refused the credentials (HTTP 401). Check the user name / e-mail and password.',
+			);
+			expect(String(item.errorDescription ?? '')).not.toContain('Organization API');
+			expect(JSON.stringify(run)).not.toContain(WRONG_PASSWORD);
+		});
+
 		it('fetches a new token when the stored one is rejected', async () => {
 			const tokensBefore = issuedAccessTokens(tokenProxy.exchanges).length;
 			const rejectedBefore = sandbox.counters.get().org.statuses['401'] ?? 0;
@@ -328,7 +349,12 @@ function labelNeedle(data: OrgDataset): string {
 	return byIri(data.organizations)[4].label.split(' ')[0].toUpperCase();
 }
 
-function operationsWorkflow(header: CredentialRef, query: CredentialRef, data: OrgDataset) {
+function operationsWorkflow(
+	header: CredentialRef,
+	query: CredentialRef,
+	data: OrgDataset,
+	wrongPassword: CredentialRef,
+) {
 	const partners = byIri(data.contentPartners);
 	const organizations = byIri(data.organizations);
 	const idsPerItem = organizations.slice(10, 13).map((each) => each.id);
@@ -418,6 +444,12 @@ function operationsWorkflow(header: CredentialRef, query: CredentialRef, data: O
 			'Unknown Organization (error)',
 			header,
 			{ resource: 'organization', operation: 'get', lookupBy: 'id', id: 'OR-e2e-missing' },
+			'continueRegularOutput',
+		),
+		operationNode(
+			'Wrong Password (error)',
+			wrongPassword,
+			{ resource: 'contentPartner', operation: 'getMany', returnAll: false, limit: 1 },
 			'continueRegularOutput',
 		),
 	];

@@ -397,10 +397,30 @@ function describeThrownFailure(error: unknown): AttemptFailure {
 	};
 }
 
+/**
+ * The token flow's error, marked in its `context`: as thrown, or inside the NodeApiError that n8n's request helper
+ * wraps it in, which keeps the message but not the mark: as its `cause` (n8n 2.x) or its `errorResponse` (n8n 1.x,
+ * where the error is not an `instanceof Error` of n8n's realm).
+ */
 function findTokenError(error: unknown): { message: string; retryable: boolean } | undefined {
-	const { message, context } = error as { message?: string; context?: Record<string, unknown> };
-	if (context?.[TOKEN_ERROR_CONTEXT_KEY] !== true) return undefined;
-	return { message: String(message), retryable: context.retryable === true };
+	let candidate = error as TokenErrorShape | undefined;
+	for (let depth = 0; candidate && depth < 3; depth++) {
+		if (candidate.context?.[TOKEN_ERROR_CONTEXT_KEY] === true) {
+			return {
+				message: String(candidate.message),
+				retryable: candidate.context.retryable === true,
+			};
+		}
+		candidate = candidate.cause ?? candidate.errorResponse;
+	}
+	return undefined;
+}
+
+interface TokenErrorShape {
+	message?: string;
+	context?: Record<string, unknown>;
+	cause?: TokenErrorShape;
+	errorResponse?: TokenErrorShape;
 }
 
 /**
@@ -588,10 +608,15 @@ function failureToNodeApiError(
 		);
 	if (failure.unexpectedMessage !== undefined) {
 		const message = redactAndClip(failure.unexpectedMessage, secrets, MAX_SERVER_MESSAGE);
+		// n8n 1.x wraps the credential's token error without its mark (see findTokenError), but its message already
+		// names the service: say it once.
+		const fromCredential = message.startsWith(`${serviceName}: `);
 		return new NodeApiError(
 			node,
 			{ message },
-			{ message: `${serviceName}: ${message}`, itemIndex },
+			fromCredential
+				? { message, description: 'Check the credential.', itemIndex }
+				: { message: `${serviceName}: ${message}`, itemIndex },
 		);
 	}
 	if (failure.status === undefined) {
