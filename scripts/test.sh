@@ -4,7 +4,8 @@
 #      (scripts/check-exports.js), formatting (Prettier) and type check of everything, tests included
 #   2. build (bundle)
 #   3. package size and one bundled graphql (scripts/package-size.js); n8n's community-package scan of the
-#      source and of the packed tarball (scripts/scan.sh)
+#      source and of the packed tarball (scripts/scan.sh); n8n's official CLI lint, `n8n-node lint` with its
+#      default configuration in strict mode, on the published sources (scripts/node-cli-lint.sh)
 #   4. unit and integration tests against the emulators (jest)
 #   5. end-to-end in real n8n 1.123.81 and 2.40.7 (installed once into a cache outside the repo)
 #   6. end-to-end in n8n queue mode (Redis, PostgreSQL, workers, webhook processors)
@@ -23,6 +24,7 @@ npm run typecheck
 npm run build
 node scripts/package-size.js
 bash scripts/scan.sh
+bash scripts/node-cli-lint.sh
 npx jest --json --outputFile="$results/unit.json"
 if [ "${SKIP_E2E:-}" != "1" ]; then
 	npm run e2e -- --json --outputFile="$PWD/$results/e2e.json"

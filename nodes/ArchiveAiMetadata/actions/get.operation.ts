@@ -11,8 +11,7 @@ import { returnEmptyWhenNotFoundOption } from '../../shared/n8n/descriptions';
 import { isUuid, parameterError, requireText } from '../../shared/n8n/params';
 import { fieldsFor, parseFieldSelection } from '../api/query';
 import { readRows } from '../api/reader';
-import { readOptions } from '../api/session';
-import { AiSession } from '../api/session';
+import { AiSession, readOptions } from '../api/session';
 import { AI_VIEWS, shapeRecord, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import {

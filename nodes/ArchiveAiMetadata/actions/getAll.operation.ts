@@ -18,11 +18,8 @@ import {
 	parseSort,
 } from '../api/query';
 import { readRows } from '../api/reader';
-import { readOptions } from '../api/session';
-import { AiSession } from '../api/session';
-import { shapeRecord } from '../api/views';
-import { viewKeyOf } from '../api/views';
-import type { AiViewKey } from '../api/views';
+import { AiSession, readOptions } from '../api/session';
+import { shapeRecord, viewKeyOf, type AiViewKey } from '../api/views';
 import {
 	ALL_VIEW_RESOURCES,
 	fieldSelectionProperties,

@@ -22,8 +22,7 @@ import {
 import type { FieldSelection } from '../api/query';
 import { readRows } from '../api/reader';
 import type { ReadRequest } from '../api/reader';
-import { readOptions } from '../api/session';
-import { AiSession } from '../api/session';
+import { AiSession, readOptions } from '../api/session';
 import type { ReadOptions, ViewConnection } from '../api/session';
 import {
 	RESOURCES_WITH_PID,

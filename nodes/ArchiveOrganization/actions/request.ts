@@ -4,9 +4,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { GraphqlClient } from '../../shared/graphql/client';
 import { flattenOrganization } from '../api/flatten';
 import { buildDocument, requireRootField, selectedFieldPaths } from '../api/query';
-import type { OrgResource } from '../api/resources';
+import type { OrgResource, OutputSettings } from '../api/resources';
 import { openOrganizationApi, operationName } from '../api/session';
-import type { OutputSettings } from '../api/resources';
 import type { RequestSettings } from './parameters';
 
 interface QuerySpec {

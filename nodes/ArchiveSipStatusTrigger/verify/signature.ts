@@ -176,9 +176,16 @@ export function computeSignature(
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+function isAscii(value: string): boolean {
+	for (let index = 0; index < value.length; index++) {
+		if (value.charCodeAt(index) > 0x7f) return false;
+	}
+	return true;
+}
+
 /** A header value as text for the output: its bytes read as UTF-8 when they are valid UTF-8, else as they came. */
 export function headerText(value: string): string {
-	if (/^[\x00-\x7f]*$/.test(value)) return value;
+	if (isAscii(value)) return value;
 	try {
 		return utf8.decode(Buffer.from(value, 'latin1'));
 	} catch {
