@@ -73,37 +73,40 @@ describeQueue.each(queueVersions())('SIP trigger durability in n8n %s queue mode
 		await sink?.close();
 	});
 
-	it.each(SCENARIOS)('%s mid-burst: none lost, every event answered or waiting for n8n to start it', async (scenario) => {
-		const receiver = receivers[SCENARIOS.indexOf(scenario)];
-		const stopSupervising = cluster.supervise({ restartUnreadyAfterMs: UNREADY_RESTART_MS });
-		const burst = await runBurst(
-			queueFault(cluster, scenario, OUTAGE_MS),
-			acrossProcessors(cluster, receiver, route?.baseUrls),
-			secret,
-			{ events: EVENTS, spacingMs: 50, killAtAnswered: [EVENTS * 0.4] },
-		);
-		const counts = await countOutcomes(cluster, receiver.workflow.id, burst, sink);
-		const restarted = await stopSupervising();
-		if (counts.lost > 0 || counts.unanswered > 0)
-			await keepEvidence(cluster, receiver, scenario, counts);
-		console.log(
-			`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, Respond: After the Event Is Saved: ${JSON.stringify({ ...counts, restarted })}`,
-		);
+	it.each(SCENARIOS)(
+		'%s mid-burst: none lost, every event answered or waiting for n8n to start it',
+		async (scenario) => {
+			const receiver = receivers[SCENARIOS.indexOf(scenario)];
+			const stopSupervising = cluster.supervise({ restartUnreadyAfterMs: UNREADY_RESTART_MS });
+			const burst = await runBurst(
+				queueFault(cluster, scenario, OUTAGE_MS),
+				acrossProcessors(cluster, receiver, route?.baseUrls),
+				secret,
+				{ events: EVENTS, spacingMs: 50, killAtAnswered: [EVENTS * 0.4] },
+			);
+			const counts = await countOutcomes(cluster, receiver.workflow.id, burst, sink);
+			const restarted = await stopSupervising();
+			if (counts.lost > 0 || counts.unanswered > 0)
+				await keepEvidence(cluster, receiver, scenario, counts);
+			console.log(
+				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, Respond: After the Event Is Saved: ${JSON.stringify({ ...counts, restarted })}`,
+			);
 
-		expect(burst.kills).toBe(1);
-		// Late, not lost: an event may stay unanswered only while every execution n8n saved for it still waits to
-		// start ("new"). After a PostgreSQL outage, n8n 1.x processes can keep failing to get a database connection
-		// ("timeout exceeded when trying to connect") although their readiness passes: their saved executions
-		// never start, so "After the Event Is Saved" cannot answer, and the sender keeps retrying (72 hours for the
-		// real one). Seen once in CI (1.123.81, 1 of 100, both executions "new").
-		expect(counts.unanswered).toBeLessThanOrEqual(MAX_NEVER_STARTED);
-		expect(counts.unansweredDetail.filter((event) => !onlyNeverStarted(event))).toEqual([]);
-		expect(counts.answered).toBe(EVENTS - counts.unanswered);
-		expect(counts.lost).toBe(0);
-		// The witness works: every event a successful execution holds reached it, and its node never failed.
-		expect(counts.unreported).toBe(0);
-		expect(counts.sinkFailures).toBe(0);
-		// Only events not yet answered at the fault can have run twice.
-		expect(counts.duplicates).toBeLessThanOrEqual(burst.unansweredAtKills);
-	});
+			expect(burst.kills).toBe(1);
+			// Late, not lost: an event may stay unanswered only while every execution n8n saved for it still waits to
+			// start ("new"). After a PostgreSQL outage, n8n 1.x processes can keep failing to get a database connection
+			// ("timeout exceeded when trying to connect") although their readiness passes: their saved executions
+			// never start, so "After the Event Is Saved" cannot answer, and the sender keeps retrying (72 hours for the
+			// real one). Seen once in CI (1.123.81, 1 of 100, both executions "new").
+			expect(counts.unanswered).toBeLessThanOrEqual(MAX_NEVER_STARTED);
+			expect(counts.unansweredDetail.filter((event) => !onlyNeverStarted(event))).toEqual([]);
+			expect(counts.answered).toBe(EVENTS - counts.unanswered);
+			expect(counts.lost).toBe(0);
+			// The witness works: every event a successful execution holds reached it, and its node never failed.
+			expect(counts.unreported).toBe(0);
+			expect(counts.sinkFailures).toBe(0);
+			// Only events not yet answered at the fault can have run twice.
+			expect(counts.duplicates).toBeLessThanOrEqual(burst.unansweredAtKills);
+		},
+	);
 });
