@@ -311,14 +311,13 @@ export async function executeDownloadFiles(
 		const taskId = readRecordId(ctx, itemIndex, viewKey, view);
 		const files = chooseFiles(session, itemIndex, view);
 		const baseColumns = ['task_id', 'pid'].filter((column) => view.columns.includes(column));
-		const record = await fetchRecordById(
-			session,
+		const record = await fetchRecordById(session, {
 			view,
 			itemIndex,
-			taskId,
-			[...new Set([...baseColumns, ...files.map((file) => file.column)])],
-			settings.maxRetries,
-		);
+			id: taskId,
+			fields: [...new Set([...baseColumns, ...files.map((file) => file.column)])],
+			maxRetries: settings.maxRetries,
+		});
 		const fetched = await fetchFiles(
 			session,
 			connection,

@@ -90,25 +90,28 @@ export function readRecordId(
 	return id;
 }
 
+/** One record to look up by its identifier, for an input item. */
+interface RecordLookup {
+	view: ResolvedView;
+	itemIndex: number;
+	id: string;
+	fields: string[];
+	maxRetries: number;
+}
+
 /** The record with this identifier; not finding it is an error naming the identifier. */
 export async function fetchRecordById(
 	session: AiSession,
-	view: ResolvedView,
-	itemIndex: number,
-	id: string,
-	fields: string[],
-	maxRetries: number,
+	lookup: RecordLookup,
 ): Promise<IDataObject> {
-	const record = await findRecordById(session, view, itemIndex, id, fields, maxRetries);
-	if (!record) throw recordNotFound(session, view, itemIndex, id);
+	const record = await findRecordById(session, lookup);
+	if (!record) throw recordNotFound(session, lookup);
 	return record;
 }
 
 function recordNotFound(
 	session: AiSession,
-	view: ResolvedView,
-	itemIndex: number,
-	id: string,
+	{ view, itemIndex, id }: RecordLookup,
 ): NodeOperationError {
 	return new NodeOperationError(
 		session.ctx.getNode(),
@@ -123,11 +126,7 @@ function recordNotFound(
 
 async function findRecordById(
 	session: AiSession,
-	view: ResolvedView,
-	itemIndex: number,
-	id: string,
-	fields: string[],
-	maxRetries: number,
+	{ view, itemIndex, id, fields, maxRetries }: RecordLookup,
 ): Promise<IDataObject | undefined> {
 	const ctx = session.ctx;
 	const idColumn = view.idColumn;
@@ -172,10 +171,11 @@ export async function executeGet(
 		const view = await session.resolve(connection, viewKey, itemIndex);
 		const id = readRecordId(ctx, itemIndex, viewKey, view);
 		const fields = fieldsFor(ctx, itemIndex, selection, view, options.simplify);
-		const record = await findRecordById(session, view, itemIndex, id, fields, options.maxRetries);
+		const lookup = { view, itemIndex, id, fields, maxRetries: options.maxRetries };
+		const record = await findRecordById(session, lookup);
 		if (record) return [shapeRecord(view, record, options)];
 		if (ctx.getNodeParameter('options.returnEmptyWhenNotFound', itemIndex, false)) return [];
-		throw recordNotFound(session, view, itemIndex, id);
+		throw recordNotFound(session, lookup);
 	});
 }
 
