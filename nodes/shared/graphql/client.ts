@@ -398,9 +398,8 @@ function describeThrownFailure(error: unknown): AttemptFailure {
 }
 
 /**
- * The token flow's error, marked in its `context`: as thrown, or inside the NodeApiError that n8n's request helper
- * wraps it in, which keeps the message but not the mark: as its `cause` (n8n 2.x) or its `errorResponse` (n8n 1.x,
- * where the error is not an `instanceof Error` of n8n's realm).
+ * The token flow's error, marked in its `context`: as thrown, or as the `cause` of the NodeApiError that n8n 2.x's
+ * request helper wraps it in. n8n 1.x keeps neither cause nor mark, only the message (see failureToNodeApiError).
  */
 function findTokenError(error: unknown): { message: string; retryable: boolean } | undefined {
 	let candidate = error as TokenErrorShape | undefined;
@@ -411,7 +410,7 @@ function findTokenError(error: unknown): { message: string; retryable: boolean }
 				retryable: candidate.context.retryable === true,
 			};
 		}
-		candidate = candidate.cause ?? candidate.errorResponse;
+		candidate = candidate.cause;
 	}
 	return undefined;
 }
@@ -420,7 +419,6 @@ interface TokenErrorShape {
 	message?: string;
 	context?: Record<string, unknown>;
 	cause?: TokenErrorShape;
-	errorResponse?: TokenErrorShape;
 }
 
 /**
