@@ -33,11 +33,9 @@ export class ArchiveSipStatusTrigger implements INodeType {
 		name: 'archiveSipStatusTrigger',
 		icon: { light: 'file:archiveSipStatus.svg', dark: 'file:archiveSipStatus.dark.svg' },
 		group: ['trigger'],
-		// Both versions behave alike. n8n treats a version-1 webhook start node like its legacy Webhook node and
-		// evaluates that node's binary-data option as an expression on every request (in n8n 2.x, in an expression
-		// isolate): version 2 spares each delivery that work. Workflows saved with version 1 keep working.
-		version: [1, 2],
-		defaultVersion: 2,
+		// One version, numbered 2 on purpose: for a version-1 webhook start node n8n evaluates the legacy Webhook
+		// node's binary-data option as an expression on every request (webhook-helpers parseRequestBody).
+		version: 2,
 		subtitle:
 			'={{ "On " + ($parameter.outcomes === "both" ? "any outcome" : $parameter.outcomes) }}',
 		description:

@@ -45,8 +45,6 @@ interface DeliveryContext {
 	nowMs: number;
 	/** True while an earlier delivery of the id is still waiting for its execution ("After the Event Is Saved"). */
 	isInFlight?: (recordKeys: string[]) => boolean;
-	/** Ids accepted under the earlier layout (workflow static data), honoured until they expire. */
-	acceptedBefore?: (webhookId: string) => boolean;
 }
 
 export type DeliveryResult =
@@ -130,8 +128,7 @@ export async function handleDelivery(
 	}
 
 	// A redelivery of an accepted event is answered as a success so the sender stops retrying.
-	if (recordKeys.some((key) => record.has(key)) || context.acceptedBefore?.(webhookId) === true)
-		return { status: 204 };
+	if (recordKeys.some((key) => record.has(key))) return { status: 204 };
 
 	const allowance = context.rateLimiter?.take();
 	if (allowance && !allowance.allowed) {

@@ -10,7 +10,6 @@ import {
 } from './http';
 import { rateLimiterFor } from './rateLimit';
 import { acceptedIds } from './replay/acceptedIds';
-import { legacyAcceptedIds } from './replay/legacyRecord';
 import { holdUntilAnswered, isInFlight, releaseOverdue, type AnsweredResponse } from './inFlight';
 import { triggerScope } from './respond';
 import {
@@ -79,8 +78,6 @@ async function handleWithSigningKeys(
 			rateLimiter: eventsPerMinute > 0 ? rateLimiterFor(scope, eventsPerMinute) : undefined,
 			nowMs,
 			isInFlight,
-			// Asked only for a verified delivery: reading static data is work a forgery should not cause.
-			acceptedBefore: (webhookId) => legacyRecordOf(context, scope, nowMs)?.(webhookId) === true,
 		});
 		return { result, keysReused };
 	};
@@ -92,26 +89,6 @@ async function handleWithSigningKeys(
 	if (signatureOnly && first.keysReused && mayRereadSigningKeys(context, nowMs))
 		return (await attempt(false)).result;
 	return result;
-}
-
-/**
- * Ids an earlier version of the trigger recorded in the workflow's static data (legacyRecord.ts). Production only:
- * n8n keeps no static data for Test URL deliveries.
- */
-function legacyRecordOf(
-	context: IWebhookFunctions,
-	scope: string,
-	nowMs: number,
-): ((webhookId: string) => boolean) | undefined {
-	if (context.getMode() !== 'webhook') return undefined;
-	let staticData: IDataObject | undefined;
-	try {
-		staticData = context.getWorkflowStaticData('node') as IDataObject | undefined;
-	} catch {
-		return undefined;
-	}
-	if (typeof staticData !== 'object' || staticData === null) return undefined;
-	return legacyAcceptedIds(staticData, scope, nowMs);
 }
 
 /** When the record was last reported full: once a minute is enough for an operator to notice. */

@@ -13,6 +13,7 @@ import {
 	manualWorkflow,
 	node,
 	PACKAGE_NODE_TYPES,
+	SIP_TRIGGER_VERSION,
 	setFields,
 } from '../../dev/n8n/workflows';
 
@@ -71,13 +72,12 @@ describeIfBuilt.each(selectedN8nVersions())('package loaded by n8n %s', (version
 		await n8n.importCredentials([
 			{ ...credential, type: 'archiveSipWebhookApi', data: { signingSecret: secret } },
 		]);
-		// Version 1, as saved before version 2 existed: such workflows must keep running.
 		const trigger = node(
 			'SIP Status',
 			PACKAGE_NODE_TYPES.sipStatusTrigger,
 			{},
 			{
-				typeVersion: 1,
+				typeVersion: SIP_TRIGGER_VERSION,
 				credentials: { archiveSipWebhookApi: credential },
 				webhookId: randomUUID(),
 			},

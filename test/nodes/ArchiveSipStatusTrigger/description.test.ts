@@ -17,7 +17,7 @@ function workflowWith(parameters: INode['parameters']): Workflow {
 		id: 'n1',
 		name: 'Trigger',
 		type: NODE_TYPE_NAME,
-		typeVersion: 1,
+		typeVersion: 2,
 		position: [0, 0],
 		parameters,
 	};
