@@ -10,6 +10,7 @@ import { routeAction } from '../shared/n8n/router';
 import * as get from './actions/get.operation';
 import * as getAll from './actions/getAll.operation';
 import { operationProperties, ROUTES } from './actions/router';
+import { searchRecords } from './methods/listSearch';
 import { getFields, getOrgTypes, getSectors } from './methods/loadOptions';
 
 export class ArchiveOrganization implements INodeType {
@@ -18,9 +19,7 @@ export class ArchiveOrganization implements INodeType {
 		name: 'archiveOrganization',
 		icon: { light: 'file:archiveOrganization.svg', dark: 'file:archiveOrganization.dark.svg' },
 		group: ['transform'],
-		// Version 2 names Get Many `getAll`, as the AI node does; version 1 keeps `getMany` for saved workflows.
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			"Look up the archive's content partners, organizations, schools and persons (staff, account managers) with their sites, addresses and contact points",
@@ -60,7 +59,10 @@ export class ArchiveOrganization implements INodeType {
 		],
 	};
 
-	methods = { loadOptions: { getFields, getOrgTypes, getSectors } };
+	methods = {
+		loadOptions: { getFields, getOrgTypes, getSectors },
+		listSearch: { searchRecords },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeAction.call(this, ROUTES);

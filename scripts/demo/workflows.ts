@@ -85,8 +85,7 @@ export function sipStatusWorkflow(): WorkflowJson {
 		{
 			resource: 'contentPartner',
 			operation: 'get',
-			lookupBy: 'id',
-			id: '={{ $json.cp }}',
+			contentPartner: { __rl: true, mode: 'id', value: '={{ $json.cp }}' },
 			outputDetail: 'contact',
 			options: { flatten: true, returnEmptyWhenNotFound: true },
 		},

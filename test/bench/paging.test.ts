@@ -107,7 +107,7 @@ describe('bare fetch pager against the bench server', () => {
 		const before = cache?.stats();
 		const result = await runOrganizationNode(sandbox, {
 			resource: 'organization',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 		});
 		expect(result.outputs[0]).toHaveLength(figures.rows);

@@ -297,8 +297,7 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 				operationNode('Content Partner by ID', header, {
 					resource: 'contentPartner',
 					operation: 'get',
-					lookupBy: 'id',
-					id: byIri(data.contentPartners)[0].id,
+					contentPartner: { __rl: true, mode: 'id', value: byIri(data.contentPartners)[0].id },
 				}),
 			]);
 			await n8n.importWorkflow(workflow);
@@ -362,44 +361,42 @@ function operationsWorkflow(
 		operationNode('Content Partner by ID', header, {
 			resource: 'contentPartner',
 			operation: 'get',
-			lookupBy: 'id',
-			id: partners[0].id,
+			contentPartner: { __rl: true, mode: 'id', value: partners[0].id },
 		}),
 		operationNode('Content Partner by IRI via GET', query, {
 			resource: 'contentPartner',
 			operation: 'get',
-			lookupBy: 'iri',
-			iri: partners[1].iri,
+			contentPartner: { __rl: true, mode: 'url', value: partners[1].iri },
 			options: { requestMethod: 'GET' },
 		}),
 		operationNode('Content Partners (limit 7)', header, {
 			resource: 'contentPartner',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: false,
 			limit: 7,
 			options: { pageSize: 3 },
 		}),
 		operationNode('All Organizations', query, {
 			resource: 'organization',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 		}),
 		operationNode('Organizations by Label', header, {
 			resource: 'organization',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			filters: { label: labelNeedle(data) },
 		}),
 		operationNode('Cultural Content Partners', header, {
 			resource: 'organization',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: false,
 			limit: 5,
 			filters: { sector: 'Cultuur', type: 'ContentPartner' },
 		}),
 		operationNode('Schools Flattened', header, {
 			resource: 'school',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: false,
 			limit: 3,
 			outputDetail: 'contact',
@@ -408,21 +405,19 @@ function operationsWorkflow(
 		operationNode('School Everything', header, {
 			resource: 'school',
 			operation: 'get',
-			lookupBy: 'id',
-			id: byIri(data.schools)[0].id,
+			school: { __rl: true, mode: 'id', value: byIri(data.schools)[0].id },
 			outputDetail: 'full',
 		}),
 		operationNode('Organization Selected Fields', header, {
 			resource: 'organization',
 			operation: 'get',
-			lookupBy: 'iri',
-			iri: organizations[2].iri,
+			organization: { __rl: true, mode: 'url', value: organizations[2].iri },
 			outputDetail: 'custom',
 			fields: ['id', 'label', 'primary_site.address.locality'],
 		}),
 		operationNode('Persons by Family Name', header, {
 			resource: 'person',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			filters: { familyName: data.accountManagers[0].family_name.toUpperCase() },
 			outputDetail: 'contact',
@@ -430,26 +425,29 @@ function operationsWorkflow(
 		operationNode('Person by IRI', query, {
 			resource: 'person',
 			operation: 'get',
-			iri: data.accountManagers[1].iri,
+			person: { __rl: true, mode: 'url', value: data.accountManagers[1].iri },
 			outputDetail: 'full',
 		}),
 		operationNode('Unknown Organization (empty)', header, {
 			resource: 'organization',
 			operation: 'get',
-			lookupBy: 'id',
-			id: 'OR-e2e-missing',
+			organization: { __rl: true, mode: 'id', value: 'OR-e2e-missing' },
 			options: { returnEmptyWhenNotFound: true },
 		}),
 		operationNode(
 			'Unknown Organization (error)',
 			header,
-			{ resource: 'organization', operation: 'get', lookupBy: 'id', id: 'OR-e2e-missing' },
+			{
+				resource: 'organization',
+				operation: 'get',
+				organization: { __rl: true, mode: 'id', value: 'OR-e2e-missing' },
+			},
 			'continueRegularOutput',
 		),
 		operationNode(
 			'Wrong Password (error)',
 			wrongPassword,
-			{ resource: 'contentPartner', operation: 'getMany', returnAll: false, limit: 1 },
+			{ resource: 'contentPartner', operation: 'getAll', returnAll: false, limit: 1 },
 			'continueRegularOutput',
 		),
 	];
@@ -461,8 +459,7 @@ function operationsWorkflow(
 	const perItem = operationNode('Organization per Item', header, {
 		resource: 'organization',
 		operation: 'get',
-		lookupBy: 'id',
-		id: '={{ $json.id }}',
+		organization: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 	});
 	return graphWorkflow(
 		'e2e organization operations',

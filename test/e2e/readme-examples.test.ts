@@ -261,8 +261,7 @@ function moreExamplesWorkflow(input: MoreExamplesInput): WorkflowJson {
 		{
 			resource: 'contentPartner',
 			operation: 'get',
-			lookupBy: 'id',
-			id: '={{ $json.cp }}',
+			contentPartner: { __rl: true, mode: 'id', value: '={{ $json.cp }}' },
 			outputDetail: 'contact',
 			options: { flatten: true },
 		},

@@ -14,18 +14,12 @@ import type { OrgResource } from '../api/resources';
 
 type Operation = 'get' | 'getAll';
 
-/** Get Many was `getMany` in node version 1; its parameters show under either value. */
-const OPERATION_VALUES: Record<Operation, string[]> = {
-	get: ['get'],
-	getAll: ['getAll', 'getMany'],
-};
-
 function showFor(
 	resource: OrgResource,
 	operation: Operation,
 	extra: Record<string, Array<string | boolean>> = {},
 ) {
-	return showForResources([resource.name], OPERATION_VALUES[operation], extra);
+	return showForResources([resource.name], [operation], extra);
 }
 
 function outputDetailOptions(resource: OrgResource): INodePropertyOptions[] {
@@ -154,58 +148,83 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 	return collection(showFor(resource, operation), entries);
 }
 
-function lookupProperties(resource: OrgResource): INodeProperties[] {
-	const properties: INodeProperties[] = [];
-	const byKey = resource.lookupKeys.length > 1;
-	if (byKey) {
-		properties.push({
-			displayName: 'Look Up By',
-			name: 'lookupBy',
-			type: 'options',
-			displayOptions: showFor(resource, 'get'),
-			options: [
-				{
-					name: 'ID',
-					value: 'id',
-					description: `The persistent identifier of the ${resource.singular}`,
-				},
-				{
-					name: 'IRI',
-					value: 'iri',
-					description: `The persistent URI of the ${resource.singular}`,
-				},
-			],
-			default: 'id',
-		});
-		properties.push({
-			displayName: 'ID',
-			name: 'id',
-			type: 'string',
-			displayOptions: showFor(resource, 'get', { lookupBy: ['id'] }),
-			default: '',
-			required: true,
-			placeholder: resource.name === 'school' ? 'e.g. 012345' : 'e.g. OR-abc1234',
-			description: `ID of the ${resource.singular} to get`,
-		});
-	}
-	properties.push({
-		displayName: 'IRI',
-		name: 'iri',
-		type: 'string',
-		displayOptions: byKey
-			? showFor(resource, 'get', { lookupBy: ['iri'] })
-			: showFor(resource, 'get'),
-		default: '',
+/** The Get operation's record parameter: a resource locator named after the resource (`organization`, ...). */
+export function recordParameterName(resource: OrgResource): string {
+	return resource.name;
+}
+
+/** What an ID looks like: no spaces, letters, digits and a few separators (OR-abc1234, 012345). */
+export const RECORD_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]*$';
+/** An IRI is an http(s) URL without spaces. */
+export const RECORD_IRI_PATTERN = '^https?://[^\\s/]+/\\S*$';
+
+export function titleOf(resource: OrgResource): string {
+	return resource.singular.replace(
+		/(^| )(\w)/g,
+		(_match, space: string, letter: string) => `${space}${letter.toUpperCase()}`,
+	);
+}
+
+function recordLocator(resource: OrgResource): INodeProperties {
+	const locator: INodeProperties = {
+		displayName: titleOf(resource),
+		name: recordParameterName(resource),
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
 		required: true,
-		placeholder: `e.g. https://data.example.org/${resource.name.toLowerCase()}/...`,
-		description: `Persistent URI of the ${resource.singular} to get`,
-	});
-	return properties;
+		displayOptions: showFor(resource, 'get'),
+		description: resource.lookupKeys.includes('id')
+			? `The ${resource.singular} to get: pick it, or give its ID or IRI (persistent URI)`
+			: `The ${resource.singular} to get: pick it, or give its IRI (persistent URI)`,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchRecords', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: resource.name === 'school' ? 'e.g. 012345' : 'e.g. OR-abc1234',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: RECORD_ID_PATTERN,
+							errorMessage: 'Not a valid ID: letters, digits, ".", "_", ":" or "-", no spaces',
+						},
+					},
+				],
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: `e.g. https://data.example.org/id/${resource.name.toLowerCase()}/...`,
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: RECORD_IRI_PATTERN,
+							errorMessage: `Not a valid IRI: the ${resource.singular}'s http(s) URI`,
+						},
+					},
+				],
+			},
+		],
+	};
+	// Persons are looked up by IRI only.
+	if (!resource.lookupKeys.includes('id')) {
+		locator.modes = locator.modes?.filter((mode) => mode.name !== 'id');
+	}
+	return locator;
 }
 
 export function getOperationProperties(resource: OrgResource): INodeProperties[] {
 	return [
-		...lookupProperties(resource),
+		recordLocator(resource),
 		...outputProperties(resource, 'get'),
 		optionsCollection(resource, 'get'),
 	];

@@ -13,6 +13,12 @@ import {
 	splitList,
 } from '../../shared/n8n/params';
 import { isFieldPath } from '../api/fieldPaths';
+import {
+	RECORD_ID_PATTERN,
+	RECORD_IRI_PATTERN,
+	recordParameterName,
+	titleOf,
+} from './descriptions';
 import { SERVER_PAGE_CAP } from '../api/resources';
 import type { LookupKey, OrgResource, OutputSettings } from '../api/resources';
 
@@ -33,6 +39,9 @@ interface GetSettings {
 	lookupValue: string;
 	emptyWhenNotFound: boolean;
 }
+
+const ID = new RegExp(RECORD_ID_PATTERN);
+const IRI = new RegExp(RECORD_IRI_PATTERN);
 
 interface GetManySettings {
 	/** undefined = Return All. */
@@ -125,34 +134,80 @@ export function readOutputSettings(
 	};
 }
 
+/** Where the Get record came from: a resource locator (`{ mode, value }`) or, from an expression, plain text. */
+function locatorOf(raw: unknown): { mode: string; value: unknown } {
+	if (typeof raw === 'object' && raw !== null && 'value' in raw) {
+		const locator = raw as { mode?: unknown; value: unknown };
+		return { mode: String(locator.mode ?? 'id'), value: locator.value };
+	}
+	return { mode: 'auto', value: raw };
+}
+
 export function readGetSettings(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	resource: OrgResource,
 ): GetSettings {
-	const lookupKey =
-		resource.lookupKeys.length > 1
-			? (ctx.getNodeParameter('lookupBy', itemIndex, 'id') as string)
-			: 'iri';
-	if (!resource.lookupKeys.includes(lookupKey as LookupKey)) {
-		throw parameterError(
-			ctx,
-			itemIndex,
-			'Look Up By',
-			`must be one of ${resource.lookupKeys.join(', ')}, got ${JSON.stringify(lookupKey)}`,
-		);
-	}
-	const displayName = lookupKey === 'id' ? 'ID' : 'IRI';
-	const value = String(ctx.getNodeParameter(lookupKey, itemIndex, '') ?? '').trim();
-	if (value === '')
+	const displayName = titleOf(resource);
+	const { mode, value: rawValue } = locatorOf(
+		ctx.getNodeParameter(recordParameterName(resource), itemIndex, {}),
+	);
+	if (
+		rawValue !== undefined &&
+		rawValue !== null &&
+		typeof rawValue !== 'string' &&
+		typeof rawValue !== 'number'
+	) {
 		throw parameterError(
 			ctx,
 			itemIndex,
 			displayName,
-			`is empty: give the ${displayName} of the ${resource.singular} to get`,
+			`must be text, got ${JSON.stringify(rawValue ?? null)}`,
 		);
+	}
+	const value = String(rawValue ?? '').trim();
+	if (value === '') {
+		throw parameterError(
+			ctx,
+			itemIndex,
+			displayName,
+			`is empty: pick the ${resource.singular} from the list, or give its ${resource.lookupKeys.includes('id') ? 'ID or IRI' : 'IRI'}`,
+		);
+	}
+	const looksLikeIri = IRI.test(value);
+	// From List holds the IRI; text from an expression or an AI agent is an IRI when it looks like one.
+	const lookupKey: LookupKey = mode === 'id' || (mode === 'auto' && !looksLikeIri) ? 'id' : 'iri';
+	if (lookupKey === 'iri' && !looksLikeIri) {
+		throw parameterError(
+			ctx,
+			itemIndex,
+			displayName,
+			`is not an IRI: ${JSON.stringify(value)}`,
+			`An IRI is the ${resource.singular}'s http(s) URI, e.g. https://data.example.org/id/${resource.name.toLowerCase()}/...`,
+		);
+	}
+	if (lookupKey === 'id') {
+		if (!resource.lookupKeys.includes('id')) {
+			throw parameterError(
+				ctx,
+				itemIndex,
+				displayName,
+				`is not an IRI: ${JSON.stringify(value)}`,
+				`A ${resource.singular} is looked up by IRI only, its http(s) URI`,
+			);
+		}
+		if (!ID.test(value)) {
+			throw parameterError(
+				ctx,
+				itemIndex,
+				displayName,
+				`is not a valid ID: ${JSON.stringify(value)}`,
+				'An ID holds letters, digits, ".", "_", ":" or "-" and no spaces, e.g. OR-abc1234',
+			);
+		}
+	}
 	return {
-		lookupKey: lookupKey as LookupKey,
+		lookupKey,
 		lookupValue: value,
 		emptyWhenNotFound: options(ctx, itemIndex).returnEmptyWhenNotFound === true,
 	};

@@ -9,8 +9,6 @@ import * as getAll from './getAll.operation';
 
 export const ROUTES: ActionRoutes = {
 	actions: { get, getAll },
-	// Node version 1 saved Get Many as `getMany`.
-	aliases: { getMany: 'getAll' },
 };
 
 /** What the operation selector says per resource (the action texts also name the operations for AI agents). */
@@ -51,13 +49,10 @@ const OPERATION_TEXTS: Record<
 	},
 };
 
-function operationProperty(
-	resource: OrgResource,
-	getManyValue: 'getAll' | 'getMany',
-	version: number[],
-): INodeProperties {
-	return operationSelector(
-		{ resource: [resource.name], '@version': version },
+/** One operation selector per resource. */
+export const operationProperties: INodeProperties[] = Object.values(RESOURCES).map((resource) =>
+	operationSelector(
+		{ resource: [resource.name] },
 		[
 			{
 				name: 'Get',
@@ -67,19 +62,11 @@ function operationProperty(
 			},
 			{
 				name: 'Get Many',
-				value: getManyValue,
+				value: 'getAll',
 				action: OPERATION_TEXTS[resource.name].getAll[0],
 				description: OPERATION_TEXTS[resource.name].getAll[1],
 			},
 		],
-		getManyValue,
-	);
-}
-
-/** One operation selector per resource and node version: version 1 keeps `getMany`, saved workflows rely on it. */
-export const operationProperties: INodeProperties[] = Object.values(RESOURCES).flatMap(
-	(resource) => [
-		operationProperty(resource, 'getMany', [1]),
-		operationProperty(resource, 'getAll', [2]),
-	],
+		'getAll',
+	),
 );

@@ -14,8 +14,6 @@ interface NodeAction {
 export interface ActionRoutes {
 	/** Operation value -> action. */
 	actions: Record<string, NodeAction>;
-	/** Operation values kept for saved workflows -> the operation value they now mean. */
-	aliases?: Record<string, string>;
 }
 
 /** Reads the resource and operation (the same for every item: neither takes expressions) and runs the action. */
@@ -24,13 +22,12 @@ export async function routeAction(
 	routes: ActionRoutes,
 ): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
-	const chosen = this.getNodeParameter('operation', 0) as string;
-	const operation = routes.aliases?.[chosen] ?? chosen;
+	const operation = this.getNodeParameter('operation', 0) as string;
 	const action = Object.hasOwn(routes.actions, operation) ? routes.actions[operation] : undefined;
 	if (!action) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The operation "${chosen}" is not supported for "${resource}"`,
+			`The operation "${operation}" is not supported for "${resource}"`,
 			{
 				itemIndex: 0,
 			},

@@ -129,7 +129,7 @@ export function ourOrgReturnAllWorkflow(
 			PACKAGE_NODE_TYPES.organization,
 			{
 				resource: 'organization',
-				operation: 'getMany',
+				operation: 'getAll',
 				returnAll: true,
 				options: concurrency ? { maxConcurrency: concurrency } : {},
 			},
@@ -319,7 +319,7 @@ function tokenUsingNodes(credentials: TokenCredentials): WorkflowNode[] {
 			PACKAGE_NODE_TYPES.organization,
 			{
 				resource: 'contentPartner',
-				operation: 'getMany',
+				operation: 'getAll',
 				returnAll: false,
 				limit: 1,
 				outputDetail: 'basic',

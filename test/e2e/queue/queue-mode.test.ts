@@ -68,22 +68,21 @@ function organizationOperations(credential: CredentialRef, partnerId: string): W
 		operation('Content Partner by ID', {
 			resource: 'contentPartner',
 			operation: 'get',
-			lookupBy: 'id',
-			id: partnerId,
+			contentPartner: { __rl: true, mode: 'id', value: partnerId },
 		}),
 		operation('Content Partners (limit 7)', {
 			resource: 'contentPartner',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: false,
 			limit: 7,
 			options: { pageSize: 3 },
 		}),
 		operation('All Organizations', {
 			resource: 'organization',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 		}),
-		operation('All Schools', { resource: 'school', operation: 'getMany', returnAll: true }),
+		operation('All Schools', { resource: 'school', operation: 'getAll', returnAll: true }),
 	];
 }
 

@@ -39,7 +39,7 @@ describe('node description', () => {
 				action?: string;
 				description?: string;
 			}>;
-			expect(options.map((option) => option.value)).toEqual(['get', 'getMany']);
+			expect(options.map((option) => option.value)).toEqual(['get', 'getAll']);
 			for (const option of options) {
 				expect(option.action).toMatch(/^Get (a|many) /);
 				expect(option.description?.length).toBeGreaterThan(20);
@@ -47,18 +47,41 @@ describe('node description', () => {
 		},
 	);
 
-	it('only persons are looked up by iri alone; the others by id or iri', () => {
-		const lookupFor = (resource: string) =>
+	it('Get picks the record with a resource locator named after the resource; persons have no ID mode', () => {
+		const locatorFor = (resource: string) =>
 			description.properties.find(
 				(entry) =>
-					entry.name === 'lookupBy' && entry.displayOptions?.show?.resource?.includes(resource),
+					entry.name === resource &&
+					entry.displayOptions?.show?.resource?.includes(resource) &&
+					entry.displayOptions?.show?.operation?.includes('get'),
 			);
-		expect(lookupFor('person')).toBeUndefined();
-		for (const resource of ['contentPartner', 'organization', 'school']) {
-			expect(
-				(lookupFor(resource)?.options as Array<{ value: string }>).map((option) => option.value),
-			).toEqual(['id', 'iri']);
+		for (const resource of RESOURCES) {
+			const locator = locatorFor(resource);
+			expect(locator?.type).toBe('resourceLocator');
+			expect(locator?.required).toBe(true);
+			const modes = (locator?.modes ?? []).map((mode) => mode.name);
+			expect(modes).toEqual(resource === 'person' ? ['list', 'url'] : ['list', 'id', 'url']);
+			expect(locator?.modes?.[0].typeOptions?.searchListMethod).toBe('searchRecords');
 		}
+		expect(Object.keys(node.methods.listSearch)).toEqual(['searchRecords']);
+	});
+
+	it("the locator's ID and URL checks accept the API's keys and refuse text that cannot be one", () => {
+		const organization = description.properties.find(
+			(entry) => entry.name === 'organization' && entry.type === 'resourceLocator',
+		);
+		const regexOf = (mode: string) => {
+			const validation = organization?.modes?.find((entry) => entry.name === mode)?.validation;
+			const first = validation?.[0] as { properties: { regex: string } } | undefined;
+			return new RegExp(first?.properties.regex ?? '^$');
+		};
+		for (const id of ['OR-abc1234', '012345', 'OR-rf5kf25'])
+			expect(regexOf('id').test(id)).toBe(true);
+		for (const id of ['', 'OR abc', ' OR-1', 'https://x/y', 'a/b'])
+			expect(regexOf('id').test(id)).toBe(false);
+		expect(regexOf('url').test('https://data.archive.test/id/organization/OR-1')).toBe(true);
+		for (const iri of ['OR-1', 'ftp://x/y', 'https://x/a b', 'https://'])
+			expect(regexOf('url').test(iri)).toBe(false);
 	});
 
 	it('every loadOptions method named in the description exists', () => {
@@ -91,7 +114,7 @@ describe('descriptions promise only what the node does', () => {
 		(collection.options as INodeProperties[]).find((option) => option.name === name);
 
 	it('the person name filters claim no matching rule: the API does not document one, the node only passes the text on', () => {
-		const filters = property('person', 'getMany', 'filters');
+		const filters = property('person', 'getAll', 'filters');
 		for (const [name, argument] of [
 			['givenName', 'given_name'],
 			['familyName', 'family_name'],
@@ -104,16 +127,16 @@ describe('descriptions promise only what the node does', () => {
 	});
 
 	it('Label Contains says what facts.md documents for the label argument', () => {
-		const text = optionOf(property('organization', 'getMany', 'filters'), 'label')?.description;
+		const text = optionOf(property('organization', 'getAll', 'filters'), 'label')?.description;
 		expect(text).toBe('Only organizations whose label contains this text (case-insensitive)');
 	});
 
 	it('Page Size names the 500 cap only where the API has one (persons have none)', () => {
-		expect(optionOf(property('person', 'getMany', 'options'), 'pageSize')?.description).not.toMatch(
+		expect(optionOf(property('person', 'getAll', 'options'), 'pageSize')?.description).not.toMatch(
 			/500/,
 		);
 		for (const resource of ['contentPartner', 'organization', 'school']) {
-			expect(optionOf(property(resource, 'getMany', 'options'), 'pageSize')?.description).toMatch(
+			expect(optionOf(property(resource, 'getAll', 'options'), 'pageSize')?.description).toMatch(
 				/at most 500/,
 			);
 		}
@@ -124,6 +147,6 @@ describe('descriptions promise only what the node does', () => {
 			value: string;
 			description?: string;
 		}>;
-		expect(options.find((option) => option.value === 'getMany')?.description).not.toMatch(/posts/);
+		expect(options.find((option) => option.value === 'getAll')?.description).not.toMatch(/posts/);
 	});
 });

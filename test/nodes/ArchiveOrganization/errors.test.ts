@@ -18,7 +18,7 @@ const sandbox = useSandbox({ rows: 200 });
 
 const LIST_PARTNERS: INodeParameters = {
 	resource: 'contentPartner',
-	operation: 'getMany',
+	operation: 'getAll',
 	limit: 3,
 };
 
@@ -75,13 +75,21 @@ describe('bad input fails before any request', () => {
 		// n8n itself refuses an empty required field typed in; an expression can still resolve to nothing.
 		[
 			'an empty id',
-			{ resource: 'school', operation: 'get', id: '={{ "  " }}' },
-			'Parameter \"ID\": is empty: give the ID of the school to get',
+			{
+				resource: 'school',
+				operation: 'get',
+				school: { __rl: true, mode: 'id', value: '={{ "  " }}' },
+			},
+			'Parameter \"School\": is empty: pick the school from the list, or give its ID or IRI',
 		],
 		[
 			'an empty iri',
-			{ resource: 'person', operation: 'get', iri: '={{ $json.missing }}' },
-			'Parameter \"IRI\": is empty: give the IRI of the person to get',
+			{
+				resource: 'person',
+				operation: 'get',
+				person: { __rl: true, mode: 'url', value: '={{ $json.missing }}' },
+			},
+			'Parameter \"Person\": is empty: pick the person from the list, or give its IRI',
 		],
 		[
 			'no custom fields',
@@ -95,7 +103,7 @@ describe('bad input fails before any request', () => {
 		],
 		[
 			'a non-text filter',
-			{ resource: 'organization', operation: 'getMany', filters: { label: 5 } },
+			{ resource: 'organization', operation: 'getAll', filters: { label: 5 } },
 			'Parameter "Label Contains": must be text, got 5',
 		],
 	])('%s', async (_case, parameters, message) => {
@@ -123,7 +131,7 @@ describe('input checked against the live schema fails before the data request', 
 	it('refuses an enum filter value the server does not declare and lists the known ones', async () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
-			operation: 'getMany',
+			operation: 'getAll',
 			filters: { type: 'Museum' },
 		});
 		expect(result.error?.message).toBe('Filter "Type" is "Museum", which the server does not know');
@@ -203,7 +211,7 @@ describe('API errors', () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'school',
 			operation: 'get',
-			id: sandbox().data.org.schools[0].id,
+			school: { __rl: true, mode: 'id', value: sandbox().data.org.schools[0].id },
 		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toHaveLength(1);
@@ -288,7 +296,7 @@ describe('token endpoint errors, without secrets', () => {
 			{
 				resource: 'contentPartner',
 				operation: 'get',
-				id: '={{ $json.id }}',
+				contentPartner: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 				options: { requestMethod: 'GET' },
 			},
 			{
@@ -328,7 +336,7 @@ describe('continue on fail and pairedItem', () => {
 			sandbox(),
 			{
 				resource: 'contentPartner',
-				operation: 'getMany',
+				operation: 'getAll',
 				limit: '={{ $json.limit }}',
 				outputDetail: 'custom',
 				fields: ['id'],
@@ -351,7 +359,11 @@ describe('continue on fail and pairedItem', () => {
 	it('without continue on fail, the error names the failing item', async () => {
 		const result = await runOrganizationNode(
 			sandbox(),
-			{ resource: 'contentPartner', operation: 'get', id: '={{ $json.id }}' },
+			{
+				resource: 'contentPartner',
+				operation: 'get',
+				contentPartner: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			},
 			{ input: [{ id: sandbox().data.org.contentPartners[0].id }, { id: 'OR-none' }] },
 		);
 		expect(result.error?.message).toBe('No content partner found with id "OR-none"');

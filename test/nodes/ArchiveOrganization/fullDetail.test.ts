@@ -69,7 +69,7 @@ describe('Everything', () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
 			operation: 'get',
-			id: org.id,
+			organization: { __rl: true, mode: 'id', value: org.id },
 			outputDetail: 'full',
 		});
 		expect(result.error).toBeUndefined();
@@ -86,7 +86,7 @@ describe('Everything', () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
 			operation: 'get',
-			id: operator.id,
+			organization: { __rl: true, mode: 'id', value: operator.id },
 			outputDetail: 'full',
 		});
 		expect(result.error).toBeUndefined();
@@ -102,7 +102,7 @@ describe('Everything', () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'person',
 			operation: 'get',
-			iri: manager.iri,
+			person: { __rl: true, mode: 'url', value: manager.iri },
 			outputDetail: 'full',
 		});
 		expect(result.error).toBeUndefined();
@@ -145,7 +145,12 @@ describe('Everything', () => {
 			const credentials = orgCredentials(sandbox(), { apiUrl: `${proxy.baseUrl}/organisation_v2` });
 			const result = await runOrganizationNode(
 				sandbox(),
-				{ resource: 'organization', operation: 'get', id: org.id, outputDetail: 'full' },
+				{
+					resource: 'organization',
+					operation: 'get',
+					organization: { __rl: true, mode: 'id', value: org.id },
+					outputDetail: 'full',
+				},
 				{ credentials },
 			);
 			expect(result.error).toBeUndefined();

@@ -28,16 +28,14 @@ describe('Get by id and by iri', () => {
 		const byId = await runOrganizationNode(sandbox(), {
 			resource,
 			operation: 'get',
-			lookupBy: 'id',
-			id: entity().id,
+			[resource]: { __rl: true, mode: 'id', value: entity().id },
 		});
 		expect(byId.error).toBeUndefined();
 		expect(jsonOf(byId)).toEqual(expected);
 		const byIri = await runOrganizationNode(sandbox(), {
 			resource,
 			operation: 'get',
-			lookupBy: 'iri',
-			iri: entity().iri,
+			[resource]: { __rl: true, mode: 'url', value: entity().iri },
 		});
 		expect(jsonOf(byIri)).toEqual(expected);
 	});
@@ -47,7 +45,7 @@ describe('Get by id and by iri', () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'person',
 			operation: 'get',
-			iri: person.iri,
+			person: { __rl: true, mode: 'url', value: person.iri },
 		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([pick(person, PERSON_SCALARS)]);
@@ -60,7 +58,7 @@ describe('Get by id and by iri', () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
 			operation: 'get',
-			id: org.id,
+			organization: { __rl: true, mode: 'id', value: org.id },
 			outputDetail: 'full',
 		});
 		expect(result.error).toBeUndefined();
@@ -103,7 +101,7 @@ describe('Get by id and by iri', () => {
 			{
 				resource: 'contentPartner',
 				operation: 'get',
-				id: '={{ $json.partner }}',
+				contentPartner: { __rl: true, mode: 'id', value: '={{ $json.partner }}' },
 				outputDetail: 'custom',
 				fields: ['id'],
 			},
@@ -123,8 +121,7 @@ describe('not found', () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
 			operation: 'get',
-			lookupBy: 'iri',
-			iri: unknownIri,
+			contentPartner: { __rl: true, mode: 'url', value: unknownIri },
 		});
 		expect(result.error?.message).toBe(`No content partner found with iri "${unknownIri}"`);
 		expect(result.error?.description).toMatch(/Return Empty Result When Not Found/);
@@ -134,7 +131,7 @@ describe('not found', () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'school',
 			operation: 'get',
-			id: '999999',
+			school: { __rl: true, mode: 'id', value: '999999' },
 		});
 		expect(result.error?.message).toBe('No school found with id "999999"');
 	});
@@ -146,7 +143,7 @@ describe('not found', () => {
 			{
 				resource: 'organization',
 				operation: 'get',
-				id: '={{ $json.id }}',
+				organization: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 				outputDetail: 'custom',
 				fields: ['id'],
 			},
@@ -169,7 +166,7 @@ describe('not found', () => {
 			{
 				resource: 'person',
 				operation: 'get',
-				iri: '={{ $json.iri }}',
+				person: { __rl: true, mode: 'url', value: '={{ $json.iri }}' },
 				outputDetail: 'custom',
 				fields: ['iri'],
 				options: { returnEmptyWhenNotFound: true },

@@ -34,7 +34,7 @@ describe('Get Many, Return All, basic fields: exactly the emulator data in IRI o
 		expect(expected.length).toBeGreaterThan(500);
 		const result = await runOrganizationNode(sandbox(), {
 			resource,
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 		});
 		expect(result.error).toBeUndefined();
@@ -56,7 +56,7 @@ it('pages past the 500 cap concurrently with faults injected and still returns e
 	);
 	const result = await runOrganizationNode(sandbox(), {
 		resource: 'organization',
-		operation: 'getMany',
+		operation: 'getAll',
 		returnAll: true,
 		options: { pageSize: 300, maxConcurrency: 3 },
 	});
@@ -74,7 +74,7 @@ it('Limit mode returns the first rows in IRI order, across pages', async () => {
 		.map((entity) => pick(entity, ORGANIZATION_SCALARS));
 	const result = await runOrganizationNode(sandbox(), {
 		resource: 'contentPartner',
-		operation: 'getMany',
+		operation: 'getAll',
 		returnAll: false,
 		limit: 750,
 	});
@@ -91,7 +91,7 @@ describe('on the wire', () => {
 				sandbox(),
 				{
 					resource: 'school',
-					operation: 'getMany',
+					operation: 'getAll',
 					returnAll: false,
 					limit: 120,
 					options: { pageSize: 50 },
@@ -123,7 +123,7 @@ describe('on the wire', () => {
 		try {
 			const parameters = {
 				resource: 'organization',
-				operation: 'getMany',
+				operation: 'getAll',
 				returnAll: false,
 				limit: 600,
 				filters: { sector: 'Cultuur' },
@@ -184,7 +184,7 @@ it('falls back to the seed schema when the server refuses introspection (Apollo 
 			sandbox(),
 			{
 				resource: 'contentPartner',
-				operation: 'getMany',
+				operation: 'getAll',
 				limit: 20,
 				outputDetail: 'contact',
 				options: { flatten: true },
@@ -215,7 +215,7 @@ it('sends the text filters to the API as written, outer spaces removed: no wildc
 			sandbox(),
 			{
 				resource: 'person',
-				operation: 'getMany',
+				operation: 'getAll',
 				limit: 5,
 				filters: { givenName: '  jAn %_ ', familyName: 'De Smet' },
 			},
@@ -234,7 +234,7 @@ it('sends the text filters to the API as written, outer spaces removed: no wildc
 		// Label Contains likewise: the API's label argument does the substring match; the node adds no wildcard.
 		await runOrganizationNode(
 			sandbox(),
-			{ resource: 'organization', operation: 'getMany', limit: 5, filters: { label: ' 50%_a*b ' } },
+			{ resource: 'organization', operation: 'getAll', limit: 5, filters: { label: ' 50%_a*b ' } },
 			{ credentials },
 		);
 		const label = proxy.requests
@@ -258,7 +258,7 @@ describe('filters', () => {
 		expect(expected.length).toBeGreaterThan(0);
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			filters: { label: 'ARCHIEF', type: 'ContentPartner', sector: 'Cultuur' },
 		});
@@ -275,7 +275,7 @@ describe('filters', () => {
 		expect(expected.length).toBeGreaterThan(500);
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			filters: { type: 'ServiceProvider' },
 		});
@@ -285,7 +285,7 @@ describe('filters', () => {
 	it('treats empty filter fields as no filter', async () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'organization',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: false,
 			limit: 5,
 			filters: { label: '  ', sector: '' },
@@ -308,7 +308,7 @@ describe('filters', () => {
 			.map((person) => pick(person, PERSON_SCALARS));
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'person',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			filters: { givenName: someone.given_name.toUpperCase(), familyName: someone.family_name },
 		});
@@ -322,7 +322,7 @@ describe('output detail', () => {
 	it('returns schools together with OR- organizations of sector Onderwijs, unfiltered (documented)', async () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'school',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 		});
 		const rows = jsonOf(result);
@@ -351,7 +351,7 @@ describe('output detail', () => {
 		).toBe(true);
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			outputDetail: 'contact',
 			options: { flatten: true },
@@ -377,7 +377,7 @@ describe('output detail', () => {
 			}));
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
-			operation: 'getMany',
+			operation: 'getAll',
 			limit: 30,
 			outputDetail: 'custom',
 			fields: [
@@ -396,7 +396,7 @@ describe('output detail', () => {
 		const manager = sandbox().data.org.accountManagers[0];
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'person',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			filters: { givenName: manager.given_name, familyName: manager.family_name },
 			outputDetail: 'full',

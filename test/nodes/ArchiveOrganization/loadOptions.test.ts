@@ -36,7 +36,7 @@ beforeEach(() => {
 function liveContext(resource: string) {
 	return loadOptionsContext(orgCredentials(sandbox), {
 		resource,
-		operation: 'getMany',
+		operation: 'getAll',
 		outputDetail: 'custom',
 	});
 }
@@ -46,7 +46,7 @@ function unreachableContext(resource: string) {
 	const credentials = orgCredentials(sandbox, { apiUrl: 'http://127.0.0.1:9/organisation_v2' });
 	return loadOptionsContext(credentials, {
 		resource,
-		operation: 'getMany',
+		operation: 'getAll',
 		outputDetail: 'custom',
 	});
 }

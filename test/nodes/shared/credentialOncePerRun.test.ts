@@ -79,7 +79,7 @@ describe('action nodes: the credential is decrypted once per client, not per req
 			sandbox,
 			{
 				resource: 'organization',
-				operation: 'getMany',
+				operation: 'getAll',
 				returnAll: true,
 				options: { pageSize: 50, maxConcurrency: 3 },
 			},

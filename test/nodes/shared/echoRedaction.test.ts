@@ -212,7 +212,7 @@ const NODES: NodeCase[] = [
 		usernameProperty: 'username',
 		parameters: {
 			resource: 'contentPartner',
-			operation: 'getMany',
+			operation: 'getAll',
 			limit: 3,
 			options: { maxRetries: 0 },
 		},

@@ -1,0 +1,140 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+
+import { GraphqlClient } from '../../shared/graphql/client';
+import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import { rootFieldOf } from '../api/fieldPaths';
+import {
+	isOrgResourceName,
+	ORGANIZATION_SERVICE,
+	RESOURCES,
+	SERVER_PAGE_CAP,
+} from '../api/resources';
+import type { OrgResource } from '../api/resources';
+import { editorSchema } from '../api/session';
+
+/**
+ * "From List" of Organization Get: records named by label (persons by name), each holding its IRI. Organizations
+ * are searched by the API's own `label` argument (a case-insensitive substring match); the other queries have no
+ * label argument, so their pages are read in IRI order and matched here, a few pages per call.
+ */
+
+/** Rows per request when the server filters. */
+const SEARCH_PAGE_SIZE = 100;
+/** Pages read per call when matching here: the list keeps loading on scroll from where this stopped. */
+const SCAN_PAGES_PER_CALL = 4;
+/** Enough matches for one screen of the dropdown; scrolling asks for more. */
+const ENOUGH_MATCHES = 50;
+
+interface SearchPage {
+	rows: IDataObject[];
+	/** The offset to continue from, or undefined at the end. */
+	next: number | undefined;
+}
+
+function nameOf(resource: OrgResource, row: IDataObject): string {
+	if (resource.name === 'person') {
+		const name = [row.given_name, row.family_name].filter((part) => typeof part === 'string');
+		return name.length > 0 ? name.join(' ') : String(row.iri);
+	}
+	return typeof row.label === 'string' && row.label !== '' ? row.label : String(row.iri);
+}
+
+function toItem(resource: OrgResource, row: IDataObject): INodeListSearchItems {
+	const name = nameOf(resource, row);
+	const id = typeof row.id === 'string' ? row.id : undefined;
+	return {
+		name: id && id !== name ? `${name} (${id})` : name,
+		value: String(row.iri),
+		url: String(row.iri),
+	};
+}
+
+async function readPage(
+	client: GraphqlClient,
+	resource: OrgResource,
+	document: ReturnType<typeof buildRootFieldQuery>,
+	variables: IDataObject,
+	limit: number,
+): Promise<SearchPage> {
+	const data = await client.request<IDataObject>({ document, variables: { ...variables, limit } });
+	const list = data[resource.rootField];
+	const rows = (Array.isArray(list) ? list : []).filter(
+		(row): row is IDataObject => typeof row === 'object' && row !== null && 'iri' in row,
+	);
+	const offset = Number(variables.offset);
+	return {
+		rows,
+		next: Array.isArray(list) && list.length >= limit ? offset + list.length : undefined,
+	};
+}
+
+export async function searchRecords(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const resourceName = this.getCurrentNodeParameter('resource');
+	const resource = RESOURCES[isOrgResourceName(resourceName) ? resourceName : 'organization'];
+	const schema = await editorSchema(this);
+	const root = rootFieldOf(schema, resource.rootField);
+	if (!root) return { results: [] };
+
+	const wanted =
+		resource.name === 'person' ? ['iri', 'given_name', 'family_name'] : ['iri', 'id', 'label'];
+	const fields = wanted.filter((field) => field in root.type.getFields());
+	const term = (filter ?? '').trim();
+	const serverFilters =
+		term !== '' && root.argumentTypes.has('label') && resource.name !== 'person';
+	const argumentNames = [...(serverFilters ? ['label'] : []), 'offset', 'limit'].filter((name) =>
+		root.argumentTypes.has(name),
+	);
+	const document = buildRootFieldQuery({
+		operationName: 'SearchRecords',
+		rootField: resource.rootField,
+		arguments: argumentNames.map((name) => ({
+			name,
+			type: root.argumentTypes.get(name) as string,
+		})),
+		fields,
+	});
+	const client = await GraphqlClient.create(this, ORGANIZATION_SERVICE, {
+		retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 },
+		timeoutMs: 20_000,
+	});
+
+	let offset = Number(paginationToken ?? 0);
+	if (!Number.isSafeInteger(offset) || offset < 0) offset = 0;
+
+	if (serverFilters || term === '') {
+		const page = await readPage(
+			client,
+			resource,
+			document,
+			serverFilters ? { label: term, offset } : { offset },
+			SEARCH_PAGE_SIZE,
+		);
+		return {
+			results: page.rows.map((row) => toItem(resource, row)),
+			paginationToken: page.next === undefined ? undefined : String(page.next),
+		};
+	}
+
+	const needle = term.toLowerCase();
+	const results: INodeListSearchItems[] = [];
+	let next: number | undefined = offset;
+	for (let pages = 0; pages < SCAN_PAGES_PER_CALL && next !== undefined; pages++) {
+		const page = await readPage(client, resource, document, { offset: next }, SERVER_PAGE_CAP);
+		for (const row of page.rows) {
+			const searched = `${nameOf(resource, row)} ${typeof row.id === 'string' ? row.id : ''}`;
+			if (searched.toLowerCase().includes(needle)) results.push(toItem(resource, row));
+		}
+		next = page.next;
+		if (results.length >= ENOUGH_MATCHES) break;
+	}
+	return { results, paginationToken: next === undefined ? undefined : String(next) };
+}
