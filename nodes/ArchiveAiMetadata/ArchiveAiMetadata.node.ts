@@ -8,7 +8,13 @@ import type {
 
 import { routeAction } from '../shared/n8n/router';
 import { operationParameters, operationProperties, ROUTES } from './actions/router';
-import { getDownloadableFiles, getFields } from './methods/loadOptions';
+import { searchRecentRecords } from './methods/listSearch';
+import {
+	getDownloadableFiles,
+	getFields,
+	getFilterContentPartners,
+	getFilterStatuses,
+} from './methods/loadOptions';
 
 /**
  * One main input and output. A named constant because the two lint rule sets disagree on the literal form
@@ -85,7 +91,8 @@ export class ArchiveAiMetadata implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getFields, getDownloadableFiles },
+		loadOptions: { getFields, getDownloadableFiles, getFilterContentPartners, getFilterStatuses },
+		listSearch: { searchRecentRecords },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
-import { getContentPartners, getStatuses } from './methods/triggerLoadOptions';
+import { getContentPartners, getStatuses, getViewFields } from './methods/triggerLoadOptions';
 import { pollNewRecords } from './trigger/poll';
 
 export class ArchiveAiMetadataTrigger implements INodeType {
@@ -35,7 +35,7 @@ export class ArchiveAiMetadataTrigger implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getStatuses, getContentPartners },
+		loadOptions: { getStatuses, getContentPartners, getViewFields },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -75,7 +75,8 @@ export function sipStatusWorkflow(): WorkflowJson {
 			resource: 'faceTask',
 			operation: 'getByPid',
 			pid: '={{ $json.pid }}',
-			options: { includeNotFound: true, simplify: true },
+			output: 'simplified',
+			options: { includeNotFound: true },
 		},
 		{ credentials: { archiveAiMetadataApi: DEMO_CREDENTIALS.ai } },
 	);
@@ -86,7 +87,7 @@ export function sipStatusWorkflow(): WorkflowJson {
 			resource: 'contentPartner',
 			operation: 'get',
 			contentPartner: { __rl: true, mode: 'id', value: '={{ $json.cp }}' },
-			outputDetail: 'contact',
+			output: 'simplified',
 			options: { flatten: true, returnEmptyWhenNotFound: true },
 		},
 		{
@@ -134,7 +135,7 @@ export function scheduledExportWorkflow(exportDir: string, startFrom: string): W
 			pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] },
 			view: 'speech_tasks',
 			statuses: ['succeeded'],
-			fields: 'simplified',
+			output: 'simplified',
 			options: { startFrom },
 		},
 		{ credentials: { archiveAiMetadataApi: DEMO_CREDENTIALS.ai } },

@@ -1,7 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
-import { maxRetriesOption, optionsCollection, showFor } from '../../shared/n8n/descriptions';
+import {
+	maxRetriesOption,
+	optionsCollection,
+	outputParameter,
+	showFor,
+} from '../../shared/n8n/descriptions';
 import { DEFAULT_PAGE_SIZE } from '../api/session';
 import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
 import type { AiViewDefinition } from '../api/views';
@@ -19,31 +24,15 @@ export const RESOURCES_WITH_FILES = resourcesWhere((view) => view.files.length >
 
 export { optionsCollection, showFor };
 
-/** "All fields" or a choice listed from the live schema. */
-export function fieldSelectionProperties(
-	resources: string[],
-	operations: string[],
-): INodeProperties[] {
+/** Output (Simplified / Raw / Selected Fields) and, for Selected Fields, the columns listed from the live schema. */
+export function outputProperties(resources: string[], operations: string[]): INodeProperties[] {
 	return [
-		{
-			displayName: 'Fields to Return',
-			name: 'fieldSelection',
-			type: 'options',
-			options: [
-				{
-					name: 'All Fields',
-					value: 'all',
-					description: 'Every column of the view (or the simplified set when Simplify is on)',
-				},
-				{
-					name: 'Selected Fields',
-					value: 'selected',
-					description: 'Only the columns chosen below',
-				},
-			],
-			default: 'all',
-			displayOptions: showFor(resources, operations),
-		},
+		outputParameter(showFor(resources, operations), {
+			record: 'row',
+			simplified:
+				'The main columns (for tasks task_id, pid, cp, status, processed_time, title), without raw JSON outputs and list columns',
+			raw: 'Every column of the view, raw JSON outputs parsed',
+		}),
 		{
 			displayName: 'Field Names or IDs',
 			name: 'fields',
@@ -53,7 +42,7 @@ export function fieldSelectionProperties(
 			description:
 				'Columns to return, read from the live API schema. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			displayOptions: {
-				show: { resource: resources, operation: operations, fieldSelection: ['selected'] },
+				show: { resource: resources, operation: operations, output: ['selected'] },
 			},
 		},
 	];
@@ -79,15 +68,6 @@ const concurrencyOption: INodeProperties = {
 
 export const retriesOption = maxRetriesOption('action');
 
-export const simplifyOption: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to return only the main columns of each row (for tasks e.g. task_id, pid, cp, status, processed_time, title), without raw JSON outputs and list columns',
-};
-
 export const keepRawJsonOption: INodeProperties = {
 	displayName: 'Keep Raw JSON Text',
 	name: 'keepRawJson',
@@ -103,5 +83,4 @@ export const pagedReadOptions: INodeProperties[] = [
 	concurrencyOption,
 	retriesOption,
 	pageSizeOption,
-	simplifyOption,
 ];

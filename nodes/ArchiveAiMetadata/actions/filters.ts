@@ -7,21 +7,26 @@ import { resourcesWhere, showFor } from './common';
 /** The `filters` collection, one variant per kind of view (only the filters that view's columns support). */
 
 const status: INodeProperties = {
-	displayName: 'Status',
+	displayName: 'Status Names or IDs',
 	name: 'status',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. succeeded',
-	description: 'Only rows with one of these statuses (comma-separated), e.g. succeeded, failed',
+	type: 'multiOptions',
+	typeOptions: { loadOptionsMethod: 'getFilterStatuses', loadOptionsDependsOn: ['resource'] },
+	default: [],
+	description:
+		'Only rows with one of these statuses. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 const contentPartner: INodeProperties = {
-	displayName: 'Content Partner',
+	displayName: 'Content Partner Names or IDs',
 	name: 'contentPartner',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. OR-abc1234',
-	description: 'Only rows of these content partners (cp, comma-separated)',
+	type: 'multiOptions',
+	typeOptions: {
+		loadOptionsMethod: 'getFilterContentPartners',
+		loadOptionsDependsOn: ['resource'],
+	},
+	default: [],
+	description:
+		'Only rows of these content partners (cp, e.g. OR-abc1234). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 const pid: INodeProperties = {

@@ -8,53 +8,85 @@ import type {
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { returnEmptyWhenNotFoundOption } from '../../shared/n8n/descriptions';
-import { isUuid, parameterError, requireText } from '../../shared/n8n/params';
+import { isUuid, locatorOf, parameterError, requireText } from '../../shared/n8n/params';
 import { fieldsFor, parseFieldSelection } from '../api/query';
 import { readRows } from '../api/reader';
 import { AiSession, readOptions } from '../api/session';
 import { AI_VIEWS, shapeRecord, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import {
-	fieldSelectionProperties,
+	outputProperties,
 	keepRawJsonOption,
 	optionsCollection,
 	resourcesWhere,
 	retriesOption,
 	showFor,
-	simplifyOption,
 } from './common';
 
 const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');
 const PERSON_RESOURCES = resourcesWhere((view) => view.idColumn === 'id');
 const GET_RESOURCES = [...TASK_RESOURCES, ...PERSON_RESOURCES];
 
+/** The editor's check of By ID: a UUID, with or without dashes (the API's id columns are uuid). */
+const UUID_REGEX =
+	'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$';
+
+/** Task ID or Person ID: From List (the most recent records, searchable) or By ID. */
+function recordLocator(
+	displayName: string,
+	name: string,
+	description: string,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		description,
+		displayOptions,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchRecentRecords', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: UUID_REGEX, errorMessage: 'Not a UUID' },
+					},
+				],
+			},
+		],
+	};
+}
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Task ID',
-		name: 'taskId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d',
-		description: 'The task_id (UUID) of the task',
-		displayOptions: showFor(TASK_RESOURCES, ['get', 'downloadFiles']),
-	},
-	{
-		displayName: 'Person ID',
-		name: 'personId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d',
-		description: 'The ID (UUID) of the reference-set person',
-		displayOptions: showFor(PERSON_RESOURCES, ['get']),
-	},
-	...fieldSelectionProperties(GET_RESOURCES, ['get']),
+	recordLocator(
+		'Task ID',
+		'taskId',
+		'The task to get: pick a recent one, or give its task_id (UUID)',
+		showFor(TASK_RESOURCES, ['get', 'downloadFiles']),
+	),
+	recordLocator(
+		'Person ID',
+		'personId',
+		'The reference-set person to get: pick a recent one, or give their ID (UUID)',
+		showFor(PERSON_RESOURCES, ['get']),
+	),
+	...outputProperties(GET_RESOURCES, ['get']),
 	optionsCollection(showFor(GET_RESOURCES, ['get']), [
 		keepRawJsonOption,
 		retriesOption,
 		returnEmptyWhenNotFoundOption('record'),
-		simplifyOption,
 	]),
 ];
 
@@ -76,7 +108,7 @@ export function readRecordId(
 		ctx,
 		itemIndex,
 		parameter.displayName,
-		ctx.getNodeParameter(parameter.name, itemIndex, ''),
+		locatorOf(ctx.getNodeParameter(parameter.name, itemIndex, '')).value,
 	);
 	const idColumn = view?.idColumn;
 	if (view && idColumn && view.columnTypes[idColumn] === 'uuid' && !isUuid(id)) {
@@ -152,7 +184,10 @@ async function findRecordById(
 			concurrency: 1,
 			maxRows: 1,
 		},
-		{ selection: 'Fields', variables: { where: idParameterName(view.definition.key).displayName } },
+		{
+			selection: 'Field Names or IDs',
+			variables: { where: idParameterName(view.definition.key).displayName },
+		},
 	);
 	return record;
 }
@@ -170,7 +205,7 @@ export async function executeGet(
 		const connection = await session.connectToViews(options.maxRetries);
 		const view = await session.resolve(connection, viewKey, itemIndex);
 		const id = readRecordId(ctx, itemIndex, viewKey, view);
-		const fields = fieldsFor(ctx, itemIndex, selection, view, options.simplify);
+		const fields = fieldsFor(ctx, itemIndex, selection, view);
 		const lookup = { view, itemIndex, id, fields, maxRetries: options.maxRetries };
 		const record = await findRecordById(session, lookup);
 		if (record) return [shapeRecord(view, record, options)];

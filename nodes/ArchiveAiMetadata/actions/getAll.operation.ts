@@ -22,7 +22,7 @@ import { AiSession, readOptions } from '../api/session';
 import { shapeRecord, viewKeyOf, type AiViewKey } from '../api/views';
 import {
 	ALL_VIEW_RESOURCES,
-	fieldSelectionProperties,
+	outputProperties,
 	optionsCollection,
 	pagedReadOptions,
 	showFor,
@@ -52,6 +52,8 @@ export const description: INodeProperties[] = [
 		},
 	},
 	...filterProperties,
+	...outputProperties(ALL_VIEW_RESOURCES, ['getAll']),
+	optionsCollection(show, pagedReadOptions),
 	{
 		displayName: 'Sort',
 		name: 'sort',
@@ -87,8 +89,6 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	...fieldSelectionProperties(ALL_VIEW_RESOURCES, ['getAll']),
-	optionsCollection(show, pagedReadOptions),
 ];
 
 /** Get Many: filtered, sorted rows of a view; Return All pages through everything with bounded concurrency. */
@@ -119,13 +119,13 @@ export async function executeGetMany(
 				view,
 				where: buildWhere(ctx, itemIndex, view, filters),
 				orderBy: orderByFor(ctx, itemIndex, sort, view),
-				fields: fieldsFor(ctx, itemIndex, selection, view, options.simplify),
+				fields: fieldsFor(ctx, itemIndex, selection, view),
 				pageSize: options.pageSize,
 				concurrency: options.concurrency,
 				maxRows,
 			},
 			{
-				selection: 'Fields',
+				selection: 'Field Names or IDs',
 				variables: {
 					where: ADVANCED_FILTER_NAME,
 					order_by: 'Sort',

@@ -26,7 +26,7 @@ import { AiSession, readOptions } from '../api/session';
 import type { ReadOptions, ViewConnection } from '../api/session';
 import {
 	RESOURCES_WITH_PID,
-	fieldSelectionProperties,
+	outputProperties,
 	optionsCollection,
 	pagedReadOptions,
 	showFor,
@@ -54,7 +54,7 @@ export const description: INodeProperties[] = [
 		displayOptions: show,
 	},
 	...pidLookupFilterProperties,
-	...fieldSelectionProperties(RESOURCES_WITH_PID, ['getByPid']),
+	...outputProperties(RESOURCES_WITH_PID, ['getByPid']),
 	optionsCollection(show, [
 		{
 			displayName: 'Batch Size',
@@ -153,7 +153,7 @@ async function lookUpPids(
 ): Promise<{ view: ResolvedView; rowsByPid: Map<string, IDataObject[]> }> {
 	const connection = await session.connectToViews(settings.maxRetries);
 	const view = await session.resolve(connection, viewKey, 0);
-	const fields = fieldsFor(session.ctx, 0, settings.selection, view, settings.simplify);
+	const fields = fieldsFor(session.ctx, 0, settings.selection, view);
 	if (pids.length === 0) return { view, rowsByPid: new Map() };
 	const rowsByPid = view.columns.includes('pid')
 		? await rowsByDirectPid(session, connection, view, pids, fields, settings)
@@ -305,7 +305,10 @@ async function readRowsWhereIn(
 					// sent ahead would mostly come back empty.
 					concurrency: 1,
 				},
-				{ selection: 'Fields', variables: { where: query.filter ? ADVANCED_FILTER_NAME : 'PID' } },
+				{
+					selection: 'Field Names or IDs',
+					variables: { where: query.filter ? ADVANCED_FILTER_NAME : 'PID' },
+				},
 			),
 	);
 	return batches.flat();

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	isUuid,
+	outputChoiceOf,
 	parameterError,
 	parseJsonObject,
 	readDateTime,
@@ -284,19 +285,25 @@ export function orderByFor(
 	});
 }
 
-/** "Fields to Return": all fields (or the simplified set), or the user's choice, which must not be empty. */
-export type FieldSelection = { mode: 'all' } | { mode: 'selected'; fields: string[] };
+/** Output: the simplified columns, every column (Raw), or the user's choice, which must not be empty. */
+export type FieldSelection =
+	| { mode: 'simplified' | 'raw' }
+	| { mode: 'selected'; fields: string[] };
 
 export function parseFieldSelection(ctx: IExecuteFunctions, itemIndex: number): FieldSelection {
-	if ((ctx.getNodeParameter('fieldSelection', itemIndex, 'all') as string) !== 'selected')
-		return { mode: 'all' };
+	const mode = outputChoiceOf(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('output', itemIndex, 'simplified'),
+	);
+	if (mode !== 'selected') return { mode };
 	const fields = splitList(ctx.getNodeParameter('fields', itemIndex, []));
 	if (fields.length === 0)
 		throw parameterError(
 			ctx,
 			itemIndex,
-			'Fields',
-			'choose at least one field, or select all fields',
+			'Field Names or IDs',
+			'is empty: choose at least one field, or choose Simplified or Raw in "Output"',
 		);
 	return { mode: 'selected', fields: [...new Set(fields)] };
 }
@@ -307,10 +314,10 @@ export function fieldsFor(
 	itemIndex: number,
 	selection: FieldSelection,
 	view: ResolvedView,
-	simplify: boolean,
 ): string[] {
-	if (selection.mode === 'all') {
-		return simplify && view.simplifiedColumns.length > 0 ? view.simplifiedColumns : view.columns;
+	if (selection.mode !== 'selected') {
+		const simplified = selection.mode === 'simplified' && view.simplifiedColumns.length > 0;
+		return simplified ? view.simplifiedColumns : view.columns;
 	}
 	if (view.live) {
 		const unknown = selection.fields.filter((field) => !view.columns.includes(field));
@@ -318,7 +325,7 @@ export function fieldsFor(
 			throw parameterError(
 				ctx,
 				itemIndex,
-				'Fields',
+				'Field Names or IDs',
 				`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((field) => `"${field}"`).join(', ')} for ${view.rootField}; known: ${view.columns.join(', ')}`,
 			);
 		}

@@ -29,7 +29,6 @@ export interface ReadOptions {
 	pageSize: number;
 	concurrency: number;
 	maxRetries: number;
-	simplify: boolean;
 	keepRawJson: boolean;
 }
 
@@ -56,7 +55,6 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOpti
 				max: MAX_RETRIES,
 			},
 		),
-		simplify: options.simplify === true,
 		keepRawJson: options.keepRawJson === true,
 	};
 }

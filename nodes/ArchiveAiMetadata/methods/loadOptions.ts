@@ -1,34 +1,18 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { loadSchema } from '../../shared/graphql/schemaCache';
-import { AI_METADATA_SERVICE, createAiMetadataClient } from '../api/client';
-import { resolveViewOrDocumented, viewByResource } from '../api/views';
-import type { ResolvedView } from '../api/views';
+import { viewByResource } from '../api/views';
+import type { AiViewKey, ResolvedView } from '../api/views';
+import { columnOptions, contentPartnerOptions, editorView, statusOptions } from './viewLists';
 
-/**
- * The current resource's view with live names; when the schema cannot be read (no credential yet, API down),
- * the documented names, so the lists still show something sensible.
- */
+/** The current resource's view (live names, or the documented ones when the schema cannot be read). */
 async function currentView(ctx: ILoadOptionsFunctions): Promise<ResolvedView | undefined> {
 	const definition = viewByResource(String(ctx.getCurrentNodeParameter('resource') ?? ''));
-	if (!definition) return undefined;
-	try {
-		const client = await createAiMetadataClient(ctx, { retry: { maxRetries: 1 } });
-		const schema = await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
-		return resolveViewOrDocumented(schema, definition.key);
-	} catch {
-		return resolveViewOrDocumented(undefined, definition.key);
-	}
+	return definition ? await editorView(ctx, definition.key) : undefined;
 }
 
 export async function getFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const view = await currentView(this);
-	if (!view) return [];
-	return [...view.columns].sort().map((column) => ({
-		name: column,
-		value: column,
-		description: view.columnTypes[column] ? `Type: ${view.columnTypes[column]}` : undefined,
-	}));
+	const definition = viewByResource(String(this.getCurrentNodeParameter('resource') ?? ''));
+	return definition ? await columnOptions(this, definition.key) : [];
 }
 
 export async function getDownloadableFiles(
@@ -41,4 +25,21 @@ export async function getDownloadableFiles(
 		value: file.column,
 		description: `Column ${file.column}`,
 	}));
+}
+
+/** The chosen resource's view, for the Get Many filters; the first task view when the resource has none. */
+function currentViewKey(ctx: ILoadOptionsFunctions): AiViewKey {
+	return viewByResource(String(ctx.getCurrentNodeParameter('resource') ?? ''))?.key ?? 'face_tasks';
+}
+
+export async function getFilterStatuses(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return await statusOptions(this, currentViewKey(this));
+}
+
+export async function getFilterContentPartners(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return await contentPartnerOptions(this, currentViewKey(this));
 }

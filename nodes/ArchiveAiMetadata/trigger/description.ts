@@ -1,5 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { maxRetriesOption } from '../../shared/n8n/descriptions';
+import { maxRetriesOption, outputParameter } from '../../shared/n8n/descriptions';
 import { DEFAULT_TRIGGER_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 
 /** Views the trigger can watch: each has a time that moves when a row is new or changed. */
@@ -101,25 +101,21 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			'Only emit records of these content partners (cp, e.g. OR-abc1234). Leave empty for all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
+	outputParameter(undefined, {
+		record: 'record',
+		simplified:
+			'The identifying columns and the main results, without raw JSON outputs and list columns (per-frame counts, time intervals, links)',
+		raw: 'Every column the view exposes, including raw JSON outputs and transcripts',
+	}),
 	{
-		displayName: 'Fields',
+		displayName: 'Field Names or IDs',
 		name: 'fields',
-		type: 'options',
-		options: [
-			{
-				name: 'Simplified',
-				value: 'simplified',
-				description:
-					'The identifying columns and the main results, without raw JSON outputs and list columns (per-frame counts, time intervals, links)',
-			},
-			{
-				name: 'All',
-				value: 'all',
-				description: 'Every column the view exposes, including raw JSON outputs and transcripts',
-			},
-		],
-		default: 'simplified',
-		description: 'Which columns each record carries',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getViewFields', loadOptionsDependsOn: ['view'] },
+		displayOptions: { show: { output: ['selected'] } },
+		default: [],
+		description:
+			'Columns to emit; the time and key columns always come along. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'Options',

@@ -80,7 +80,7 @@ async function pollOnce(
 		source,
 		positionFilter(cursor, columns, cursor.memory ? microsToIso(lowerBound) : undefined),
 		userFilters(source.view, settings),
-		selectedColumns(source.view, settings),
+		selectedColumns(ctx, source.view, settings),
 		settings,
 		settings.maxRecordsPerPoll + remembered.size,
 	);
@@ -259,7 +259,7 @@ async function latestForManualRun(
 	source: ViewSource,
 	settings: TriggerSettings,
 ): Promise<INodeExecutionData[][]> {
-	const fields = selectedColumns(source.view, settings);
+	const fields = selectedColumns(ctx, source.view, settings);
 	const rows = await fetchNewest(ctx, source, userFilters(source.view, settings), fields, 1);
 	if (rows.length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'No records match the current filters', {

@@ -88,12 +88,31 @@ export function userFilters(view: ResolvedView, settings: TriggerSettings): IDat
 
 /** Selected columns; the cursor's columns are always among them, as the next cursor is read from the rows. */
 export function selectedColumns(
+	ctx: IPollFunctions,
 	view: ResolvedView,
-	settings: Pick<TriggerSettings, 'fields'>,
+	settings: Pick<TriggerSettings, 'output' | 'selectedFields'>,
 ): string[] {
-	const columns = settings.fields === 'all' ? view.columns : view.simplifiedColumns;
+	const columns =
+		settings.output === 'raw'
+			? view.columns
+			: settings.output === 'simplified'
+				? view.simplifiedColumns
+				: checkedSelection(ctx, view, settings.selectedFields);
 	const cursorColumns = cursorColumnsOf(view);
 	return [...new Set([...columns, cursorColumns.time, ...cursorColumns.key])];
+}
+
+/** Selected Fields must be columns of the view; unknown names fail the poll naming them (live schema only). */
+function checkedSelection(ctx: IPollFunctions, view: ResolvedView, fields: string[]): string[] {
+	const unknown = view.live ? fields.filter((field) => !view.columns.includes(field)) : [];
+	if (unknown.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Parameter "Field Names or IDs": ${unknown.map((field) => JSON.stringify(field)).join(', ')} ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of ${view.rootField}`,
+			{ description: `Known columns: ${view.columns.join(', ')}` },
+		);
+	}
+	return fields;
 }
 
 function pageDocument(ctx: IPollFunctions, source: ViewSource, fields: string[]): DocumentNode {

@@ -7,8 +7,10 @@ import {
 	MAX_CONCURRENT_REQUESTS,
 	MAX_RETRIES,
 } from '../../shared/n8n/limits';
+import type { OutputChoice } from '../../shared/n8n/descriptions';
 import {
 	MAX_GRAPHQL_INT,
+	outputChoiceOf,
 	parameterError as itemParameterError,
 	requireInteger,
 } from '../../shared/n8n/params';
@@ -31,7 +33,9 @@ export interface TriggerSettings {
 	statuses: string[];
 	/** Empty: every content partner. */
 	contentPartners: string[];
-	fields: 'simplified' | 'all';
+	output: OutputChoice;
+	/** Output "Selected Fields": the chosen columns (checked against the live view at poll time). */
+	selectedFields: string[];
 	emitAs: 'eachRecord' | 'oneItem';
 	maxRecordsPerPoll: number;
 	/** "Start From" as a UTC ISO string. */
@@ -139,10 +143,7 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 		contentPartners: VIEWS_WITH_CP.includes(view)
 			? textList(ctx, 'Content Partner Names or IDs', ctx.getNodeParameter('contentPartners', []))
 			: [],
-		fields: oneOf(ctx, 'Fields', ctx.getNodeParameter('fields', 'simplified'), [
-			'simplified',
-			'all',
-		] as const),
+		...readOutput(ctx),
 		emitAs: oneOf(ctx, 'Emit As', options.emitAs ?? 'eachRecord', [
 			'eachRecord',
 			'oneItem',
@@ -189,4 +190,18 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 			MAX_REEMIT_AFTER_MINUTES,
 		),
 	};
+}
+
+function readOutput(ctx: IPollFunctions): Pick<TriggerSettings, 'output' | 'selectedFields'> {
+	const output = outputChoiceOf(ctx, 0, ctx.getNodeParameter('output', 'simplified'));
+	if (output !== 'selected') return { output, selectedFields: [] };
+	const selectedFields = textList(ctx, 'Field Names or IDs', ctx.getNodeParameter('fields', []));
+	if (selectedFields.length === 0) {
+		throw parameterError(
+			ctx,
+			'Field Names or IDs',
+			'is empty: choose at least one field, or choose Simplified or Raw in "Output"',
+		);
+	}
+	return { output, selectedFields };
 }

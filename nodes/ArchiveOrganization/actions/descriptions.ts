@@ -1,8 +1,9 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 import {
 	maxRetriesOption,
+	outputParameter,
 	returnEmptyWhenNotFoundOption,
 	optionsCollection as collection,
 	showFor as showForResources,
@@ -22,71 +23,30 @@ function showFor(
 	return showForResources([resource.name], [operation], extra);
 }
 
-function outputDetailOptions(resource: OrgResource): INodePropertyOptions[] {
-	if (!resource.hasSites) {
-		return [
-			{ name: 'Basic Fields', value: 'basic', description: 'Name, e-mail, telephone and IRI' },
-			{
-				name: 'Everything',
-				value: 'full',
-				description:
-					'Posts with their roles (with broader and narrower roles) and organizations, and the organizations the person is account manager of',
-			},
-			{
-				name: 'Selected Fields',
-				value: 'custom',
-				description: 'Choose the fields, nested ones included',
-			},
-			{
-				name: 'With Posts',
-				value: 'contact',
-				description: 'Basic fields plus the posts held, with role and organization',
-			},
-		];
-	}
-	return [
-		{
-			name: 'Basic Fields',
-			value: 'basic',
-			description: 'ID, IRI, label, homepage, sector and the other plain fields',
-		},
-		{
-			name: 'Everything',
-			value: 'full',
-			description:
-				'Contact details plus logo; account manager with their posts and the organizations they manage (IRI, ID, label); classification with broader and narrower concepts; units with their parent, contacts, sites, posts and other objects; posts with roles and organizations',
-		},
-		{
-			name: 'Selected Fields',
-			value: 'custom',
-			description: 'Choose the fields, nested ones included',
-		},
-		{
-			name: 'With Contact Details',
-			value: 'contact',
-			description:
-				'Basic fields plus contact points, primary site and all sites with their addresses',
-		},
-	];
-}
-
+/** Output: Simplified (the common fields), Raw (everything linked) or Selected Fields, and the fields list. */
 function outputProperties(resource: OrgResource, operation: Operation): INodeProperties[] {
 	return [
-		{
-			displayName: 'Output Detail',
-			name: 'outputDetail',
-			type: 'options',
-			displayOptions: showFor(resource, operation),
-			options: outputDetailOptions(resource),
-			default: 'basic',
-			description: `Which fields of each ${resource.singular} to return`,
-		},
+		outputParameter(
+			showFor(resource, operation),
+			resource.hasSites
+				? {
+						record: resource.singular,
+						simplified: 'ID, IRI, label, homepage, sector and the other plain fields',
+						raw: 'Every field with the objects it links to: sites, logo, account manager, classification, units and posts',
+					}
+				: {
+						record: resource.singular,
+						simplified:
+							'Name, e-mail, telephone and IRI, with the posts held (role and organization)',
+						raw: 'Every field, posts with their roles and organizations, and the organizations managed',
+					},
+		),
 		{
 			displayName: 'Field Names or IDs',
 			name: 'fields',
 			type: 'multiOptions',
 			typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['resource'] },
-			displayOptions: showFor(resource, operation, { outputDetail: ['custom'] }),
+			displayOptions: showFor(resource, operation, { output: ['selected'] }),
 			default: [],
 			required: true,
 			description:

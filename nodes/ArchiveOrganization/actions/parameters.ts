@@ -7,7 +7,9 @@ import {
 	MAX_RETRIES,
 } from '../../shared/n8n/limits';
 import {
+	locatorOf,
 	MAX_GRAPHQL_INT,
+	outputChoiceOf,
 	parameterError,
 	requireInteger,
 	splitList,
@@ -96,8 +98,8 @@ function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
 		throw parameterError(
 			ctx,
 			itemIndex,
-			'Fields',
-			'is empty: select at least one field, or choose a preset in "Output Detail"',
+			'Field Names or IDs',
+			'is empty: choose at least one field, or choose Simplified or Raw in "Output"',
 		);
 	}
 	const malformed = fields.filter((field) => !isFieldPath(field));
@@ -105,7 +107,7 @@ function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
 		throw parameterError(
 			ctx,
 			itemIndex,
-			'Fields',
+			'Field Names or IDs',
 			`holds ${malformed.map((field) => JSON.stringify(field)).join(', ')}, which ${malformed.length === 1 ? 'is not a field path' : 'are not field paths'}`,
 			'A field path is field names joined by dots, e.g. label or primary_site.address.locality',
 		);
@@ -118,29 +120,16 @@ export function readOutputSettings(
 	itemIndex: number,
 	resource: OrgResource,
 ): OutputSettings {
-	const detail = ctx.getNodeParameter('outputDetail', itemIndex, 'basic') as string;
-	if (detail !== 'basic' && detail !== 'contact' && detail !== 'full' && detail !== 'custom') {
-		throw parameterError(
-			ctx,
-			itemIndex,
-			'Output Detail',
-			`must be basic, contact, full or custom, got ${JSON.stringify(detail)}`,
-		);
-	}
+	const output = outputChoiceOf(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('output', itemIndex, 'simplified'),
+	);
 	return {
-		detail,
-		customFields: detail === 'custom' ? readCustomFields(ctx, itemIndex) : [],
+		output,
+		customFields: output === 'selected' ? readCustomFields(ctx, itemIndex) : [],
 		flatten: resource.hasSites && options(ctx, itemIndex).flatten === true,
 	};
-}
-
-/** Where the Get record came from: a resource locator (`{ mode, value }`) or, from an expression, plain text. */
-function locatorOf(raw: unknown): { mode: string; value: unknown } {
-	if (typeof raw === 'object' && raw !== null && 'value' in raw) {
-		const locator = raw as { mode?: unknown; value: unknown };
-		return { mode: String(locator.mode ?? 'id'), value: locator.value };
-	}
-	return { mode: 'auto', value: raw };
 }
 
 export function readGetSettings(

@@ -48,7 +48,7 @@ export function selectedFieldPaths(
 ): string[] {
 	const typeName = root.type.name;
 	let paths: string[];
-	if (output.detail === 'custom') {
+	if (output.output === 'selected') {
 		const resolved = resolveFieldPaths(root.type, output.customFields);
 		if (resolved.unknown.length > 0) {
 			fail(
@@ -60,7 +60,7 @@ export function selectedFieldPaths(
 		}
 		paths = resolved.paths;
 	} else {
-		paths = resolveFieldPaths(root.type, resource.presets[output.detail]).paths;
+		paths = resolveFieldPaths(root.type, resource.presets[output.output]).paths;
 	}
 	if (output.flatten) {
 		paths = [...new Set([...paths, ...resolveFieldPaths(root.type, FLATTEN_FIELD_PATHS).paths])];

@@ -14,12 +14,13 @@ export const SERVER_PAGE_CAP = 500;
 
 type OrgResourceName = 'contentPartner' | 'organization' | 'school' | 'person';
 export type LookupKey = 'id' | 'iri';
-type OutputDetail = 'basic' | 'contact' | 'full';
+/** The presets of Output: Simplified and Raw (Selected Fields lists its own paths). */
+type OutputPreset = 'simplified' | 'raw';
 
 /** Which fields an operation returns, and how (read from the node parameters by actions/parameters.ts). */
 export interface OutputSettings {
-	detail: OutputDetail | 'custom';
-	/** The custom field paths; empty for presets. */
+	output: OutputPreset | 'selected';
+	/** The selected field paths; empty for presets. */
 	customFields: string[];
 	flatten: boolean;
 }
@@ -42,10 +43,10 @@ export interface OrgResource {
 	/** Organization-like types have sites and contact points, so the Flatten option applies. */
 	hasSites: boolean;
 	/**
-	 * Field paths per output detail. `*` stands for every scalar field of that level as the live schema lists it,
+	 * Field paths per Output preset. `*` stands for every scalar field of that level as the live schema lists it,
 	 * so fields a server lacks are skipped and fields it adds (e.g. `iiif`) come along.
 	 */
-	presets: Record<OutputDetail, string[]>;
+	presets: Record<OutputPreset, string[]>;
 }
 
 const ORGANIZATION_CONTACT = [
@@ -99,23 +100,16 @@ const ORGANIZATION_FULL = [
 	'posts.post_in.*',
 ];
 
-const ORGANIZATION_PRESETS: Record<OutputDetail, string[]> = {
-	basic: ['*'],
-	contact: ORGANIZATION_CONTACT,
-	full: ORGANIZATION_FULL,
+/** Simplified: the plain fields (Flatten adds the address and contact columns). */
+const ORGANIZATION_PRESETS: Record<OutputPreset, string[]> = {
+	simplified: ['*'],
+	raw: ORGANIZATION_FULL,
 };
 
-const PERSON_PRESETS: Record<OutputDetail, string[]> = {
-	basic: ['*'],
-	contact: [
-		'*',
-		'holds.*',
-		'holds.role.*',
-		'holds.post_in.iri',
-		'holds.post_in.id',
-		'holds.post_in.label',
-	],
-	full: [
+/** Simplified: the plain fields. */
+const PERSON_PRESETS: Record<OutputPreset, string[]> = {
+	simplified: ['*'],
+	raw: [
 		'*',
 		'holds.*',
 		'holds.role.*',

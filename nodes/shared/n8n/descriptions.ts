@@ -74,3 +74,30 @@ export function returnEmptyWhenNotFoundOption(thing: string): INodeProperties {
 		description: `Whether to output no item instead of failing when no ${thing} has the given key`,
 	};
 }
+
+/** The one Output choice of every node that returns records (n8n's convention for nodes usable as AI tools). */
+export const OUTPUT_CHOICES = ['simplified', 'raw', 'selected'] as const;
+export type OutputChoice = (typeof OUTPUT_CHOICES)[number];
+
+/**
+ * The Output parameter, in the same words and with the same default everywhere; `texts` says per node what
+ * Simplified and Raw hold. Selected Fields shows the node's own `fields` list.
+ */
+export function outputParameter(
+	displayOptions: INodeProperties['displayOptions'],
+	texts: { record: string; simplified: string; raw: string },
+): INodeProperties {
+	return {
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		displayOptions,
+		options: [
+			{ name: 'Simplified', value: 'simplified', description: texts.simplified },
+			{ name: 'Raw', value: 'raw', description: texts.raw },
+			{ name: 'Selected Fields', value: 'selected', description: 'Only the fields chosen below' },
+		],
+		default: 'simplified',
+		description: `Which fields of each ${texts.record} to return`,
+	};
+}

@@ -2,6 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { dateTimeToUtc } from './dateTime';
+import { OUTPUT_CHOICES } from './descriptions';
+import type { OutputChoice } from './descriptions';
 
 /** What reading a parameter needs from n8n: action, poll and webhook contexts all qualify. */
 export interface ParameterContext {
@@ -129,6 +131,18 @@ export function isUuid(value: string): boolean {
 	return UUID_PATTERN.test(value);
 }
 
+/**
+ * A resource locator's mode and value. An expression or an AI agent may set the whole parameter to plain text;
+ * that comes back with mode `auto`, for the caller to interpret.
+ */
+export function locatorOf(raw: unknown): { mode: string; value: unknown } {
+	if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'value' in raw) {
+		const locator = raw as { mode?: unknown; value: unknown };
+		return { mode: typeof locator.mode === 'string' ? locator.mode : 'auto', value: locator.value };
+	}
+	return { mode: 'auto', value: raw };
+}
+
 export function requireText(
 	ctx: ParameterContext,
 	itemIndex: number,
@@ -139,4 +153,22 @@ export function requireText(
 		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (text === '') throw parameterError(ctx, itemIndex, parameter, 'must not be empty');
 	return text;
+}
+
+/** The Output parameter's value, checked: an expression can hold anything. */
+export function outputChoiceOf(
+	ctx: Pick<ParameterContext, 'getNode'>,
+	itemIndex: number,
+	value: unknown,
+): OutputChoice {
+	const choice = value ?? 'simplified';
+	if (typeof choice === 'string' && (OUTPUT_CHOICES as readonly string[]).includes(choice)) {
+		return choice as OutputChoice;
+	}
+	throw parameterError(
+		ctx,
+		itemIndex,
+		'Output',
+		`must be simplified, raw or selected, got ${JSON.stringify(choice)}`,
+	);
 }

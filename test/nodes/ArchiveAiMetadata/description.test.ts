@@ -32,6 +32,40 @@ describe('node description', () => {
 		);
 	});
 
+	it('Get and Download Files pick the record with a resource locator: recent records From List, or By ID (a UUID)', () => {
+		for (const name of ['taskId', 'personId']) {
+			const locator = description.properties.find((property) => property.name === name);
+			expect(locator?.type).toBe('resourceLocator');
+			expect(locator?.modes?.map((mode) => mode.name)).toEqual(['list', 'id']);
+			expect(locator?.modes?.[0].typeOptions?.searchListMethod).toBe('searchRecentRecords');
+			const validation = locator?.modes?.[1].validation?.[0] as unknown as {
+				properties: { regex: string };
+			};
+			const uuid = new RegExp(validation.properties.regex);
+			expect(uuid.test('0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d')).toBe(true);
+			expect(uuid.test('0b6a4d1e')).toBe(false);
+		}
+		expect(Object.keys(new ArchiveAiMetadata().methods.listSearch)).toEqual([
+			'searchRecentRecords',
+		]);
+	});
+
+	it('Get Many offers Status and Content Partner as multi-selects loaded from the API', () => {
+		const filters = description.properties.filter((property) => property.name === 'filters');
+		const entries = filters.flatMap(
+			(collection) => (collection.options ?? []) as INodeProperties[],
+		);
+		const methods = new ArchiveAiMetadata().methods.loadOptions;
+		for (const name of ['status', 'contentPartner']) {
+			const variants = entries.filter((entry) => entry.name === name);
+			expect(variants.length).toBeGreaterThan(0);
+			for (const entry of variants) {
+				expect(entry.type).toBe('multiOptions');
+				expect(methods).toHaveProperty(String(entry.typeOptions?.loadOptionsMethod));
+			}
+		}
+	});
+
 	it("offers the issue's operations per resource, each with an action and a description", () => {
 		const offered = Object.fromEntries(
 			resources.map((resource) => [
@@ -73,7 +107,7 @@ describe('node description', () => {
 				);
 				expect(parameters).toMatchObject({ resource, operation: option.value });
 				if (option.value === 'getAll')
-					expect(parameters).toMatchObject({ returnAll: false, limit: 50, fieldSelection: 'all' });
+					expect(parameters).toMatchObject({ returnAll: false, limit: 50, output: 'simplified' });
 			}
 		}
 	});

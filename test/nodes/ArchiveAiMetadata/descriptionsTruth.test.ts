@@ -38,26 +38,27 @@ function findOption(properties: INodeProperties[], name: string): INodePropertie
 }
 
 describe('descriptions promise only what the code does', () => {
-	it("Simplify and the trigger's Simplified fields say they leave out raw JSON and list columns", () => {
-		const simplify = findOption(new ArchiveAiMetadata().description.properties, 'simplify');
-		expect(simplify?.description).toMatch(
-			/only the main columns .* without raw JSON outputs and list columns/,
-		);
-		const fields = findOption(new ArchiveAiMetadataTrigger().description.properties, 'fields');
-		const simplified = (fields?.options as Array<{ value: string; description: string }>).find(
-			(option) => option.value === 'simplified',
-		);
-		expect(simplified?.description).toMatch(/without raw JSON outputs and list columns/);
+	it('Output Simplified says, in the action node and the trigger, that it leaves out raw JSON and list columns', () => {
+		for (const properties of [
+			new ArchiveAiMetadata().description.properties,
+			new ArchiveAiMetadataTrigger().description.properties,
+		]) {
+			const output = findOption(properties, 'output');
+			const simplified = (output?.options as Array<{ value: string; description: string }>).find(
+				(option) => option.value === 'simplified',
+			);
+			expect(simplified?.description).toMatch(/without raw JSON outputs and list columns/);
+		}
 	});
 
 	it.each(['faceTask', 'faceMatch', 'refsetPerson', 'speechTask', 'nerTask'])(
-		'%s with Simplify has no raw JSON or list column',
+		'%s with Output Simplified has no raw JSON or list column',
 		async (resource) => {
 			const result = await runAi(sandbox(), {
 				resource,
 				operation: 'getAll',
 				limit: 5,
-				options: { simplify: true },
+				output: 'simplified',
 			});
 			expect(result.error).toBeUndefined();
 			const keys = new Set(jsonOf(result).flatMap((row) => Object.keys(row)));

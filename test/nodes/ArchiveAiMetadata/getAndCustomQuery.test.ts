@@ -29,8 +29,9 @@ describe.each<AiNaming>(['seed', 'live'])('Get (%s naming)', (naming) => {
 				{
 					resource,
 					operation: 'get',
-					[parameter]: '={{ $json.id }}',
-					fieldSelection: 'selected',
+					// As the editor saves the resource locator's By ID mode.
+					[parameter]: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+					output: 'selected',
 					fields: [column, 'status'],
 				},
 				{ input: wanted.map((record) => ({ id: record[column] })) },
@@ -53,7 +54,7 @@ describe.each<AiNaming>(['seed', 'live'])('Get (%s naming)', (naming) => {
 			resource: 'speechTask',
 			operation: 'get',
 			taskId: '={{ $json.id }}',
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: ['task_id'],
 		};
 

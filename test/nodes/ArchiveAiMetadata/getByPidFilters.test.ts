@@ -68,7 +68,7 @@ describe('Get by PID: pid on match rows and Filters', () => {
 				operation: 'getByPid',
 				pid: '={{ $json.pid }}',
 				filters: { status: 'failed', title: 'journaal' },
-				fieldSelection: 'selected',
+				output: 'selected',
 				fields: ['task_id', 'pid'],
 			},
 			{ input: pids.map((pid) => ({ pid })) },

@@ -98,15 +98,16 @@ describe.each<AiNaming>(['seed', 'live'])('Get Many with %s naming', (naming) =>
 			resource: 'faceTask',
 			operation: 'getAll',
 			returnAll: true,
+			// Status and Content Partner as the editor's multi-selects send them.
 			filters: {
-				status: 'succeeded',
-				contentPartner: partner,
+				status: ['succeeded'],
+				contentPartner: [partner, 'OR-none'],
 				timeFrom: from,
 				timeTo: to,
 				where: JSON.stringify({ _or: [{ n_faces: { _gte: 5 } }, { n_persons: { _eq: 0 } }] }),
 			},
 			sort: { rules: [{ column: 'n_faces', direction: 'desc' }] },
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: ['task_id', 'n_faces', 'n_persons'],
 			options: { pageSize: 7 },
 		});
@@ -135,7 +136,7 @@ describe.each<AiNaming>(['seed', 'live'])('Get Many with %s naming', (naming) =>
 			operation: 'getAll',
 			returnAll: true,
 			filters: { minMatchScore: 0.9, personName: 'a' },
-			options: { simplify: true },
+			output: 'simplified',
 		});
 		expect(result.error).toBeUndefined();
 		const expected = (sandbox.data.ai.records('image_matches') as IDataObject[]).filter(
@@ -212,8 +213,8 @@ describe('Get Many input checks', () => {
 		],
 		[{ limit: 5, filters: { timeFrom: 'yesterday-ish' } }, 'Parameter "Time From"'],
 		[
-			{ limit: 5, fieldSelection: 'selected', fields: [] },
-			'Parameter "Fields": choose at least one field',
+			{ limit: 5, output: 'selected', fields: [] },
+			'Parameter "Field Names or IDs": is empty: choose at least one field',
 		],
 	])('refuses %j before any request', async (parameters, message) => {
 		const result = await runAi(sandbox, {
@@ -228,8 +229,8 @@ describe('Get Many input checks', () => {
 
 	it.each([
 		[
-			{ fieldSelection: 'selected', fields: ['task_id', 'no_such_field'] },
-			'Parameter "Fields": unknown field "no_such_field"',
+			{ output: 'selected', fields: ['task_id', 'no_such_field'] },
+			'Parameter "Field Names or IDs": unknown field "no_such_field"',
 		],
 		[
 			{ sort: { rules: [{ column: 'nope', direction: 'asc' }] } },

@@ -18,6 +18,10 @@ export interface AiRunOptions {
 	credentials?: TestCredentialsHelper;
 }
 
+/**
+ * Runs the AI Metadata node. Most tests compare whole rows with the emulator's, so Output is Raw unless the test
+ * sets it (the default, Simplified, has tests of its own).
+ */
 export async function runAi(
 	sandbox: Sandbox,
 	parameters: INodeParameters,
@@ -25,7 +29,7 @@ export async function runAi(
 ): Promise<NodeRunResult> {
 	return await runNode({
 		nodeType: new ArchiveAiMetadata(),
-		parameters,
+		parameters: { output: 'raw', ...parameters },
 		input: options.input,
 		settings: options.settings,
 		credentials: options.credentials ?? aiCredentials(sandbox),

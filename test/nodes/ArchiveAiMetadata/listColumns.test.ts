@@ -38,7 +38,7 @@ describe('list columns: JSON arrays and Postgres array literals', () => {
 			resource,
 			operation: 'getAll',
 			returnAll: true,
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields,
 		};
 		const fromLiteral = await runAi(literal, parameters);
@@ -66,7 +66,7 @@ describe('list columns: JSON arrays and Postgres array literals', () => {
 	it('the trigger emits arrays too', async () => {
 		const trigger = new PollHarness({
 			nodeType: new ArchiveAiMetadataTrigger(),
-			parameters: { view: 'face_tasks', statuses: [], fields: 'all' },
+			parameters: { view: 'face_tasks', statuses: [], output: 'raw' },
 			credentials: aiCredentials(literal),
 		});
 		expect((await trigger.poll()).items).toBeNull();

@@ -1,8 +1,11 @@
 import type { IHttpRequestOptions, ILoadOptionsFunctions, INode } from 'n8n-workflow';
 
+import { searchRecentRecords } from '../../../nodes/ArchiveAiMetadata/methods/listSearch';
 import {
 	getDownloadableFiles,
 	getFields,
+	getFilterContentPartners,
+	getFilterStatuses,
 } from '../../../nodes/ArchiveAiMetadata/methods/loadOptions';
 import type { AiNaming, Sandbox } from '../../../dev/emulators';
 import { aiToken } from '../../dev/emulators/testHelpers';
@@ -84,5 +87,82 @@ describe.each<AiNaming>(['seed', 'live'])('option lists (%s naming)', (naming) =
 		const fields = await getFields.call(context);
 		expect(fields.map((field) => field.value)).toContain('extractor_json');
 		expect(fields.find((field) => field.value === 'task_id')?.description).toBeUndefined();
+	});
+});
+
+describe('Get Many filter lists and From List (live naming)', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await withSandbox({ rows: 120, aiNaming: 'live' });
+	});
+	afterAll(async () => sandbox.close());
+	beforeEach(async () => resetState(sandbox));
+
+	it('Status and Content Partner list the values rows of the chosen view have', async () => {
+		const records = sandbox.data.ai.records('speech_tasks');
+		const context = loadOptionsContext(sandbox, 'speechTask');
+		const partners = await getFilterContentPartners.call(context);
+		expect(partners.map((option) => option.value)).toEqual(
+			[...new Set(records.map((row) => String(row.cp)))].sort(),
+		);
+		const statuses = (await getFilterStatuses.call(context)).map((option) => option.value);
+		expect(statuses).toEqual(
+			expect.arrayContaining([...new Set(records.map((row) => String(row.status)))]),
+		);
+		expect(statuses).toEqual(expect.arrayContaining(['succeeded', 'failed']));
+	});
+
+	it('From List shows the newest records first, named by title and time, holding the id', async () => {
+		const records = sandbox.data.ai.records('speech_tasks');
+		const newest = [...records].sort(
+			(a, b) =>
+				String(b.processed_time).localeCompare(String(a.processed_time)) ||
+				String(a.task_id).localeCompare(String(b.task_id)),
+		);
+		const first = await searchRecentRecords.call(loadOptionsContext(sandbox, 'speechTask'));
+		expect(first.results.map((item) => item.value)).toEqual(
+			newest.slice(0, 50).map((row) => row.task_id),
+		);
+		expect(first.results[0].name).toContain(String(newest[0].title ?? newest[0].pid));
+		expect(first.paginationToken).toBe('50');
+		const second = await searchRecentRecords.call(
+			loadOptionsContext(sandbox, 'speechTask'),
+			'',
+			String(first.paginationToken),
+		);
+		expect(second.results.map((item) => item.value)).toEqual(
+			newest.slice(50, 100).map((row) => row.task_id),
+		);
+	});
+
+	it('From List searches titles and PIDs case-insensitively, and finds a whole UUID by id', async () => {
+		const records = sandbox.data.ai.records('speech_tasks');
+		const target = records[17];
+		const byPid = await searchRecentRecords.call(
+			loadOptionsContext(sandbox, 'speechTask'),
+			String(target.pid).toUpperCase(),
+		);
+		expect(byPid.results.map((item) => item.value)).toContain(target.task_id);
+		const byId = await searchRecentRecords.call(
+			loadOptionsContext(sandbox, 'speechTask'),
+			String(target.task_id),
+		);
+		expect(byId.results.map((item) => item.value)).toEqual([target.task_id]);
+		const none = await searchRecentRecords.call(
+			loadOptionsContext(sandbox, 'speechTask'),
+			'no title has 50%_ of this',
+		);
+		expect(none.results).toEqual([]);
+	});
+
+	it('reference-set persons are listed by label', async () => {
+		const person = [...sandbox.data.ai.records('refset_persons')].sort((a, b) =>
+			String(b.modified_at).localeCompare(String(a.modified_at)),
+		)[0];
+		const found = await searchRecentRecords.call(loadOptionsContext(sandbox, 'refsetPerson'));
+		expect(found.results[0]).toEqual({
+			name: expect.stringContaining(String(person.label)),
+			value: person.id,
+		});
 	});
 });

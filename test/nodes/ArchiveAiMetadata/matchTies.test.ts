@@ -57,7 +57,7 @@ describe('matches tied on cluster, person and time', () => {
 			nodeType: new ArchiveAiMetadataTrigger(),
 			parameters: {
 				view: 'face_matches',
-				fields: 'all',
+				output: 'raw',
 				options: { maxRecordsPerPoll: 1, startFrom: '2025-12-31T00:00:00Z' },
 			},
 			credentials: aiCredentials(sandbox),

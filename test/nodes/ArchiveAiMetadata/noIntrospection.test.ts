@@ -104,7 +104,7 @@ describe.each<AiNaming>(['seed', 'live'])('without introspection (%s naming)', (
 			resource: 'nerTask',
 			operation: 'getAll',
 			limit: 2,
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: ['task_id', 'nerengine_json'],
 		});
 		expect(selected.error).toBeUndefined();

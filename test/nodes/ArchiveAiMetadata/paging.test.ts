@@ -30,7 +30,7 @@ describe('Return All over 12,000 rows with faults injected (seed naming, inline 
 			resource: 'faceTask',
 			operation: 'getAll',
 			returnAll: true,
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: ['task_id', 'pid', 'processed_time', 'status'],
 			options: { pageSize: 500, maxConcurrency: 4 },
 		});
@@ -62,7 +62,7 @@ describe('Return All over 12,000 rows with faults injected (seed naming, inline 
 			returnAll: true,
 			// cp has only 8 values: almost every row ties with thousands of others on the user's sort.
 			sort: { rules: [{ column: 'cp', direction: 'desc' }] },
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: columns,
 			options: { pageSize: 700, maxConcurrency: 3 },
 		});
@@ -96,7 +96,7 @@ describe('Return All over 12,000 rows with faults injected (live naming, object-
 			resource: 'imageTask',
 			operation: 'getAll',
 			returnAll: true,
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: ['task_id', 'cp'],
 			options: { pageSize: 1000, maxConcurrency: 4 },
 		});
@@ -115,7 +115,7 @@ describe('Return All over 12,000 rows with faults injected (live naming, object-
 			resource: 'nerTask',
 			operation: 'getAll',
 			returnAll: true,
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: columns,
 			options: { pageSize: 800, maxConcurrency: 4 },
 		});

@@ -93,13 +93,13 @@ describe('bad input fails before any request', () => {
 		],
 		[
 			'no custom fields',
-			{ ...LIST_PARTNERS, outputDetail: 'custom', fields: '={{ [] }}' },
-			'Parameter \"Fields\": is empty: select at least one field, or choose a preset in "Output Detail"',
+			{ ...LIST_PARTNERS, output: 'selected', fields: '={{ [] }}' },
+			'Parameter "Field Names or IDs": is empty: choose at least one field, or choose Simplified or Raw in "Output"',
 		],
 		[
 			'a malformed field path',
-			{ ...LIST_PARTNERS, outputDetail: 'custom', fields: ['label', 'label } __schema { types'] },
-			'Parameter \"Fields\": holds "label } __schema { types", which is not a field path',
+			{ ...LIST_PARTNERS, output: 'selected', fields: ['label', 'label } __schema { types'] },
+			'Parameter "Field Names or IDs": holds "label } __schema { types", which is not a field path',
 		],
 		[
 			'a non-text filter',
@@ -118,7 +118,7 @@ describe('input checked against the live schema fails before the data request', 
 	it('names unknown custom fields', async () => {
 		const result = await runOrganizationNode(sandbox(), {
 			...LIST_PARTNERS,
-			outputDetail: 'custom',
+			output: 'selected',
 			fields: 'label, primary_site.address.city, nickname',
 		});
 		expect(result.error?.message).toBe(
@@ -165,7 +165,7 @@ describe('API errors', () => {
 
 		const result = await runOrganizationNode(sandbox(), {
 			...LIST_PARTNERS,
-			outputDetail: 'custom',
+			output: 'selected',
 			fields: ['label', 'founded'],
 		});
 		expect(result.error?.name).toBe('NodeApiError');
@@ -338,7 +338,7 @@ describe('continue on fail and pairedItem', () => {
 				resource: 'contentPartner',
 				operation: 'getAll',
 				limit: '={{ $json.limit }}',
-				outputDetail: 'custom',
+				output: 'selected',
 				fields: ['id'],
 			},
 			{ input: [{ limit: 2 }, { limit: 0 }, { limit: 1 }], settings: { continueOnFail: true } },

@@ -27,7 +27,7 @@ describe('resolveFieldPaths', () => {
 	it('skips preset paths a server lacks instead of failing', () => {
 		const seedFull = resolveFieldPaths(
 			typeOf(getDocumentedSchema(), 'Organization'),
-			RESOURCES.organization.presets.full,
+			RESOURCES.organization.presets.raw,
 		);
 		// The seed does not show Logo's fields, so the fallback has no `logo`: only those preset paths are skipped.
 		expect(seedFull.unknown).toEqual(['logo.*', 'units.logo.*']);

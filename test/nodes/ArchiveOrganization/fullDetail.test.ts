@@ -70,7 +70,7 @@ describe('Everything', () => {
 			resource: 'organization',
 			operation: 'get',
 			organization: { __rl: true, mode: 'id', value: org.id },
-			outputDetail: 'full',
+			output: 'raw',
 		});
 		expect(result.error).toBeUndefined();
 		const [row] = jsonOf(result);
@@ -87,7 +87,7 @@ describe('Everything', () => {
 			resource: 'organization',
 			operation: 'get',
 			organization: { __rl: true, mode: 'id', value: operator.id },
-			outputDetail: 'full',
+			output: 'raw',
 		});
 		expect(result.error).toBeUndefined();
 		const posts = jsonOf(result)[0].posts as Array<{ post_in: Array<Record<string, unknown>> }>;
@@ -103,7 +103,7 @@ describe('Everything', () => {
 			resource: 'person',
 			operation: 'get',
 			person: { __rl: true, mode: 'url', value: manager.iri },
-			outputDetail: 'full',
+			output: 'raw',
 		});
 		expect(result.error).toBeUndefined();
 		const [row] = jsonOf(result);
@@ -149,7 +149,7 @@ describe('Everything', () => {
 					resource: 'organization',
 					operation: 'get',
 					organization: { __rl: true, mode: 'id', value: org.id },
-					outputDetail: 'full',
+					output: 'raw',
 				},
 				{ credentials },
 			);

@@ -59,7 +59,7 @@ describe('Get by id and by iri', () => {
 			resource: 'organization',
 			operation: 'get',
 			organization: { __rl: true, mode: 'id', value: org.id },
-			outputDetail: 'full',
+			output: 'raw',
 		});
 		expect(result.error).toBeUndefined();
 		const [row] = jsonOf(result);
@@ -102,7 +102,7 @@ describe('Get by id and by iri', () => {
 				resource: 'contentPartner',
 				operation: 'get',
 				contentPartner: { __rl: true, mode: 'id', value: '={{ $json.partner }}' },
-				outputDetail: 'custom',
+				output: 'selected',
 				fields: ['id'],
 			},
 			{ input: partners.map((partner) => ({ partner: partner.id })) },
@@ -144,7 +144,7 @@ describe('not found', () => {
 				resource: 'organization',
 				operation: 'get',
 				organization: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-				outputDetail: 'custom',
+				output: 'selected',
 				fields: ['id'],
 			},
 			{ input: [{ id: 'OR-missing' }, { id: known.id }], settings: { continueOnFail: true } },
@@ -167,7 +167,7 @@ describe('not found', () => {
 				resource: 'person',
 				operation: 'get',
 				person: { __rl: true, mode: 'url', value: '={{ $json.iri }}' },
-				outputDetail: 'custom',
+				output: 'selected',
 				fields: ['iri'],
 				options: { returnEmptyWhenNotFound: true },
 			},

@@ -127,7 +127,7 @@ describe('on the wire', () => {
 				returnAll: false,
 				limit: 600,
 				filters: { sector: 'Cultuur' },
-				outputDetail: 'contact',
+				output: 'simplified',
 			};
 			const viaPost = await runOrganizationNode(sandbox(), parameters);
 			const credentials = orgCredentials(sandbox(), {
@@ -186,7 +186,7 @@ it('falls back to the seed schema when the server refuses introspection (Apollo 
 				resource: 'contentPartner',
 				operation: 'getAll',
 				limit: 20,
-				outputDetail: 'contact',
+				output: 'simplified',
 				options: { flatten: true },
 			},
 			{ credentials },
@@ -353,7 +353,7 @@ describe('output detail', () => {
 			resource: 'contentPartner',
 			operation: 'getAll',
 			returnAll: true,
-			outputDetail: 'contact',
+			output: 'simplified',
 			options: { flatten: true },
 		});
 		expect(result.error).toBeUndefined();
@@ -379,7 +379,7 @@ describe('output detail', () => {
 			resource: 'contentPartner',
 			operation: 'getAll',
 			limit: 30,
-			outputDetail: 'custom',
+			output: 'selected',
 			fields: [
 				'label',
 				'primary_site.address.locality',
@@ -399,7 +399,7 @@ describe('output detail', () => {
 			operation: 'getAll',
 			returnAll: true,
 			filters: { givenName: manager.given_name, familyName: manager.family_name },
-			outputDetail: 'full',
+			output: 'raw',
 		});
 		const row = jsonOf(result).find((entry) => entry.iri === manager.iri);
 		expect(row).toBeDefined();
@@ -417,7 +417,6 @@ function flattenedPartner(cp: ContentPartner): Record<string, unknown> {
 		cp.contact_point.find((point) => point.contact_type === 'primary') ?? cp.contact_point[0];
 	const row: Record<string, unknown> = {
 		...pick(cp, ORGANIZATION_SCALARS),
-		sites: cp.sites.map((site) => ({ iri: site.iri, address: { ...site.address } })),
 		primary_site_iri: cp.primary_site?.iri ?? null,
 		address_iri: address?.iri ?? null,
 		address_contact_type: address?.contact_type ?? null,

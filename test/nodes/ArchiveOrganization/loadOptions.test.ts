@@ -37,7 +37,7 @@ function liveContext(resource: string) {
 	return loadOptionsContext(orgCredentials(sandbox), {
 		resource,
 		operation: 'getAll',
-		outputDetail: 'custom',
+		output: 'selected',
 	});
 }
 
@@ -47,7 +47,7 @@ function unreachableContext(resource: string) {
 	return loadOptionsContext(credentials, {
 		resource,
 		operation: 'getAll',
-		outputDetail: 'custom',
+		output: 'selected',
 	});
 }
 

@@ -80,7 +80,7 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 	});
 
 	it('emits every new row once over consecutive polls; across a restart it repeats the last batch, skipping none', async () => {
-		const trigger = triggerFor({ view: 'speech_tasks', statuses: [], fields: 'all' });
+		const trigger = triggerFor({ view: 'speech_tasks', statuses: [], output: 'raw' });
 		await activate(trigger);
 		const seen: IDataObject[] = [];
 		/** Polls once and checks the poll against the dataset as it is now, after the cursor the poll starts from. */
@@ -112,9 +112,41 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		// A row processed again comes again (with its new time); the only (time, task) pairs emitted twice are the
 		// restart's repeats.
 		expect(new Set(identities(TASK_SHAPE, seen)).size).toBe(seen.length - 7);
-		// "All" fields: raw JSON columns arrive parsed, transcripts as text.
+		// Output "Raw": raw JSON columns arrive parsed, transcripts as text.
 		expect(typeof seen[0].transcript_json).toBe('object');
 		expect(typeof seen[0].transcript_srt).toBe('string');
+	});
+
+	it('Output "Selected Fields" emits the chosen columns plus the time and key columns the cursor needs', async () => {
+		const trigger = triggerFor({
+			view: 'face_tasks',
+			statuses: [],
+			output: 'selected',
+			fields: ['pid', 'n_faces'],
+		});
+		await activate(trigger);
+		const touched = sandbox().data.ai.touch('face_tasks', 2);
+		const rows = emitted(await trigger.poll());
+		expect(rows.map((row) => Object.keys(row).sort())).toEqual(
+			touched.map(() => ['n_faces', 'pid', 'processed_time', 'task_id']),
+		);
+		expect(rows.map((row) => row.pid)).toEqual(touched.map((row) => row.pid));
+
+		const unknown = triggerFor({
+			view: 'face_tasks',
+			statuses: [],
+			output: 'selected',
+			fields: ['pid', 'no_such_column'],
+		});
+		await activate(unknown);
+		sandbox().data.ai.touch('face_tasks', 1);
+		expect((await unknown.poll()).error?.message).toBe(
+			'Parameter "Field Names or IDs": "no_such_column" is not a column of face_tasks',
+		);
+		const empty = triggerFor({ view: 'face_tasks', statuses: [], output: 'selected', fields: [] });
+		expect((await empty.poll()).error?.message).toBe(
+			'Parameter "Field Names or IDs": is empty: choose at least one field, or choose Simplified or Raw in "Output"',
+		);
 	});
 
 	it('neither repeats nor skips rows that share a timestamp, even when a poll ends between them', async () => {

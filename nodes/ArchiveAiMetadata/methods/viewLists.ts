@@ -1,0 +1,107 @@
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { loadSchema } from '../../shared/graphql/schemaCache';
+import { AI_METADATA_SERVICE, createAiMetadataClient } from '../api/client';
+import { buildViewQuery } from '../api/documents';
+import { resolveViewOrDocumented } from '../api/views';
+import type { AiViewKey, ResolvedView } from '../api/views';
+import { DOCUMENTED_STATUSES } from '../trigger/description';
+import { openViewSource } from '../trigger/query';
+
+/**
+ * The editor's lists of a view's columns and values, for the action node (view from `resource`) and the trigger
+ * (view from `view`).
+ */
+
+/**
+ * The view with live names; when the schema cannot be read (no credential yet, API down), the documented names, so
+ * the lists still show something sensible.
+ */
+export async function editorView(
+	ctx: ILoadOptionsFunctions,
+	viewKey: AiViewKey,
+): Promise<ResolvedView> {
+	try {
+		const client = await createAiMetadataClient(ctx, { retry: { maxRetries: 1 } });
+		const schema = await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
+		return resolveViewOrDocumented(schema, viewKey);
+	} catch {
+		return resolveViewOrDocumented(undefined, viewKey);
+	}
+}
+
+/** The view's columns, sorted, each with its GraphQL type when known. */
+export async function columnOptions(
+	ctx: ILoadOptionsFunctions,
+	viewKey: AiViewKey,
+): Promise<INodePropertyOptions[]> {
+	const view = await editorView(ctx, viewKey);
+	return [...view.columns].sort().map((column) => ({
+		name: column,
+		value: column,
+		description: view.columnTypes[column] ? `Type: ${view.columnTypes[column]}` : undefined,
+	}));
+}
+
+/** Editor lists stay small; a role with thousands of partners types the ids in an expression instead. */
+const MAX_LISTED_VALUES = 500;
+
+/**
+ * Distinct values of one column of a view (Hasura `distinct_on`), or undefined when they cannot be read (no schema,
+ * no such column, no access): the caller then offers the documented values.
+ */
+async function distinctValues(
+	ctx: ILoadOptionsFunctions,
+	viewKey: AiViewKey,
+	column: string,
+): Promise<string[] | undefined> {
+	try {
+		const source = await openViewSource(ctx, { view: viewKey, maxRetries: 1 });
+		if (
+			!source.schema ||
+			!source.view.columns.includes(column) ||
+			!source.view.argumentTypes.distinct_on
+		)
+			return undefined;
+		const document = buildViewQuery(source.view, {
+			rootField: source.view.rootField,
+			operationName: 'AiMetadataDistinct',
+			arguments: ['distinct_on', 'order_by', 'limit'],
+			fields: [column],
+		});
+		const data = await source.client.request<Record<string, IDataObject[]>>({
+			document,
+			variables: {
+				distinct_on: [column],
+				order_by: [{ [column]: 'asc' }],
+				limit: MAX_LISTED_VALUES,
+			},
+		});
+		return (data[source.view.rootField] ?? [])
+			.map((row) => row[column])
+			.filter((value): value is string => typeof value === 'string' && value !== '');
+	} catch {
+		return undefined;
+	}
+}
+
+function toOptions(values: string[]): INodePropertyOptions[] {
+	return values.map((value) => ({ name: value, value }));
+}
+
+/** The statuses rows of the view have, plus the documented ones (selectable even when no row has them yet). */
+export async function statusOptions(
+	ctx: ILoadOptionsFunctions,
+	viewKey: AiViewKey,
+): Promise<INodePropertyOptions[]> {
+	const live = await distinctValues(ctx, viewKey, 'status');
+	return toOptions([...new Set([...DOCUMENTED_STATUSES, ...(live ?? [])])]);
+}
+
+/** The content partners (cp) rows of the view have. */
+export async function contentPartnerOptions(
+	ctx: ILoadOptionsFunctions,
+	viewKey: AiViewKey,
+): Promise<INodePropertyOptions[]> {
+	return toOptions((await distinctValues(ctx, viewKey, 'cp')) ?? []);
+}
