@@ -90,7 +90,7 @@ describe('bare fetch pager against the bench server', () => {
 			resource: 'faceTask',
 			operation: 'getAll',
 			returnAll: true,
-			fieldSelection: 'all',
+			output: 'raw',
 			options: {},
 		});
 		expect(result.outputs[0]).toHaveLength(3000);

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
 				resource: 'faceTask',
 				operation: 'getAll',
 				returnAll: true,
-				fieldSelection: 'all',
+				output: 'raw',
 				options: { maxConcurrency: concurrency },
 			},
 			credentials: aiCredentials(target),

@@ -42,7 +42,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 						pollTimes: POLL_EVERY_FIVE_SECONDS,
 						view: VIEW,
 						statuses: [],
-						fields: 'simplified',
+						output: 'simplified',
 						options: { startFrom: '2000-01-01T00:00:00Z', pageSize: 50, maxConcurrency: 1 },
 					},
 					{ credentials: { archiveAiMetadataApi: credential } },

@@ -61,7 +61,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 					pollTimes: POLL_EVERY_FIVE_SECONDS,
 					view: VIEW,
 					statuses: ['succeeded'],
-					fields: 'simplified',
+					output: 'simplified',
 					options: { startFrom: START_FROM },
 				},
 				{ credentials: { archiveAiMetadataApi: credential } },

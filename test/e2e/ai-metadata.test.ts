@@ -33,16 +33,22 @@ function byColumn(column: string) {
 	};
 }
 
+/** Most cases compare whole rows with the emulator's, so Output is Raw unless the case sets it. */
 function aiNode(
 	name: string,
 	credential: CredentialRef,
 	parameters: Record<string, unknown>,
 	onError?: WorkflowNode['onError'],
 ) {
-	return node(name, PACKAGE_NODE_TYPES.aiMetadata, parameters, {
-		credentials: { archiveAiMetadataApi: credential },
-		onError,
-	});
+	return node(
+		name,
+		PACKAGE_NODE_TYPES.aiMetadata,
+		{ output: 'raw', ...parameters },
+		{
+			credentials: { archiveAiMetadataApi: credential },
+			onError,
+		},
+	);
 }
 
 /** A Code node that turns each input item's binary properties into their text, so tests can compare contents. */
@@ -418,7 +424,7 @@ function seedNamesWorkflow(credential: CredentialRef, data: AiDataset) {
 			resource: 'imageTask',
 			operation: 'getAll',
 			returnAll: true,
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: ['task_id', 'pid', 'status'],
 			options: { pageSize: 60, maxConcurrency: 2 },
 		}),
@@ -490,7 +496,7 @@ function seedNamesWorkflow(credential: CredentialRef, data: AiDataset) {
 			resource: 'speechTask',
 			operation: 'getByPid',
 			pid: '={{ $json.pid }}',
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: ['task_id', 'pid'],
 		}),
 		aiNode('Face Matches by PID', credential, {

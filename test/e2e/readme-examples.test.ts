@@ -145,8 +145,9 @@ function pidsWithStrongAndWeakMatches(ai: AiDataset): string[] {
 	return chosen.slice(0, 2);
 }
 
+// The README example keeps the default Output (Simplified), which has the wiki id, not refset_person_id.
 function matchKey(row: Record<string, unknown>): string {
-	return `${String(row.pid)}|${String(row.cluster_uuid)}|${String(row.refset_person_id)}|${String(row.matched_time)}`;
+	return `${String(row.pid)}|${String(row.cluster_uuid)}|${String(row.refset_person_wiki_id)}|${String(row.matched_time)}`;
 }
 
 /** Minimal RFC 4180 reader (quoted fields may hold commas, quotes and line breaks). */
@@ -227,7 +228,7 @@ function moreExamplesWorkflow(input: MoreExamplesInput): WorkflowJson {
 		resource: 'speechTask',
 		operation: 'getAll',
 		returnAll: true,
-		filters: { status: 'failed', contentPartner: input.failingCp, timeFrom: TIME_FROM },
+		filters: { status: ['failed'], contentPartner: [input.failingCp], timeFrom: TIME_FROM },
 	});
 	// Stands in for the Spreadsheet node with a pid column.
 	const pidList = code(
@@ -244,7 +245,7 @@ function moreExamplesWorkflow(input: MoreExamplesInput): WorkflowJson {
 	const srt = aiNode('SRT as File', {
 		resource: 'speechTask',
 		operation: 'downloadFiles',
-		taskId: '={{ $json.task_id }}',
+		taskId: { __rl: true, mode: 'id', value: '={{ $json.task_id }}' },
 		files: ['transcript_srt'],
 	});
 	const srtText = binaryAsText('SRT Text');
@@ -262,7 +263,7 @@ function moreExamplesWorkflow(input: MoreExamplesInput): WorkflowJson {
 			resource: 'contentPartner',
 			operation: 'get',
 			contentPartner: { __rl: true, mode: 'id', value: '={{ $json.cp }}' },
-			outputDetail: 'contact',
+			output: 'simplified',
 			options: { flatten: true },
 		},
 		{ credentials: { archiveOrganizationApi: DEMO_CREDENTIALS.org } },

@@ -35,7 +35,7 @@ export async function setUpPollingWorkflow(
 			pollTimes: POLL_EVERY_FIVE_SECONDS,
 			view: VIEW,
 			statuses: [],
-			fields: 'simplified',
+			output: 'simplified',
 			options: {},
 		},
 		{ credentials: { archiveAiMetadataApi: credential } },

@@ -111,7 +111,7 @@ function aiMetadataOperations(
 			resource: 'imageTask',
 			operation: 'getAll',
 			returnAll: true,
-			fieldSelection: 'selected',
+			output: 'selected',
 			fields: ['task_id', 'pid', 'status'],
 			options: { pageSize: 60, maxConcurrency: 2 },
 		}),
