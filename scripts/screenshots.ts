@@ -2,122 +2,47 @@
  * Screenshots of the package's nodes in the n8n editor, for the README. Run against a running demo
  * (`npm start` in another terminal):
  *
- *   node --experimental-websocket scripts/run-ts.js scripts/screenshots.ts
+ *   npm run screenshots
  *
- * Needs Debian's Chromium (`apt-get install chromium`). Speaks the DevTools protocol directly
- * (Node's WebSocket), so no browser-automation package is needed. Logs in as the demo owner,
- * opens each demo workflow and each package node's parameter panel, and writes PNGs to
- * docs/screenshots/. Environment: SCREENSHOT_N8N_URL (http://127.0.0.1:5678), CHROMIUM (/usr/bin/chromium).
+ * Drives Debian's Chromium with playwright-core (dev/n8n/browser.ts; scripts/install-chromium.sh installs the
+ * browser when it is missing). Logs in as the demo owner, opens each demo workflow and each package node's
+ * parameter panel, waits until the page is drawn and still, and writes PNGs to docs/screenshots/.
+ * Environment: SCREENSHOT_N8N_URL (http://127.0.0.1:5678), CHROMIUM (/usr/bin/chromium).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
+import type { Page } from 'playwright-core';
+
+import {
+	debugScreenshot,
+	ensureChromium,
+	launchChromium,
+	loginContext,
+	newEditorContext,
+	restLogin,
+} from '../dev/n8n/browser';
 import { request } from '../dev/n8n/http';
 import { REPO_ROOT } from '../dev/n8n/install';
 import { PACKAGE_NODE_TYPES } from '../dev/n8n/workflows';
-import { DEMO_WORKFLOW_IDS } from './demo/workflows';
 import { DEMO_OWNER } from './demo/owner';
+import { DEMO_WORKFLOW_IDS } from './demo/workflows';
 
 const N8N_URL = (process.env.SCREENSHOT_N8N_URL ?? 'http://127.0.0.1:5678').replace(/\/$/, '');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const OUT_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
-const VIEWPORT = { width: 1600, height: 1000 };
-// Flags that work on these machines (closed network, root): see the machine notes.
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--hide-scrollbars',
-	'--remote-debugging-port=0',
-];
+/** Every wait for the editor. */
+const TIMEOUT_MS = 60_000;
 
 interface Shot {
 	file: string;
 	path: string;
-	/** CSS selector that shows the page is drawn. */
+	/** Shows the page is drawn: the canvas's nodes, or the node panel's parameters. */
 	readySelector: string;
 }
 
-/** A minimal DevTools-protocol client over one WebSocket, with flattened target sessions. */
-class DevTools {
-	private nextId = 1;
-	private readonly pending = new Map<
-		number,
-		{ resolve(value: unknown): void; reject(error: Error): void }
-	>();
-
-	private constructor(private readonly socket: WebSocket) {
-		socket.addEventListener('message', (event) => {
-			const message = JSON.parse(String(event.data)) as {
-				id?: number;
-				result?: unknown;
-				error?: { message: string };
-			};
-			if (message.id === undefined) return;
-			const waiter = this.pending.get(message.id);
-			this.pending.delete(message.id);
-			if (message.error) waiter?.reject(new Error(message.error.message));
-			else waiter?.resolve(message.result);
-		});
-	}
-
-	static async connect(url: string): Promise<DevTools> {
-		const socket = new WebSocket(url);
-		await new Promise<void>((resolve, reject) => {
-			socket.addEventListener('open', () => resolve());
-			socket.addEventListener('error', () => reject(new Error(`cannot connect to ${url}`)));
-		});
-		return new DevTools(socket);
-	}
-
-	send<T = Record<string, unknown>>(
-		method: string,
-		params: Record<string, unknown> = {},
-		sessionId?: string,
-	): Promise<T> {
-		const id = this.nextId++;
-		this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-		return new Promise<T>((resolve, reject) =>
-			this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject }),
-		);
-	}
-
-	close(): void {
-		this.socket.close();
-	}
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function login(): Promise<string> {
-	const response = await request(`${N8N_URL}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		// 1.x and 2.x take `emailOrLdapLoginId`; older releases took `email`.
-		body: JSON.stringify({
-			emailOrLdapLoginId: DEMO_OWNER.email,
-			email: DEMO_OWNER.email,
-			password: DEMO_OWNER.password,
-		}),
-	});
-	const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
-	const auth = cookies.map((cookie) => /^n8n-auth=([^;]+)/.exec(cookie)?.[1]).find(Boolean);
-	if (response.status !== 200 || !auth) {
-		throw new Error(
-			`login as ${DEMO_OWNER.email} failed (${response.status}); is the demo running (npm start)?`,
-		);
-	}
-	return auth;
-}
+const CANVAS_READY = '[data-test-id="canvas-node"]';
+const PANEL_READY =
+	'[data-test-id="ndv"] [data-test-id="node-parameters"] [data-test-id="parameter-item"]';
 
 async function workflowNodes(
 	cookie: string,
@@ -136,18 +61,16 @@ async function workflowNodes(
 }
 
 async function plannedShots(cookie: string): Promise<Shot[]> {
-	const canvas = '.vue-flow__node';
-	const panel = '[data-test-id="ndv"], .ndv-wrapper, [data-test-id="node-parameters"]';
 	const shots: Shot[] = [
 		{
 			file: 'sip-status-workflow.png',
 			path: `/workflow/${DEMO_WORKFLOW_IDS.sip}`,
-			readySelector: canvas,
+			readySelector: CANVAS_READY,
 		},
 		{
 			file: 'ai-metadata-export-workflow.png',
 			path: `/workflow/${DEMO_WORKFLOW_IDS.export}`,
-			readySelector: canvas,
+			readySelector: CANVAS_READY,
 		},
 	];
 	const panels: Array<[string, string, string]> = [
@@ -163,101 +86,97 @@ async function plannedShots(cookie: string): Promise<Shot[]> {
 	for (const [workflowId, type, file] of panels) {
 		const target = (await workflowNodes(cookie, workflowId)).find((each) => each.type === type);
 		if (target)
-			shots.push({ file, path: `/workflow/${workflowId}/${target.id}`, readySelector: panel });
+			shots.push({
+				file,
+				path: `/workflow/${workflowId}/${target.id}`,
+				readySelector: PANEL_READY,
+			});
+		else console.warn(`no ${type} node in workflow ${workflowId}: ${file} not written`);
 	}
 	return shots;
 }
 
-async function startChromium(): Promise<{ process: ChildProcess; wsUrl: string; profile: string }> {
-	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-screens-'));
-	const child = spawn(CHROMIUM, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, 'about:blank'], {
-		stdio: ['ignore', 'ignore', 'pipe'],
-	});
-	const wsUrl = await new Promise<string>((resolve, reject) => {
-		let output = '';
-		child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-			output += chunk;
-			const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
-			if (match) resolve(match[1]);
-		});
-		child.once('exit', (code) =>
-			reject(new Error(`chromium exited (${code}) before it was ready:\n${output}`)),
-		);
-	});
-	return { process: child, wsUrl, profile };
+/** The little of the browser's globals the page functions below use (the type check runs without the DOM lib). */
+interface PageGlobals {
+	document: {
+		fonts: { ready: Promise<unknown> };
+		querySelector(selector: string): object | null;
+		querySelectorAll(selector: string): ArrayLike<{
+			getBoundingClientRect(): { x: number; y: number; width: number; height: number };
+		}>;
+		getAnimations(): Array<{ playState: string }>;
+	};
+	getComputedStyle(element: object): { transform: string };
+	__still?: { key: string; frames: number };
 }
 
-async function waitFor(
-	devtools: DevTools,
-	sessionId: string,
-	selector: string,
-	timeoutMs = 30_000,
-): Promise<boolean> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const { result } = await devtools.send<{ result: { value?: boolean } }>(
-			'Runtime.evaluate',
-			{
-				expression: `document.querySelector(${JSON.stringify(selector)}) !== null`,
-				returnByValue: true,
-			},
-			sessionId,
-		);
-		if (result.value === true) return true;
-		await sleep(250);
-	}
-	return false;
-}
-
-async function capture(devtools: DevTools, sessionId: string, shot: Shot): Promise<void> {
-	await devtools.send('Page.navigate', { url: `${N8N_URL}${shot.path}` }, sessionId);
-	const ready = await waitFor(devtools, sessionId, shot.readySelector);
-	// Canvas fit-to-view and panel transitions animate after the elements exist.
-	await sleep(2500);
-	const { data } = await devtools.send<{ data: string }>(
-		'Page.captureScreenshot',
-		{ format: 'png' },
-		sessionId,
+/**
+ * Waits until nothing on the page moves: no running animation or transition, and the same canvas transform (the
+ * fit-to-view zoom is script-driven) and the same boxes of the drawn elements for 10 frames in a row.
+ */
+async function waitUntilStill(page: Page, selector: string): Promise<void> {
+	await page.evaluate(async () => {
+		await (globalThis as unknown as PageGlobals).document.fonts.ready;
+	});
+	await page.waitForFunction(
+		(watched) => {
+			const page = globalThis as unknown as PageGlobals;
+			const pane = page.document.querySelector('.vue-flow__transformationpane');
+			const boxes = Array.from(page.document.querySelectorAll(watched), (element) => {
+				const box = element.getBoundingClientRect();
+				return [box.x, box.y, box.width, box.height].map(Math.round).join(',');
+			});
+			const key = `${pane ? page.getComputedStyle(pane).transform : ''}|${boxes.join(';')}`;
+			const running = page.document
+				.getAnimations()
+				.some((animation) => animation.playState === 'running');
+			const previous = page.__still;
+			page.__still = {
+				key,
+				frames: !running && previous?.key === key ? previous.frames + 1 : 0,
+			};
+			return page.__still.frames >= 10;
+		},
+		`${selector}, [data-test-id="ndv"], [data-test-id="parameter-item"]`,
+		{ polling: 'raf', timeout: TIMEOUT_MS },
 	);
+}
+
+async function capture(page: Page, shot: Shot): Promise<void> {
+	await page.goto(shot.path);
+	await page.locator(shot.readySelector).first().waitFor();
+	// Options and field lists the panel loads from the emulators.
+	await page.waitForLoadState('networkidle');
+	await waitUntilStill(page, shot.readySelector);
 	const file = path.join(OUT_DIR, shot.file);
-	fs.writeFileSync(file, Buffer.from(data, 'base64'));
-	console.log(
-		`${ready ? 'wrote' : 'wrote (page may not be fully drawn)'} ${path.relative(REPO_ROOT, file)}`,
-	);
+	await page.screenshot({ path: file });
+	console.log(`wrote ${path.relative(REPO_ROOT, file)}`);
 }
 
 async function main(): Promise<void> {
 	fs.mkdirSync(OUT_DIR, { recursive: true });
-	const cookie = await login();
-	const shots = await plannedShots(cookie);
-	const chromium = await startChromium();
+	let cookie: string;
 	try {
-		const devtools = await DevTools.connect(chromium.wsUrl);
-		const { targetId } = await devtools.send<{ targetId: string }>('Target.createTarget', {
-			url: 'about:blank',
-		});
-		const { sessionId } = await devtools.send<{ sessionId: string }>('Target.attachToTarget', {
-			targetId,
-			flatten: true,
-		});
-		await devtools.send('Page.enable', {}, sessionId);
-		await devtools.send(
-			'Emulation.setDeviceMetricsOverride',
-			{ ...VIEWPORT, deviceScaleFactor: 1, mobile: false },
-			sessionId,
-		);
-		const host = new URL(N8N_URL).hostname;
-		await devtools.send(
-			'Network.setCookie',
-			{ name: 'n8n-auth', value: cookie, domain: host, path: '/', httpOnly: true },
-			sessionId,
-		);
-		for (const shot of shots) await capture(devtools, sessionId, shot);
-		devtools.close();
+		cookie = await restLogin(N8N_URL, DEMO_OWNER);
+	} catch (error) {
+		throw new Error(`${(error as Error).message}; is the demo running (npm start)?`);
+	}
+	const shots = await plannedShots(cookie);
+	ensureChromium();
+	const browser = await launchChromium();
+	let page: Page | undefined;
+	try {
+		const context = await newEditorContext(browser, N8N_URL);
+		context.setDefaultTimeout(TIMEOUT_MS);
+		await loginContext(context, DEMO_OWNER);
+		page = await context.newPage();
+		for (const shot of shots) await capture(page, shot);
+	} catch (error) {
+		const file = await debugScreenshot(page, 'screenshots-failure');
+		if (file) console.error(`the page at the failure: ${path.relative(REPO_ROOT, file)}`);
+		throw error;
 	} finally {
-		chromium.process.kill('SIGTERM');
-		await new Promise((resolve) => chromium.process.once('exit', resolve));
-		fs.rmSync(chromium.profile, { recursive: true, force: true });
+		await browser.close();
 	}
 }
 
