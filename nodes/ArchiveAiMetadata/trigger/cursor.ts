@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * The trigger's watermark: the newest time emitted, the key of that row, and the memory of the rows emitted
- * within the "Late Rows Window" before it (see lateRows.ts). A cursor saved before the memory existed (package
- * version 0.1.0 and older) holds only (time, key); its next poll asks for rows strictly after that tuple, once.
+ * within the "Late Rows Window" before it (see lateRows.ts). A stored cursor whose memory cannot be read keeps its
+ * (time, key): its next poll asks for rows strictly after that tuple, once, and starts a new memory there.
  */
 export interface Cursor {
 	/** Seed view name the cursor belongs to; a different view starts over. */

@@ -130,8 +130,8 @@ function runStillGoing(
 
 /**
  * The cursor after emitting `fresh`: the newest time emitted so far (and that row's key), and the memory of the
- * rows emitted within the window below it. A legacy cursor's memory starts empty with its time as the floor:
- * rows at or before it went out under the old (time, key) rule.
+ * rows emitted within the window below it. A cursor without a readable memory starts an empty one with its
+ * time as the floor: rows at or before it were emitted under the (time, key) rule.
  */
 function nextCursor(
 	ctx: IPollFunctions,

@@ -167,7 +167,7 @@ export async function fetchNewest(
 	});
 }
 
-/** Where a poll reads: after a legacy (time, key) cursor, or the window span above the memory's floor. */
+/** Where a poll reads: after the (time, key) cursor (no memory, or no window), or the window span above the floor. */
 export function positionFilter(
 	cursor: Cursor,
 	columns: CursorColumns,
