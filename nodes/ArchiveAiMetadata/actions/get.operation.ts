@@ -8,7 +8,13 @@ import type {
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { returnEmptyWhenNotFoundOption } from '../../shared/n8n/descriptions';
-import { isUuid, locatorOf, parameterError, requireText } from '../../shared/n8n/params';
+import {
+	isUuid,
+	locatorOf,
+	parameterError,
+	requireText,
+	UUID_REGEX,
+} from '../../shared/n8n/params';
 import { fieldsFor, parseFieldSelection } from '../api/query';
 import { readRows } from '../api/reader';
 import { AiSession, readOptions } from '../api/session';
@@ -26,10 +32,6 @@ import {
 const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');
 const PERSON_RESOURCES = resourcesWhere((view) => view.idColumn === 'id');
 const GET_RESOURCES = [...TASK_RESOURCES, ...PERSON_RESOURCES];
-
-/** The editor's check of By ID: a UUID, with or without dashes (the API's id columns are uuid). */
-const UUID_REGEX =
-	'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$';
 
 /** Task ID or Person ID: From List (the most recent records, searchable) or By ID. */
 function recordLocator(

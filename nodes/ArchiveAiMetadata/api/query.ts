@@ -291,13 +291,24 @@ export type FieldSelection =
 	| { mode: 'selected'; fields: string[] };
 
 export function parseFieldSelection(ctx: IExecuteFunctions, itemIndex: number): FieldSelection {
-	const mode = outputChoiceOf(
+	return fieldSelectionOf(
 		ctx,
 		itemIndex,
 		ctx.getNodeParameter('output', itemIndex, 'simplified'),
+		() => splitList(ctx.getNodeParameter('fields', itemIndex, [])),
 	);
+}
+
+/** Output and its field list as read (the list only when Selected Fields is chosen); the trigger reads them too. */
+export function fieldSelectionOf(
+	ctx: Pick<ParameterContext, 'getNode'>,
+	itemIndex: number,
+	output: unknown,
+	readFields: () => string[],
+): FieldSelection {
+	const mode = outputChoiceOf(ctx, itemIndex, output);
 	if (mode !== 'selected') return { mode };
-	const fields = splitList(ctx.getNodeParameter('fields', itemIndex, []));
+	const fields = readFields();
 	if (fields.length === 0)
 		throw parameterError(
 			ctx,
@@ -310,7 +321,7 @@ export function parseFieldSelection(ctx: IExecuteFunctions, itemIndex: number): 
 
 /** Columns to select from the view: the chosen ones checked against the live columns, or all (or simplified). */
 export function fieldsFor(
-	ctx: IExecuteFunctions,
+	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,
 	selection: FieldSelection,
 	view: ResolvedView,

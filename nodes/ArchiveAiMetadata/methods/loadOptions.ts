@@ -1,45 +1,40 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { viewByResource } from '../api/views';
-import type { AiViewKey, ResolvedView } from '../api/views';
+import type { AiViewKey } from '../api/views';
 import { columnOptions, contentPartnerOptions, editorView, statusOptions } from './viewLists';
 
-/** The current resource's view (live names, or the documented ones when the schema cannot be read). */
-async function currentView(ctx: ILoadOptionsFunctions): Promise<ResolvedView | undefined> {
-	const definition = viewByResource(String(ctx.getCurrentNodeParameter('resource') ?? ''));
-	return definition ? await editorView(ctx, definition.key) : undefined;
+/** The view the chosen resource reads, or undefined for Custom Query. */
+function resourceViewKey(ctx: ILoadOptionsFunctions): AiViewKey | undefined {
+	return viewByResource(String(ctx.getCurrentNodeParameter('resource') ?? ''))?.key;
 }
 
 export async function getFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const definition = viewByResource(String(this.getCurrentNodeParameter('resource') ?? ''));
-	return definition ? await columnOptions(this, definition.key) : [];
+	const key = resourceViewKey(this);
+	return key ? await columnOptions(this, key) : [];
 }
 
 export async function getDownloadableFiles(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const view = await currentView(this);
-	if (!view) return [];
-	return view.files.map((file) => ({
+	const key = resourceViewKey(this);
+	if (!key) return [];
+	return (await editorView(this, key)).files.map((file) => ({
 		name: file.displayName,
 		value: file.column,
 		description: `Column ${file.column}`,
 	}));
 }
 
-/** The chosen resource's view, for the Get Many filters; the first task view when the resource has none. */
-function currentViewKey(ctx: ILoadOptionsFunctions): AiViewKey {
-	return viewByResource(String(ctx.getCurrentNodeParameter('resource') ?? ''))?.key ?? 'face_tasks';
-}
-
+// The Get Many filters show only for view resources; the first task view stands in for any other.
 export async function getFilterStatuses(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return await statusOptions(this, currentViewKey(this));
+	return await statusOptions(this, resourceViewKey(this) ?? 'face_tasks');
 }
 
 export async function getFilterContentPartners(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return await contentPartnerOptions(this, currentViewKey(this));
+	return await contentPartnerOptions(this, resourceViewKey(this) ?? 'face_tasks');
 }

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { buildViewQuery } from '../api/documents';
+import { fieldsFor } from '../api/query';
 import {
 	loadSchemaUnlessRefused,
 	probeRootField,
@@ -90,29 +91,11 @@ export function userFilters(view: ResolvedView, settings: TriggerSettings): IDat
 export function selectedColumns(
 	ctx: IPollFunctions,
 	view: ResolvedView,
-	settings: Pick<TriggerSettings, 'output' | 'selectedFields'>,
+	settings: Pick<TriggerSettings, 'selection'>,
 ): string[] {
-	const columns =
-		settings.output === 'raw'
-			? view.columns
-			: settings.output === 'simplified'
-				? view.simplifiedColumns
-				: checkedSelection(ctx, view, settings.selectedFields);
+	const columns = fieldsFor(ctx, 0, settings.selection, view);
 	const cursorColumns = cursorColumnsOf(view);
 	return [...new Set([...columns, cursorColumns.time, ...cursorColumns.key])];
-}
-
-/** Selected Fields must be columns of the view; unknown names fail the poll naming them (live schema only). */
-function checkedSelection(ctx: IPollFunctions, view: ResolvedView, fields: string[]): string[] {
-	const unknown = view.live ? fields.filter((field) => !view.columns.includes(field)) : [];
-	if (unknown.length > 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Parameter "Field Names or IDs": ${unknown.map((field) => JSON.stringify(field)).join(', ')} ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of ${view.rootField}`,
-			{ description: `Known columns: ${view.columns.join(', ')}` },
-		);
-	}
-	return fields;
 }
 
 function pageDocument(ctx: IPollFunctions, source: ViewSource, fields: string[]): DocumentNode {

@@ -7,10 +7,8 @@ import {
 	MAX_CONCURRENT_REQUESTS,
 	MAX_RETRIES,
 } from '../../shared/n8n/limits';
-import type { OutputChoice } from '../../shared/n8n/descriptions';
 import {
 	MAX_GRAPHQL_INT,
-	outputChoiceOf,
 	parameterError as itemParameterError,
 	requireInteger,
 } from '../../shared/n8n/params';
@@ -26,6 +24,8 @@ import {
 	VIEWS_WITH_CP,
 } from './description';
 import type { TriggerView } from './description';
+import { fieldSelectionOf } from '../api/query';
+import type { FieldSelection } from '../api/query';
 
 export interface TriggerSettings {
 	view: TriggerView;
@@ -33,9 +33,8 @@ export interface TriggerSettings {
 	statuses: string[];
 	/** Empty: every content partner. */
 	contentPartners: string[];
-	output: OutputChoice;
-	/** Output "Selected Fields": the chosen columns (checked against the live view at poll time). */
-	selectedFields: string[];
+	/** Output; Selected Fields are checked against the live view at poll time. */
+	selection: FieldSelection;
 	emitAs: 'eachRecord' | 'oneItem';
 	maxRecordsPerPoll: number;
 	/** "Start From" as a UTC ISO string. */
@@ -143,7 +142,9 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 		contentPartners: VIEWS_WITH_CP.includes(view)
 			? textList(ctx, 'Content Partner Names or IDs', ctx.getNodeParameter('contentPartners', []))
 			: [],
-		...readOutput(ctx),
+		selection: fieldSelectionOf(ctx, 0, ctx.getNodeParameter('output', 'simplified'), () =>
+			textList(ctx, 'Field Names or IDs', ctx.getNodeParameter('fields', [])),
+		),
 		emitAs: oneOf(ctx, 'Emit As', options.emitAs ?? 'eachRecord', [
 			'eachRecord',
 			'oneItem',
@@ -190,18 +191,4 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 			MAX_REEMIT_AFTER_MINUTES,
 		),
 	};
-}
-
-function readOutput(ctx: IPollFunctions): Pick<TriggerSettings, 'output' | 'selectedFields'> {
-	const output = outputChoiceOf(ctx, 0, ctx.getNodeParameter('output', 'simplified'));
-	if (output !== 'selected') return { output, selectedFields: [] };
-	const selectedFields = textList(ctx, 'Field Names or IDs', ctx.getNodeParameter('fields', []));
-	if (selectedFields.length === 0) {
-		throw parameterError(
-			ctx,
-			'Field Names or IDs',
-			'is empty: choose at least one field, or choose Simplified or Raw in "Output"',
-		);
-	}
-	return { output, selectedFields };
 }

@@ -125,7 +125,10 @@ export function readDateTime(
 	return utc;
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+/** A UUID, with or without dashes, as regex text: the editor's resource-locator validation takes a string. */
+export const UUID_REGEX =
+	'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$';
+const UUID_PATTERN = new RegExp(UUID_REGEX);
 
 export function isUuid(value: string): boolean {
 	return UUID_PATTERN.test(value);

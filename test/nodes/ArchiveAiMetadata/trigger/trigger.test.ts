@@ -140,8 +140,9 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		});
 		await activate(unknown);
 		sandbox().data.ai.touch('face_tasks', 1);
-		expect((await unknown.poll()).error?.message).toBe(
-			'Parameter "Field Names or IDs": "no_such_column" is not a column of face_tasks',
+		// The same check and words as the action node's Selected Fields.
+		expect((await unknown.poll()).error?.message).toMatch(
+			/^Parameter "Field Names or IDs": unknown field "no_such_column" for face_tasks; known: .*\btask_id\b/,
 		);
 		const empty = triggerFor({ view: 'face_tasks', statuses: [], output: 'selected', fields: [] });
 		expect((await empty.poll()).error?.message).toBe(
