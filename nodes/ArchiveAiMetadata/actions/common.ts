@@ -7,7 +7,6 @@ import {
 	outputParameter,
 	showFor,
 } from '../../shared/n8n/descriptions';
-import { DEFAULT_PAGE_SIZE } from '../api/session';
 import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
 import type { AiViewDefinition } from '../api/views';
 
@@ -17,6 +16,8 @@ export function resourcesWhere(predicate: (view: AiViewDefinition) => boolean): 
 		.filter(predicate)
 		.map((view) => view.resource);
 }
+
+export const DEFAULT_PAGE_SIZE = 1000;
 
 export const ALL_VIEW_RESOURCES = resourcesWhere(() => true);
 export const RESOURCES_WITH_PID = resourcesWhere((view) => view.pidLookup);

@@ -1,19 +1,15 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeProperties,
-	IExecuteFunctions,
-} from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties, IExecuteFunctions } from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema, buildViewQuery } from '../api/documents';
-import { withDocumentedNamesHint } from '../api/introspection';
-import { ADVANCED_FILTER_NAME, buildWhere, precheckFilters } from '../api/query';
-import { AiSession, readOptions } from '../api/session';
+import { withDocumentedNamesHint } from '../api/client';
 import { viewKeyOf } from '../api/views';
 import type { AiViewKey } from '../api/views';
 import { ALL_VIEW_RESOURCES, optionsCollection, retriesOption, showFor } from './common';
+import { ADVANCED_FILTER_NAME, buildWhere } from './filters';
+import { readCountParameters } from './parameters';
+import { AiSession } from '../api/viewSource';
 
 export const description: INodeProperties[] = [
 	optionsCollection(showFor(ALL_VIEW_RESOURCES, ['count']), [retriesOption]),
@@ -28,11 +24,9 @@ export async function executeCount(
 ): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
-		const options = readOptions(ctx, itemIndex);
-		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		precheckFilters(ctx, itemIndex, filters);
-		const connection = await session.connectToViews(options.maxRetries);
-		const view = await session.resolve(connection, viewKey, itemIndex);
+		const { maxRetries, filters } = readCountParameters(ctx, itemIndex);
+		const connection = await session.openView(viewKey, maxRetries, itemIndex);
+		const { view } = connection;
 		const aggregateField = view.aggregateField;
 		if (!aggregateField) {
 			throw new NodeOperationError(

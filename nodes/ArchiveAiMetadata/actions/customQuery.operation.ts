@@ -11,8 +11,8 @@ import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema } from '../api/documents';
 import { parameterError, parseJsonObject, requireInteger } from '../../shared/n8n/params';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/n8n/limits';
-import { AiSession } from '../api/session';
 import { optionsCollection, retriesOption } from './common';
+import { AiSession } from '../api/viewSource';
 
 const show = { show: { resource: ['customQuery'], operation: ['execute'] } };
 

@@ -11,11 +11,11 @@ import type {
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema } from '../api/documents';
-import { DEFAULT_MAX_FILE_SIZE_MIB, MIB, downloadPresignedFile } from '../api/download';
+import { DEFAULT_MAX_FILE_SIZE_MIB, downloadPresignedFile } from '../api/download';
 import type { BinarySource } from '../api/download';
 import { readDownloadPolicy } from '../api/downloadPolicy';
 import type { DownloadPolicy } from '../api/downloadPolicy';
-import { parameterError, requireInteger, splitList } from '../../shared/n8n/params';
+import { parameterError } from '../../shared/n8n/params';
 import {
 	PRESIGN_ARGUMENT,
 	PRESIGN_FIELD,
@@ -24,22 +24,16 @@ import {
 	presignedFieldFor,
 	resolvePresign,
 } from '../api/presign';
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/n8n/limits';
-import { AiSession } from '../api/session';
+import { AiSession, viewOf } from '../api/viewSource';
 import type { AiMetadataConnection } from '../api/client';
 import { viewKeyOf } from '../api/views';
 import type { AiViewKey, DownloadableFile, ResolvedView } from '../api/views';
 import { RESOURCES_WITH_FILES, optionsCollection, retriesOption, showFor } from './common';
-import { fetchRecordById, readRecordId } from './get.operation';
+import { checkRecordId, fetchRecordById } from './get.operation';
+import { MAX_FILE_SIZE_LIMIT_MIB, readDownloadParameters } from './parameters';
+import type { DownloadParameters } from './parameters';
 
 const show = showFor(RESOURCES_WITH_FILES, ['downloadFiles']);
-
-/**
- * Largest Max File Size accepted. n8n's default binary data mode keeps a file in memory as base64 text, which
- * cannot exceed about 384 MiB of file at all; its database mode stops at 1024 MiB. Filesystem and S3 modes take
- * larger files, but a single transcript or model output of a gigabyte is a mistake, not a file to fetch.
- */
-const MAX_FILE_SIZE_LIMIT_MIB = 1024;
 
 export const description: INodeProperties[] = [
 	{
@@ -74,24 +68,8 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-interface DownloadSettings {
-	prefix: string;
-	maxRetries: number;
-	maxBytes: number;
+interface DownloadSettings extends DownloadParameters {
 	policy: DownloadPolicy;
-}
-
-function readMaxFileSize(session: AiSession, itemIndex: number, value: unknown): number {
-	const mib = Number(value ?? DEFAULT_MAX_FILE_SIZE_MIB);
-	if (!Number.isFinite(mib) || mib <= 0 || mib > MAX_FILE_SIZE_LIMIT_MIB) {
-		throw parameterError(
-			session.ctx,
-			itemIndex,
-			'Max File Size (MiB)',
-			`must be a number above 0 and at most ${MAX_FILE_SIZE_LIMIT_MIB}, got ${JSON.stringify(value)}`,
-		);
-	}
-	return Math.floor(mib * MIB);
 }
 
 interface FetchedFile {
@@ -101,13 +79,13 @@ interface FetchedFile {
 	source: 'inline' | 'presigned';
 }
 
+/** The chosen files by their live columns; none chosen means every file the view has. */
 function chooseFiles(
 	session: AiSession,
 	itemIndex: number,
-	view: ResolvedView | undefined,
+	view: ResolvedView,
+	wanted: string[],
 ): DownloadableFile[] {
-	const wanted = splitList(session.ctx.getNodeParameter('files', itemIndex, []));
-	if (!view) return [];
 	if (wanted.length === 0) return view.files;
 	return wanted.map((column) => {
 		const file = view.files.find((candidate) => candidate.column === column);
@@ -292,24 +270,15 @@ export async function executeDownloadFiles(
 			.getCredentials('archiveAiMetadataApi')
 			.then((credentials) => readDownloadPolicy(ctx.getNode(), credentials)));
 	return await executePerItem(ctx, async (itemIndex) => {
-		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const settings: DownloadSettings = {
-			prefix: String(options.binaryPropertyPrefix ?? '').trim(),
-			maxRetries: requireInteger(
-				ctx,
-				itemIndex,
-				'Max Retries',
-				options.maxRetries ?? DEFAULT_MAX_RETRIES,
-				{ min: 0, max: MAX_RETRIES },
-			),
-			maxBytes: readMaxFileSize(session, itemIndex, options.maxFileSizeMiB),
+			...readDownloadParameters(ctx, itemIndex, viewKey),
 			policy: await readPolicy(),
 		};
-		readRecordId(ctx, itemIndex, viewKey);
 		const connection = await session.connect(settings.maxRetries);
-		const view = session.view(connection, viewKey, itemIndex);
-		const taskId = readRecordId(ctx, itemIndex, viewKey, view);
-		const files = chooseFiles(session, itemIndex, view);
+		const { view } = await viewOf(ctx, connection, viewKey, { itemIndex });
+		const { taskId } = settings;
+		checkRecordId(ctx, itemIndex, view, taskId);
+		const files = chooseFiles(session, itemIndex, view, settings.files);
 		const baseColumns = ['task_id', 'pid'].filter((column) => view.columns.includes(column));
 		const record = await fetchRecordById(session, {
 			view,

@@ -8,17 +8,10 @@ import type {
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { returnEmptyWhenNotFoundOption } from '../../shared/n8n/descriptions';
-import {
-	isUuid,
-	locatorOf,
-	parameterError,
-	requireText,
-	UUID_REGEX,
-} from '../../shared/n8n/params';
-import { fieldsFor, parseFieldSelection } from '../api/query';
-import { readRows } from '../api/reader';
-import { AiSession, readOptions } from '../api/session';
-import { AI_VIEWS, shapeRecord, viewKeyOf } from '../api/views';
+import { isUuid, parameterError, UUID_REGEX } from '../../shared/n8n/params';
+import { fieldsFor } from '../api/documents';
+import { AiSession, readRows } from '../api/viewSource';
+import { shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import {
 	outputProperties,
@@ -28,6 +21,7 @@ import {
 	retriesOption,
 	showFor,
 } from './common';
+import { idParameterOf, readGetParameters } from './parameters';
 
 const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');
 const PERSON_RESOURCES = resourcesWhere((view) => view.idColumn === 'id');
@@ -92,36 +86,22 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export function idParameterName(viewKey: AiViewKey): { name: string; displayName: string } {
-	return AI_VIEWS[viewKey].idColumn === 'id'
-		? { name: 'personId', displayName: 'Person ID' }
-		: { name: 'taskId', displayName: 'Task ID' };
-}
-
-/** Reads the record identifier; a column of type uuid only accepts a UUID (checked before the request). */
-export function readRecordId(
+/** A column of type uuid only accepts a UUID: said before the request, naming the parameter. */
+export function checkRecordId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	viewKey: AiViewKey,
-	view?: ResolvedView,
-): string {
-	const parameter = idParameterName(viewKey);
-	const id = requireText(
-		ctx,
-		itemIndex,
-		parameter.displayName,
-		locatorOf(ctx.getNodeParameter(parameter.name, itemIndex, '')).value,
-	);
-	const idColumn = view?.idColumn;
-	if (view && idColumn && view.columnTypes[idColumn] === 'uuid' && !isUuid(id)) {
+	view: ResolvedView,
+	id: string,
+): void {
+	const idColumn = view.idColumn;
+	if (idColumn && view.columnTypes[idColumn] === 'uuid' && !isUuid(id)) {
 		throw parameterError(
 			ctx,
 			itemIndex,
-			parameter.displayName,
+			idParameterOf(view.definition.key).displayName,
 			`must be a UUID, got ${JSON.stringify(id)}`,
 		);
 	}
-	return id;
 }
 
 /** One record to look up by its identifier, for an input item. */
@@ -171,16 +151,14 @@ async function findRecordById(
 			{ itemIndex },
 		);
 	}
-	const connection = await session.connectToViews(maxRetries);
+	const source = await session.openView(view.definition.key, maxRetries, itemIndex);
 	const [record] = await readRows(
 		ctx,
-		connection.client,
-		connection.schema,
+		source,
 		itemIndex,
 		{
-			view,
 			where: { [idColumn]: { _eq: id } },
-			orderBy: [],
+			orderBy: stableOrderBy(view),
 			fields,
 			pageSize: 1,
 			concurrency: 1,
@@ -188,7 +166,7 @@ async function findRecordById(
 		},
 		{
 			selection: 'Field Names or IDs',
-			variables: { where: idParameterName(view.definition.key).displayName },
+			variables: { where: idParameterOf(view.definition.key).displayName },
 		},
 	);
 	return record;
@@ -201,17 +179,14 @@ export async function executeGet(
 ): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
-		const options = readOptions(ctx, itemIndex);
-		readRecordId(ctx, itemIndex, viewKey);
-		const selection = parseFieldSelection(ctx, itemIndex);
-		const connection = await session.connectToViews(options.maxRetries);
-		const view = await session.resolve(connection, viewKey, itemIndex);
-		const id = readRecordId(ctx, itemIndex, viewKey, view);
+		const { options, id, selection } = readGetParameters(ctx, itemIndex, viewKey);
+		const { view } = await session.openView(viewKey, options.maxRetries, itemIndex);
+		checkRecordId(ctx, itemIndex, view, id);
 		const fields = fieldsFor(ctx, itemIndex, selection, view);
 		const lookup = { view, itemIndex, id, fields, maxRetries: options.maxRetries };
 		const record = await findRecordById(session, lookup);
 		if (record) return [shapeRecord(view, record, options)];
-		if (ctx.getNodeParameter('options.returnEmptyWhenNotFound', itemIndex, false)) return [];
+		if (options.returnEmptyWhenNotFound) return [];
 		throw recordNotFound(session, lookup);
 	});
 }

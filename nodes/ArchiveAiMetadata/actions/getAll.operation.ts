@@ -1,24 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
-import { requireInteger } from '../../shared/n8n/params';
-import {
-	ADVANCED_FILTER_NAME,
-	SORT_DIRECTIONS,
-	buildWhere,
-	precheckFilters,
-	fieldsFor,
-	orderByFor,
-	parseFieldSelection,
-	parseSort,
-} from '../api/query';
-import { readRows } from '../api/reader';
-import { AiSession, readOptions } from '../api/session';
+import { fieldsFor, orderByFor } from '../api/documents';
+import { AiSession, readRows } from '../api/viewSource';
 import { shapeRecord, viewKeyOf, type AiViewKey } from '../api/views';
 import {
 	ALL_VIEW_RESOURCES,
@@ -27,7 +11,8 @@ import {
 	pagedReadOptions,
 	showFor,
 } from './common';
-import { filterProperties } from './filters';
+import { ADVANCED_FILTER_NAME, buildWhere, filterProperties } from './filters';
+import { readGetManyParameters, SORT_DIRECTIONS } from './parameters';
 
 const show = showFor(ALL_VIEW_RESOURCES, ['getAll']);
 
@@ -98,25 +83,14 @@ export async function executeGetMany(
 ): Promise<INodeExecutionData[]> {
 	const ctx: IExecuteFunctions = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
-		const options = readOptions(ctx, itemIndex);
-		const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const maxRows = returnAll
-			? undefined
-			: requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50));
-		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		precheckFilters(ctx, itemIndex, filters);
-		const sort = parseSort(ctx, itemIndex);
-		const selection = parseFieldSelection(ctx, itemIndex);
-
-		const connection = await session.connectToViews(options.maxRetries);
-		const view = await session.resolve(connection, viewKey, itemIndex);
+		const { options, maxRows, filters, sort, selection } = readGetManyParameters(ctx, itemIndex);
+		const source = await session.openView(viewKey, options.maxRetries, itemIndex);
+		const { view } = source;
 		const rows = await readRows(
 			ctx,
-			connection.client,
-			connection.schema,
+			source,
 			itemIndex,
 			{
-				view,
 				where: buildWhere(ctx, itemIndex, view, filters),
 				orderBy: orderByFor(ctx, itemIndex, sort, view),
 				fields: fieldsFor(ctx, itemIndex, selection, view),

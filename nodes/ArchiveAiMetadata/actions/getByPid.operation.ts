@@ -8,22 +8,12 @@ import type {
 
 import { asNodeError, errorItem } from '../../shared/n8n/executePerItem';
 import { chunk, mapWithConcurrency } from '../api/concurrency';
-import { listValue, shapeRecord, viewKeyOf } from '../api/views';
+import { listValue, shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
-import { requireInteger, requireText } from '../../shared/n8n/params';
-import {
-	ADVANCED_FILTER_NAME,
-	buildWhere,
-	combineConditions,
-	fieldsFor,
-	parseFieldSelection,
-	precheckFilters,
-} from '../api/query';
-import type { FieldSelection } from '../api/query';
-import { readRows } from '../api/reader';
-import type { ReadRequest } from '../api/reader';
-import { AiSession, readOptions } from '../api/session';
-import type { ReadOptions, ViewConnection } from '../api/session';
+import { requireText } from '../../shared/n8n/params';
+import { combineConditions, fieldsFor } from '../api/documents';
+import { AiSession, readRows } from '../api/viewSource';
+import type { ReadRequest, ViewSource } from '../api/viewSource';
 import {
 	RESOURCES_WITH_PID,
 	outputProperties,
@@ -31,11 +21,10 @@ import {
 	pagedReadOptions,
 	showFor,
 } from './common';
-import { pidLookupFilterProperties } from './filters';
+import { ADVANCED_FILTER_NAME, buildWhere, pidLookupFilterProperties } from './filters';
+import { DEFAULT_PID_BATCH_SIZE, MAX_PID_BATCH_SIZE, readPidLookupParameters } from './parameters';
+import type { PidLookupParameters } from './parameters';
 
-// 500 PIDs keep a request small (a few KB of variables) and 1,000 input items at 2 batches: 7 requests with paging.
-export const DEFAULT_PID_BATCH_SIZE = 500;
-const MAX_PID_BATCH_SIZE = 5000;
 /** Cluster ids per match query when matches are found through their tasks' clusters. */
 const CLUSTER_BATCH_SIZE = 1000;
 
@@ -76,30 +65,6 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-interface PidLookupSettings extends ReadOptions {
-	selection: FieldSelection;
-	batchSize: number;
-	includeNotFound: boolean;
-	/** The Filters collection, checked locally; turned into a condition once the view's live names are known. */
-	filters: IDataObject;
-}
-
-/** Batch-wide settings (the filters included) come from the first item: one batched query serves every item. */
-function readSettings(ctx: IExecuteFunctions): PidLookupSettings {
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const filters = ctx.getNodeParameter('filters', 0, {}) as IDataObject;
-	precheckFilters(ctx, 0, filters);
-	return {
-		...readOptions(ctx, 0),
-		batchSize: requireInteger(ctx, 0, 'Batch Size', options.batchSize ?? DEFAULT_PID_BATCH_SIZE, {
-			max: MAX_PID_BATCH_SIZE,
-		}),
-		includeNotFound: options.includeNotFound === true,
-		filters,
-		selection: parseFieldSelection(ctx, 0),
-	};
-}
-
 interface ItemPid {
 	itemIndex: number;
 	pid?: string;
@@ -130,7 +95,7 @@ export async function executeGetByPid(
 	viewKey: AiViewKey,
 ): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
-	const settings = readSettings(ctx);
+	const settings = readPidLookupParameters(ctx);
 	const itemPids = readItemPids(ctx);
 	const pids = [
 		...new Set(itemPids.flatMap((entry) => (entry.pid === undefined ? [] : [entry.pid]))),
@@ -149,15 +114,15 @@ async function lookUpPids(
 	session: AiSession,
 	viewKey: AiViewKey,
 	pids: string[],
-	settings: PidLookupSettings,
+	settings: PidLookupParameters,
 ): Promise<{ view: ResolvedView; rowsByPid: Map<string, IDataObject[]> }> {
-	const connection = await session.connectToViews(settings.maxRetries);
-	const view = await session.resolve(connection, viewKey, 0);
+	const source = await session.openView(viewKey, settings.maxRetries, 0);
+	const { view } = source;
 	const fields = fieldsFor(session.ctx, 0, settings.selection, view);
 	if (pids.length === 0) return { view, rowsByPid: new Map() };
 	const rowsByPid = view.columns.includes('pid')
-		? await rowsByDirectPid(session, connection, view, pids, fields, settings)
-		: await rowsThroughClusters(session, connection, view, pids, fields, settings);
+		? await rowsByDirectPid(session, source, pids, fields, settings)
+		: await rowsThroughClusters(session, source, pids, fields, settings);
 	return { view, rowsByPid };
 }
 
@@ -165,7 +130,7 @@ function fanOut(
 	itemPids: ItemPid[],
 	rowsByPid: Map<string, IDataObject[]>,
 	view: ResolvedView,
-	settings: PidLookupSettings,
+	settings: PidLookupParameters,
 ): INodeExecutionData[] {
 	const output: INodeExecutionData[] = [];
 	for (const entry of itemPids) {
@@ -195,14 +160,14 @@ function fanOut(
 /** Views with a pid column: the rows of the PIDs, each filed under its own PID. */
 async function rowsByDirectPid(
 	session: AiSession,
-	connection: ViewConnection,
-	view: ResolvedView,
+	source: ViewSource,
 	pids: string[],
 	fields: string[],
-	settings: PidLookupSettings,
+	settings: PidLookupParameters,
 ): Promise<Map<string, IDataObject[]>> {
-	const rows = await readRowsWhereIn(session, connection, settings, {
-		view,
+	const { view } = source;
+	const rows = await readRowsWhereIn(session, settings, {
+		source,
 		column: 'pid',
 		values: pids,
 		batchSize: settings.batchSize,
@@ -219,13 +184,13 @@ async function rowsByDirectPid(
  */
 async function rowsThroughClusters(
 	session: AiSession,
-	connection: ViewConnection,
-	view: ResolvedView,
+	source: ViewSource,
 	pids: string[],
 	fields: string[],
-	settings: PidLookupSettings,
+	settings: PidLookupParameters,
 ): Promise<Map<string, IDataObject[]>> {
 	const ctx = session.ctx;
+	const { view } = source;
 	const taskViewKey = view.definition.clusterTaskView;
 	if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
 		throw new NodeOperationError(
@@ -233,10 +198,11 @@ async function rowsThroughClusters(
 			`${view.rootField} has no pid column and no cluster to find its PIDs through`,
 		);
 	}
-	const taskView = await session.resolve(connection, taskViewKey, 0);
+	const taskSource = await session.openView(taskViewKey, settings.maxRetries, 0);
+	const taskView = taskSource.view;
 	const pidsByCluster = new Map<string, Set<string>>();
-	const tasks = await readRowsWhereIn(session, connection, settings, {
-		view: taskView,
+	const tasks = await readRowsWhereIn(session, settings, {
+		source: taskSource,
 		column: 'pid',
 		values: pids,
 		batchSize: settings.batchSize,
@@ -252,8 +218,8 @@ async function rowsThroughClusters(
 			pidsByCluster.set(String(cluster), owners);
 		}
 	}
-	const matches = await readRowsWhereIn(session, connection, settings, {
-		view,
+	const matches = await readRowsWhereIn(session, settings, {
+		source,
 		column: 'cluster_uuid',
 		values: [...pidsByCluster.keys()],
 		batchSize: CLUSTER_BATCH_SIZE,
@@ -271,7 +237,10 @@ async function rowsThroughClusters(
 	);
 }
 
-interface WhereInQuery extends Pick<ReadRequest, 'view' | 'orderBy' | 'fields'> {
+interface WhereInQuery extends Pick<ReadRequest, 'fields'> {
+	source: ViewSource;
+	/** The order of the rows; the view's unique key is added. */
+	orderBy: Array<Record<string, string>>;
 	column: string;
 	values: string[];
 	batchSize: number;
@@ -282,8 +251,7 @@ interface WhereInQuery extends Pick<ReadRequest, 'view' | 'orderBy' | 'fields'> 
 /** Rows whose `column` is one of `values`: one `_in` query per batch of values (batches in parallel, pages in order). */
 async function readRowsWhereIn(
 	session: AiSession,
-	connection: ViewConnection,
-	settings: PidLookupSettings,
+	settings: PidLookupParameters,
 	query: WhereInQuery,
 ): Promise<IDataObject[]> {
 	const batches = await mapWithConcurrency(
@@ -292,13 +260,11 @@ async function readRowsWhereIn(
 		async (batch) =>
 			await readRows(
 				session.ctx,
-				connection.client,
-				connection.schema,
+				query.source,
 				0,
 				{
-					view: query.view,
 					where: combineConditions([{ [query.column]: { _in: batch } }, query.filter ?? {}]),
-					orderBy: query.orderBy,
+					orderBy: stableOrderBy(query.source.view, query.orderBy),
 					fields: query.fields,
 					pageSize: settings.pageSize,
 					// Pages inside a batch run one after the other: a batch usually fits in one page, and a page

@@ -1,8 +1,13 @@
 import type { GraphQLSchema } from 'graphql';
+import { NodeApiError } from 'n8n-workflow';
 
+import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import { asApiError, isGraphqlRefusal } from '../../shared/graphql/refusal';
 import { loadSchema } from '../../shared/graphql/schemaCache';
 import { GraphqlClient } from '../../shared/graphql/client';
 import type { GraphqlService, RequestContext, TransportOptions } from '../../shared/graphql/client';
+import { AI_VIEWS } from './views';
+import type { AiViewKey, ResolvedView } from './views';
 
 /** The AI metadata GraphQL API: authenticated by the `archiveAiMetadataApi` credential, endpoint in `graphqlUrl`. */
 export const AI_METADATA_SERVICE: GraphqlService = {
@@ -31,4 +36,67 @@ export async function connectAiMetadata(
 	const client = await createAiMetadataClient(ctx, options);
 	const schema = await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
 	return { client, schema };
+}
+
+/**
+ * Hasura can forbid introspection per role. Then the schema cannot be read, and the node and the trigger work
+ * with the documented names, leaving it to the server to judge each query.
+ */
+
+/** The live schema, or undefined when the API refuses introspection; other failures (HTTP, network) throw. */
+export async function loadSchemaUnlessRefused(
+	ctx: RequestContext,
+	client: GraphqlClient,
+): Promise<GraphQLSchema | undefined> {
+	try {
+		return await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
+	} catch (error) {
+		if (isGraphqlRefusal(error)) return undefined;
+		throw asApiError(ctx, error);
+	}
+}
+
+/**
+ * Adds what to do to a server's refusal of a query built from the documented names (no introspection): which names
+ * were used, and how to get past a name this API spells differently.
+ */
+export function withDocumentedNamesHint<T>(error: T, view: ResolvedView): T {
+	if (view.live || !isGraphqlRefusal(error)) return error;
+	const apiError = error as unknown as NodeApiError;
+	const names = [view.definition.documentedName, ...view.definition.aliases].join(' or ');
+	const hint =
+		`The API does not allow introspection for this account, so the node used the documented names: view ${names}` +
+		` (here "${view.rootField}"), columns ${view.columns.join(', ')}. If the API names a column differently` +
+		' (e.g. the NER vendor column), choose "Fields to Return: Selected Fields" with the columns it has;' +
+		' for any other name, ask the API provider to allow introspection for your role so the live names are read.';
+	apiError.description = apiError.description ? `${apiError.description} ${hint}` : hint;
+	return error;
+}
+
+/**
+ * Without a schema, the root field of a view: the documented name, or the first published alias the server knows
+ * (one tiny query per name, only for views with aliases such as image_tasks / face_image_tasks).
+ */
+export async function probeRootField(
+	ctx: RequestContext,
+	client: GraphqlClient,
+	key: AiViewKey,
+): Promise<string> {
+	const definition = AI_VIEWS[key];
+	if (definition.aliases.length === 0) return definition.documentedName;
+	for (const name of [definition.documentedName, ...definition.aliases]) {
+		const document = buildRootFieldQuery({
+			operationName: 'ProbeView',
+			rootField: name,
+			arguments: [{ name: 'limit', type: 'Int' }],
+			fields: ['__typename'],
+		});
+		try {
+			await client.request({ document, variables: { limit: 0 } });
+			return name;
+		} catch (error) {
+			if (!isGraphqlRefusal(error)) throw asApiError(ctx, error);
+		}
+	}
+	return definition.documentedName;
 }

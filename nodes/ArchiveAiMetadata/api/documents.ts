@@ -1,11 +1,19 @@
 import { getVariableValues, validate } from 'graphql';
 import type { DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import type { QueryArgument } from '../../shared/graphql/documents';
-import { parameterError } from '../../shared/n8n/params';
+import { outputChoiceOf, parameterError } from '../../shared/n8n/params';
+import type { ParameterContext } from '../../shared/n8n/params';
+import { stableOrderBy } from './views';
 import type { ResolvedView } from './views';
+
+/**
+ * What a view query asks and its document: conditions, the order and the columns, checked against the view's live
+ * names so a wrong name is reported with its parameter before anything is sent; the document built as AST from the
+ * view's live argument types and validated against the live schema.
+ */
 
 /** Which node parameter a variable or the selection set came from, so server-side names map to the user's. */
 export interface ParameterNames {
@@ -66,7 +74,7 @@ function messagesOf(errors: readonly GraphQLError[]): string {
  * a variable's error names the parameter behind that variable, anything else names the selection's parameter.
  */
 export function assertValidAgainstSchema(
-	ctx: IExecuteFunctions,
+	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,
 	schema: GraphQLSchema,
 	document: DocumentNode,
@@ -98,4 +106,101 @@ export function assertValidAgainstSchema(
 		parameter,
 		`is not valid for this API: ${messagesOf(coerced.errors)}`,
 	);
+}
+
+type Condition = IDataObject;
+
+/** LIKE wildcards and its escape character, matched literally once escaped (Postgres' default escape is `\`). */
+const LIKE_SPECIALS = /[\\%_]/g;
+
+export function escapeLikePattern(text: string): string {
+	return text.replace(LIKE_SPECIALS, '\\$&');
+}
+
+/** Combines conditions as Hasura does: none -> `{}` (no filter), one -> itself, more -> `_and`. */
+export function combineConditions(conditions: Condition[]): Condition {
+	const nonEmpty = conditions.filter((condition) => Object.keys(condition).length > 0);
+	if (nonEmpty.length === 0) return {};
+	if (nonEmpty.length === 1) return nonEmpty[0];
+	return { _and: nonEmpty };
+}
+
+/** One rule of the Sort parameter, checked for what needs no schema. */
+export interface SortRule {
+	column: string;
+	direction: string;
+}
+
+/**
+ * The sort as a Hasura `order_by` list, its columns checked against the live view, with the view's unique key added
+ * last so that offset paging sees one total order.
+ */
+export function orderByFor(
+	ctx: Pick<ParameterContext, 'getNode'>,
+	itemIndex: number,
+	rules: SortRule[],
+	view: ResolvedView,
+): Array<Record<string, string>> {
+	const userOrder = rules.map(({ column, direction }) => {
+		if (view.live && !view.columns.includes(column)) {
+			throw parameterError(
+				ctx,
+				itemIndex,
+				'Sort',
+				`unknown column "${column}" for ${view.rootField}; known: ${view.columns.join(', ')}`,
+			);
+		}
+		return { [column]: direction };
+	});
+	return stableOrderBy(view, userOrder);
+}
+
+/** Output: the simplified columns, every column (Raw), or the user's choice, which must not be empty. */
+export type FieldSelection =
+	| { mode: 'simplified' | 'raw' }
+	| { mode: 'selected'; fields: string[] };
+
+/** Output and its field list as read (the list only when Selected Fields is chosen); the trigger reads them too. */
+export function fieldSelectionOf(
+	ctx: Pick<ParameterContext, 'getNode'>,
+	itemIndex: number,
+	output: unknown,
+	readFields: () => string[],
+): FieldSelection {
+	const mode = outputChoiceOf(ctx, itemIndex, output);
+	if (mode !== 'selected') return { mode };
+	const fields = readFields();
+	if (fields.length === 0)
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Field Names or IDs',
+			'is empty: choose at least one field, or choose Simplified or Raw in "Output"',
+		);
+	return { mode: 'selected', fields: [...new Set(fields)] };
+}
+
+/** Columns to select from the view: the chosen ones checked against the live columns, or all (or simplified). */
+export function fieldsFor(
+	ctx: Pick<ParameterContext, 'getNode'>,
+	itemIndex: number,
+	selection: FieldSelection,
+	view: ResolvedView,
+): string[] {
+	if (selection.mode !== 'selected') {
+		const simplified = selection.mode === 'simplified' && view.simplifiedColumns.length > 0;
+		return simplified ? view.simplifiedColumns : view.columns;
+	}
+	if (view.live) {
+		const unknown = selection.fields.filter((field) => !view.columns.includes(field));
+		if (unknown.length > 0) {
+			throw parameterError(
+				ctx,
+				itemIndex,
+				'Field Names or IDs',
+				`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((field) => `"${field}"`).join(', ')} for ${view.rootField}; known: ${view.columns.join(', ')}`,
+			);
+		}
+	}
+	return selection.fields;
 }

@@ -385,10 +385,7 @@ function queryFields(schema: GraphQLSchema): Record<string, GraphQLField<unknown
 }
 
 /** Live root field name of a view: the documented name, else a known alias, else undefined. */
-export function findRootField(
-	schema: GraphQLSchema,
-	definition: AiViewDefinition,
-): string | undefined {
+function findRootField(schema: GraphQLSchema, definition: AiViewDefinition): string | undefined {
 	const fields = queryFields(schema);
 	return [definition.documentedName, ...definition.aliases].find((candidate) => {
 		const field = fields[candidate];

@@ -6,11 +6,10 @@ import type {
 } from 'n8n-workflow';
 
 import { isUuid } from '../../shared/n8n/params';
-import { buildViewQuery } from '../api/documents';
-import { escapeLikePattern } from '../api/query';
+import { buildViewQuery, escapeLikePattern } from '../api/documents';
 import { viewByResource } from '../api/views';
 import type { ResolvedView } from '../api/views';
-import { openViewSource } from '../trigger/query';
+import { openViewSource } from '../api/viewSource';
 
 /**
  * "From List" of Get and Download Files: the view's most recent records (newest first by its time column), named by
@@ -52,7 +51,7 @@ export async function searchRecentRecords(
 ): Promise<INodeListSearchResult> {
 	const definition = viewByResource(String(this.getCurrentNodeParameter('resource') ?? ''));
 	if (!definition?.idColumn) return { results: [] };
-	const { client, view } = await openViewSource(this, { view: definition.key, maxRetries: 1 });
+	const { client, view } = await openViewSource(this, definition.key, { maxRetries: 1 });
 	const idColumn = view.idColumn ?? definition.idColumn;
 
 	const term = (filter ?? '').trim();

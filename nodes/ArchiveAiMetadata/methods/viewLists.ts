@@ -6,7 +6,7 @@ import { buildViewQuery } from '../api/documents';
 import { resolveViewOrDocumented } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import { DOCUMENTED_STATUSES } from '../trigger/description';
-import { openViewSource } from '../trigger/query';
+import { openViewSource } from '../api/viewSource';
 
 /**
  * The editor's lists of a view's columns and values, for the action node (view from `resource`) and the trigger
@@ -56,7 +56,7 @@ async function distinctValues(
 	column: string,
 ): Promise<string[] | undefined> {
 	try {
-		const source = await openViewSource(ctx, { view: viewKey, maxRetries: 1 });
+		const source = await openViewSource(ctx, viewKey, { maxRetries: 1 });
 		if (
 			!source.schema ||
 			!source.view.columns.includes(column) ||

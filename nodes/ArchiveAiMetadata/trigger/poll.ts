@@ -18,12 +18,12 @@ import {
 	cursorColumnsOf,
 	fetchNewest,
 	fetchOrdered,
-	openViewSource,
 	positionFilter,
 	selectedColumns,
 	userFilters,
 } from './query';
-import type { ViewSource } from './query';
+import { openViewSource } from '../api/viewSource';
+import type { ViewSource } from '../api/viewSource';
 import { readSettings } from './settings';
 import type { TriggerSettings } from './settings';
 
@@ -36,7 +36,14 @@ import type { TriggerSettings } from './settings';
 export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	if (ctx.getMode() === 'manual') {
-		return await latestForManualRun(ctx, await openViewSource(ctx, settings), settings);
+		return await latestForManualRun(
+			ctx,
+			await openViewSource(ctx, settings.view, {
+				maxRetries: settings.maxRetries,
+				parameter: 'View',
+			}),
+			settings,
+		);
 	}
 
 	const claim = claimPoll(ctx, settings.reemitAfterMinutes * 60_000);
@@ -62,7 +69,10 @@ async function pollOnce(
 	const staticData = ctx.getWorkflowStaticData('node');
 	const confirmRuns = canConfirmRuns(ctx);
 	if (confirmRuns && runStillGoing(ctx, staticData, settings)) return null;
-	const source = await openViewSource(ctx, settings);
+	const source = await openViewSource(ctx, settings.view, {
+		maxRetries: settings.maxRetries,
+		parameter: 'View',
+	});
 	let cursor = usableCursor(readCursor(staticData), settings);
 	if (!cursor) {
 		cursor = await startingCursor(ctx, source, settings);

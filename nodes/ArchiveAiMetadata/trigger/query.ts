@@ -1,68 +1,12 @@
-import { validate } from 'graphql';
-import type { DocumentNode, GraphQLSchema } from 'graphql';
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { buildViewQuery } from '../api/documents';
-import { fieldsFor } from '../api/query';
-import {
-	loadSchemaUnlessRefused,
-	probeRootField,
-	withDocumentedNamesHint,
-} from '../api/introspection';
-import { createAiMetadataClient } from '../api/client';
-import {
-	AI_VIEWS,
-	findRootField,
-	resolveView,
-	documentedView,
-	ViewNotFoundError,
-} from '../api/views';
+import { fieldsFor } from '../api/documents';
+import { readRows } from '../api/viewSource';
+import type { ViewSource } from '../api/viewSource';
 import type { ResolvedView } from '../api/views';
-import { fetchAllByOffset } from '../../shared/graphql/pagination';
-import type { GraphqlClient, RequestContext } from '../../shared/graphql/client';
 import { afterCursorFilter, cursorOrder, rowIdentity } from './cursor';
 import type { Cursor, CursorColumns } from './cursor';
 import type { TriggerSettings } from './settings';
-
-const PAGE_ARGUMENTS = ['where', 'order_by', 'limit', 'offset'];
-
-/** The API client plus the watched view with its live names. */
-export interface ViewSource {
-	client: GraphqlClient;
-	view: ResolvedView;
-	/** The live schema, when it could be read; documents are validated against it before sending. */
-	schema?: GraphQLSchema;
-}
-
-/**
- * Connects and resolves the view's live names. When the API refuses introspection (a GraphQL error, not an HTTP
- * or connection failure) the documented names are used and the server itself judges the query.
- */
-export async function openViewSource(
-	ctx: RequestContext,
-	settings: Pick<TriggerSettings, 'view' | 'maxRetries'>,
-): Promise<ViewSource> {
-	// One client per poll: its credential is decrypted once for the poll, not once per request.
-	const client = await createAiMetadataClient(ctx, { retry: { maxRetries: settings.maxRetries } });
-	const schema = await loadSchemaUnlessRefused(ctx, client);
-	if (!schema)
-		return {
-			client,
-			view: documentedView(settings.view, await probeRootField(ctx, client, settings.view)),
-		};
-	const definition = AI_VIEWS[settings.view];
-	if (!findRootField(schema, definition)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Parameter "View": ${new ViewNotFoundError(definition).message}`,
-			{
-				description: 'The account may not have access to this view.',
-			},
-		);
-	}
-	return { client, view: resolveView(schema, settings.view), schema };
-}
 
 /**
  * The cursor is made of the view's time column and its unique key without the time column and without list
@@ -98,39 +42,10 @@ export function selectedColumns(
 	return [...new Set([...columns, cursorColumns.time, ...cursorColumns.key])];
 }
 
-function pageDocument(ctx: IPollFunctions, source: ViewSource, fields: string[]): DocumentNode {
-	const document = buildViewQuery(source.view, {
-		rootField: source.view.rootField,
-		operationName: 'AiMetadataTriggerPoll',
-		arguments: PAGE_ARGUMENTS,
-		fields,
-	});
-	if (source.schema) {
-		const errors = validate(source.schema, document);
-		if (errors.length > 0) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Parameter "Fields": the query is not valid for this API: ${errors.map((error) => error.message).join('; ')}`,
-			);
-		}
-	}
-	return document;
-}
+const OPERATION_NAME = 'AiMetadataTriggerPoll';
 
-async function fetchRows(
-	source: ViewSource,
-	document: DocumentNode,
-	variables: IDataObject,
-	signal?: AbortSignal,
-): Promise<IDataObject[]> {
-	const data = await source.client
-		.request<Record<string, IDataObject[]>>({ document, variables }, 0, signal)
-		.catch((error: unknown) => {
-			throw withDocumentedNamesHint(error, source.view);
-		});
-	const rows = data[source.view.rootField];
-	return Array.isArray(rows) ? rows : [];
-}
+/** Problems the live schema finds in a poll's query name the trigger's field list. */
+const PARAMETER_NAMES = { selection: 'Field Names or IDs', variables: {} };
 
 /** The newest rows by (time, key), for the first activation's cursor and for manual test events. */
 export async function fetchNewest(
@@ -141,13 +56,22 @@ export async function fetchNewest(
 	limit: number,
 ): Promise<IDataObject[]> {
 	const columns = cursorColumnsOf(source.view);
-	const where = { _and: [...filters, { [columns.time]: { _is_null: false } }] };
-	return await fetchRows(source, pageDocument(ctx, source, fields), {
-		where,
-		order_by: cursorOrder(columns, 'desc'),
-		limit,
-		offset: 0,
-	});
+	return await readRows(
+		ctx,
+		source,
+		0,
+		{
+			where: { _and: [...filters, { [columns.time]: { _is_null: false } }] },
+			orderBy: cursorOrder(columns, 'desc'),
+			fields,
+			pageSize: limit,
+			concurrency: 1,
+			maxRows: limit,
+			singlePage: true,
+			operationName: OPERATION_NAME,
+		},
+		PARAMETER_NAMES,
+	);
 }
 
 /** Where a poll reads: after the (time, key) cursor (no memory, or no window), or the window span above the floor. */
@@ -178,13 +102,20 @@ export async function fetchOrdered(
 	maxRows: number,
 ): Promise<IDataObject[]> {
 	const columns = cursorColumnsOf(source.view);
-	const document = pageDocument(ctx, source, fields);
-	const where = { _and: [...filters, position] };
-	const order = cursorOrder(columns, 'asc');
-	const rows = await fetchAllByOffset(
-		async (offset, limit, signal) =>
-			await fetchRows(source, document, { where, order_by: order, limit, offset }, signal),
-		{ pageSize: Math.min(settings.pageSize, maxRows), concurrency: settings.concurrency, maxRows },
+	const rows = await readRows(
+		ctx,
+		source,
+		0,
+		{
+			where: { _and: [...filters, position] },
+			orderBy: cursorOrder(columns, 'asc'),
+			fields,
+			pageSize: settings.pageSize,
+			concurrency: settings.concurrency,
+			maxRows,
+			operationName: OPERATION_NAME,
+		},
+		PARAMETER_NAMES,
 	);
 	const seen = new Set<string>();
 	return rows.filter((row) => {

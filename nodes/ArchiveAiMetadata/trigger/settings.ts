@@ -24,8 +24,8 @@ import {
 	VIEWS_WITH_CP,
 } from './description';
 import type { TriggerView } from './description';
-import { fieldSelectionOf } from '../api/query';
-import type { FieldSelection } from '../api/query';
+import { fieldSelectionOf } from '../api/documents';
+import type { FieldSelection } from '../api/documents';
 
 export interface TriggerSettings {
 	view: TriggerView;

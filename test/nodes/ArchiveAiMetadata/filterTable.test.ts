@@ -1,8 +1,9 @@
 import type { INode } from 'n8n-workflow';
 
-import { buildWhere, escapeLikePattern } from '../../../../nodes/ArchiveAiMetadata/api/query';
-import { documentedView } from '../../../../nodes/ArchiveAiMetadata/api/views';
-import type { ParameterContext } from '../../../../nodes/shared/n8n/params';
+import { buildWhere } from '../../../nodes/ArchiveAiMetadata/actions/filters';
+import { escapeLikePattern } from '../../../nodes/ArchiveAiMetadata/api/documents';
+import { documentedView } from '../../../nodes/ArchiveAiMetadata/api/views';
+import type { ParameterContext } from '../../../nodes/shared/n8n/params';
 
 // The friendly filters as a Hasura `where`, without a server: what reaches the API for each filter.
 
@@ -12,7 +13,7 @@ function context(timezone = 'UTC'): ParameterContext {
 
 const faceTasks = { ...documentedView('face_tasks'), live: true };
 
-describe('buildWhere', () => {
+describe('the filter table: each filter as a Hasura condition', () => {
 	it('no filters is no condition', () => {
 		expect(buildWhere(context(), 0, faceTasks, {})).toEqual({});
 	});
@@ -72,7 +73,7 @@ describe('buildWhere', () => {
 	it('a filter on a column the live view lacks names the filter', () => {
 		const refset = { ...documentedView('refset_persons'), live: true };
 		expect(() => buildWhere(context(), 0, refset, { contentPartner: 'OR-1' })).toThrow(
-			'Parameter "Content Partner": cannot be used here: refset_persons has no column "cp"',
+			'Parameter "Content Partner Names or IDs": cannot be used here: refset_persons has no column "cp"',
 		);
 	});
 
