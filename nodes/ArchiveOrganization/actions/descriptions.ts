@@ -10,6 +10,7 @@ import {
 } from '../../shared/n8n/descriptions';
 import { SERVER_PAGE_CAP } from '../api/resources';
 import type { OrgResource } from '../api/resources';
+import { filterProperties } from './filters';
 
 /** Node parameters shared by all resources, generated per resource so each shows under its own displayOptions. */
 
@@ -187,64 +188,6 @@ export function getOperationProperties(resource: OrgResource): INodeProperties[]
 		recordLocator(resource),
 		...outputProperties(resource, 'get'),
 		optionsCollection(resource, 'get'),
-	];
-}
-
-function filterProperties(resource: OrgResource): INodeProperties[] {
-	if (resource.filters.length === 0) return [];
-	const entries: INodeProperties[] = resource.filters.map((filter): INodeProperties => {
-		if (filter.parameter === 'type') {
-			return {
-				displayName: 'Type Name or ID',
-				name: 'type',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getOrgTypes' },
-				default: '',
-				description:
-					'Only organizations of this type; subtypes are included. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			};
-		}
-		if (filter.parameter === 'sector') {
-			return {
-				displayName: 'Sector Name or ID',
-				name: 'sector',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getSectors' },
-				default: '',
-				description:
-					'Only organizations active in this sector. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			};
-		}
-		if (filter.parameter === 'label') {
-			return {
-				displayName: 'Label Contains',
-				name: 'label',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. museum',
-				description: 'Only organizations whose label contains this text (case-insensitive)',
-			};
-		}
-		return {
-			displayName: filter.displayName,
-			name: filter.parameter,
-			type: 'string',
-			default: '',
-			// Neither the documented schema nor the service's documentation says how the API compares names (exact or
-			// partial, case).
-			description: `Only persons the API matches on this ${filter.displayName.toLowerCase()}. The text goes to the API's ${filter.argument} argument as written (outer spaces removed); how names are compared (exact or partial, case) is up to the API.`,
-		};
-	});
-	return [
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			displayOptions: showFor(resource, 'getAll'),
-			default: {},
-			options: entries,
-		},
 	];
 }
 

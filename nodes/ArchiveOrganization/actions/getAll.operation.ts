@@ -7,10 +7,10 @@ import type {
 
 import { fetchAllByOffset } from '../../shared/graphql/pagination';
 import { executePerItem } from '../../shared/n8n/executePerItem';
-import { checkEnumFilters } from '../api/query';
 import { RESOURCES, resourceNamed } from '../api/resources';
 import type { OrgResource } from '../api/resources';
 import { getAllOperationProperties } from './descriptions';
+import { checkEnumFilters } from './filters';
 import { readGetManySettings, readOutputSettings, readRequestSettings } from './parameters';
 import { prepareQuery, presentRows, rowsOf, shapeRows } from './request';
 

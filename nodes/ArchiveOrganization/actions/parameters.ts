@@ -21,6 +21,7 @@ import {
 	recordParameterName,
 	titleOf,
 } from './descriptions';
+import { readFilters } from './filters';
 import { SERVER_PAGE_CAP } from '../api/resources';
 import type { LookupKey, OrgResource, OutputSettings } from '../api/resources';
 
@@ -213,24 +214,6 @@ export function readGetManySettings(
 		: requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), {
 				max: MAX_GRAPHQL_INT,
 			});
-	const chosen =
-		resource.filters.length > 0
-			? (ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject)
-			: {};
-	const filters: IDataObject = {};
-	for (const filter of resource.filters) {
-		const value = chosen[filter.parameter];
-		if (value === undefined || value === null) continue;
-		if (typeof value !== 'string') {
-			throw parameterError(
-				ctx,
-				itemIndex,
-				filter.displayName,
-				`must be text, got ${JSON.stringify(value)}`,
-			);
-		}
-		// An empty filter field means "no filter", not "match the empty string".
-		if (value.trim() !== '') filters[filter.argument] = value.trim();
-	}
+	const filters = readFilters(ctx, itemIndex, resource);
 	return { maxRows, filters };
 }

@@ -1,11 +1,11 @@
 import { validate } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import type { QueryArgument } from '../../shared/graphql/documents';
-import { enumValuesOfArgument, resolveFieldPaths, rootFieldOf } from './fieldPaths';
+import { resolveFieldPaths, rootFieldOf } from './fieldPaths';
 import type { RootField } from './fieldPaths';
 import { FLATTEN_FIELD_PATHS } from './flatten';
 import type { OrgResource, OutputSettings } from './resources';
@@ -67,29 +67,6 @@ export function selectedFieldPaths(
 	}
 	if (paths.length === 0) fail(ctx, itemIndex, `No field of ${typeName} could be selected`);
 	return paths;
-}
-
-/** Filter values of enum arguments (Type, Sector) must be values the server declares. */
-export function checkEnumFilters(
-	ctx: IExecuteFunctions,
-	schema: GraphQLSchema,
-	resource: OrgResource,
-	filters: IDataObject,
-	itemIndex: number,
-): void {
-	for (const filter of resource.filters) {
-		const value = filters[filter.argument];
-		if (value === undefined) continue;
-		const allowed = enumValuesOfArgument(schema, resource.rootField, filter.argument);
-		if (allowed && !allowed.includes(String(value))) {
-			fail(
-				ctx,
-				itemIndex,
-				`Filter "${filter.displayName}" is ${JSON.stringify(value)}, which the server does not know`,
-				`Known values: ${allowed.join(', ')}`,
-			);
-		}
-	}
 }
 
 /**

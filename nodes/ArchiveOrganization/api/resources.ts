@@ -12,7 +12,7 @@ export const ORGANIZATION_SERVICE: GraphqlService = {
 /** The real service returns at most 500 rows per call for organizations, content partners and schools. */
 export const SERVER_PAGE_CAP = 500;
 
-type OrgResourceName = 'contentPartner' | 'organization' | 'school' | 'person';
+export type OrgResourceName = 'contentPartner' | 'organization' | 'school' | 'person';
 export type LookupKey = 'id' | 'iri';
 /** The presets of Output: Simplified and Raw (Selected Fields lists its own paths). */
 type OutputPreset = 'simplified' | 'raw';
@@ -25,13 +25,6 @@ export interface OutputSettings {
 	flatten: boolean;
 }
 
-/** A Get Many filter: the node parameter inside "Filters" and the query argument it becomes. */
-interface FilterArgument {
-	parameter: string;
-	displayName: string;
-	argument: string;
-}
-
 export interface OrgResource {
 	name: OrgResourceName;
 	/** Root query field in the documented schema. */
@@ -39,7 +32,6 @@ export interface OrgResource {
 	singular: string;
 	plural: string;
 	lookupKeys: LookupKey[];
-	filters: FilterArgument[];
 	/** Organization-like types have sites and contact points, so the Flatten option applies. */
 	hasSites: boolean;
 	/**
@@ -127,7 +119,6 @@ export const RESOURCES: Record<OrgResourceName, OrgResource> = {
 		singular: 'content partner',
 		plural: 'content partners',
 		lookupKeys: ['id', 'iri'],
-		filters: [],
 		hasSites: true,
 		presets: ORGANIZATION_PRESETS,
 	},
@@ -137,11 +128,6 @@ export const RESOURCES: Record<OrgResourceName, OrgResource> = {
 		singular: 'organization',
 		plural: 'organizations',
 		lookupKeys: ['id', 'iri'],
-		filters: [
-			{ parameter: 'label', displayName: 'Label Contains', argument: 'label' },
-			{ parameter: 'sector', displayName: 'Sector', argument: 'sector' },
-			{ parameter: 'type', displayName: 'Type', argument: 'type' },
-		],
 		hasSites: true,
 		presets: ORGANIZATION_PRESETS,
 	},
@@ -151,7 +137,6 @@ export const RESOURCES: Record<OrgResourceName, OrgResource> = {
 		singular: 'school',
 		plural: 'schools',
 		lookupKeys: ['id', 'iri'],
-		filters: [],
 		hasSites: true,
 		presets: ORGANIZATION_PRESETS,
 	},
@@ -161,10 +146,6 @@ export const RESOURCES: Record<OrgResourceName, OrgResource> = {
 		singular: 'person',
 		plural: 'persons',
 		lookupKeys: ['iri'],
-		filters: [
-			{ parameter: 'familyName', displayName: 'Family Name', argument: 'family_name' },
-			{ parameter: 'givenName', displayName: 'Given Name', argument: 'given_name' },
-		],
 		hasSites: false,
 		presets: PERSON_PRESETS,
 	},

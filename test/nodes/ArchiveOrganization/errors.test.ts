@@ -134,7 +134,9 @@ describe('input checked against the live schema fails before the data request', 
 			operation: 'getAll',
 			filters: { type: 'Museum' },
 		});
-		expect(result.error?.message).toBe('Filter "Type" is "Museum", which the server does not know');
+		expect(result.error?.message).toBe(
+			'Parameter "Type Name or ID": is "Museum", which the server does not know',
+		);
 		expect(result.error?.description).toContain('ContentPartner, ServiceProvider');
 		expect(requestCounts(sandbox()).graphql).toBe(1);
 	});
