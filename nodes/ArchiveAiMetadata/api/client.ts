@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { NodeApiError } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
-import { asApiError, isGraphqlRefusal } from '../../shared/graphql/refusal';
+import { asApiError, isGraphqlRefusal } from '../../shared/graphql/errors';
 import { loadSchema } from '../../shared/graphql/schemaCache';
 import { GraphqlClient } from '../../shared/graphql/client';
 import type { GraphqlService, RequestContext, TransportOptions } from '../../shared/graphql/client';

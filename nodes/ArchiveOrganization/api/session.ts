@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/n8n/executePerItem';
-import { isIntrospectionRefused } from '../../shared/graphql/refusal';
+import { isIntrospectionRefused } from '../../shared/graphql/errors';
 import { loadSchema } from '../../shared/graphql/schemaCache';
 import { GraphqlClient } from '../../shared/graphql/client';
 import type { RequestContext } from '../../shared/graphql/client';

@@ -14,15 +14,19 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
+import { DEFAULT_RETRY, parseRetryAfter, withRetries } from '../http/retry';
+import type { RetryPolicy } from '../http/retry';
 import {
-	describeNetworkCode,
-	findNetworkCode,
-	RETRYABLE_NETWORK_CODES,
-} from '../http/networkErrors';
-import { TOKEN_ERROR_CONTEXT_KEY } from '../http/tokenError';
-import { redactAndClip } from '../http/redact';
-import { DEFAULT_RETRY, parseRetryAfter, retryLaterHint, withRetries } from '../http/retry';
-import type { GaveUp, RetryPolicy } from '../http/retry';
+	describeThrownFailure,
+	failureToNodeApiError,
+	graphqlErrorsOf,
+	graphqlErrorToNodeApiError,
+	isRedirect,
+	isRetryable,
+	isTransientStoreFailure,
+	unwrapGraphqlResponse,
+} from './errors';
+import type { AttemptFailure } from './errors';
 
 /** Every n8n context our nodes send GraphQL from. */
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -50,29 +54,6 @@ export interface TransportOptions {
 
 export { DEFAULT_RETRY, parseRetryAfter } from '../http/retry';
 export type { RetryPolicy } from '../http/retry';
-
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
-
-/** A GraphQL error as servers send it (Hasura: extensions.code/path; Apollo: extensions.code, path). */
-interface GraphqlErrorEntry {
-	message?: string;
-	path?: Array<string | number>;
-	extensions?: { code?: string; path?: string; [key: string]: unknown };
-}
-
-/** What went wrong with one HTTP attempt, reduced to what is safe to show (no request, no token). */
-interface AttemptFailure {
-	/** The credential's token flow failed; its message is written to be shown as is. */
-	tokenError?: { message: string; retryable: boolean };
-	status?: number;
-	networkCode?: string;
-	/** A failure that is neither HTTP nor a known socket error; its message is passed on. */
-	unexpectedMessage?: string;
-	retryAfterMs?: number;
-	/** For a redirect that was not followed: where it pointed (origin only). */
-	redirectTarget?: string;
-	body?: unknown;
-}
 
 /**
  * The one way our nodes talk to a GraphQL API: n8n's authenticated request helper (token via the credential's
@@ -323,19 +304,6 @@ const MAX_SAME_ORIGIN_REDIRECTS = 3;
 /** Tokens one client remembers for redaction; each is a token n8n fetched during the client's life. */
 const MAX_TOKENS_REMEMBERED = 16;
 
-/** How much of a server's text an error shows: one GraphQL message, its code or path, other answers. */
-const MAX_SERVER_MESSAGE = 1000;
-const MAX_SERVER_CODE = 200;
-const MAX_SERVER_BODY = 500;
-/** Segments of a GraphQL error's path that are shown. */
-const MAX_PATH_SEGMENTS = 20;
-/** GraphQL errors listed one per line; the rest are counted. */
-const MAX_GRAPHQL_ERRORS_LISTED = 20;
-
-function isRedirect(status: number): boolean {
-	return status >= 300 && status < 400;
-}
-
 /** The next URL when the answer is a 307/308 within the same origin; its query is dropped (ours is sent again). */
 function sameOriginRedirect(from: string, response: IN8nHttpFullResponse): string | undefined {
 	if (response.statusCode !== 307 && response.statusCode !== 308) return undefined;
@@ -364,303 +332,4 @@ function firstOperationName(document: DocumentNode): string | undefined {
 		if (definition.kind === 'OperationDefinition' && definition.name) return definition.name.value;
 	}
 	return undefined;
-}
-
-function isRetryable(failure: AttemptFailure): boolean {
-	if (failure.tokenError) return failure.tokenError.retryable;
-	if (failure.status !== undefined) return RETRYABLE_STATUS.has(failure.status);
-	return failure.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(failure.networkCode);
-}
-
-/**
- * What n8n's request helper threw: the token flow failed, the connection failed, or (strict mode after a 401) the
- * API refused again. n8n keeps only message, httpCode, description and context of the original error.
- */
-function describeThrownFailure(error: unknown): AttemptFailure {
-	const tokenFailure = findTokenError(error);
-	if (tokenFailure) return { tokenError: tokenFailure };
-	const thrown = error as {
-		httpCode?: string | null;
-		message?: string;
-		messages?: string[];
-		context?: { data?: unknown };
-	};
-	const status = thrown.httpCode ? Number(thrown.httpCode) : undefined;
-	if (status !== undefined && Number.isFinite(status))
-		return { status, body: thrown.context?.data };
-	const texts = [thrown.message ?? '', ...(thrown.messages ?? [])].join(' ');
-	const networkCode =
-		findNetworkCode(texts) ?? (/socket hang up/i.test(texts) ? 'ECONNRESET' : undefined);
-	return {
-		networkCode: networkCode ?? 'UNKNOWN',
-		unexpectedMessage: networkCode ? undefined : thrown.message,
-	};
-}
-
-/**
- * The token flow's error, marked in its `context`: as thrown, or as the `cause` of the NodeApiError that n8n 2.x's
- * request helper wraps it in. n8n 1.x keeps neither cause nor mark, only the message (see failureToNodeApiError).
- */
-function findTokenError(error: unknown): { message: string; retryable: boolean } | undefined {
-	let candidate = error as TokenErrorShape | undefined;
-	for (let depth = 0; candidate && depth < 3; depth++) {
-		if (candidate.context?.[TOKEN_ERROR_CONTEXT_KEY] === true) {
-			return {
-				message: String(candidate.message),
-				retryable: candidate.context.retryable === true,
-			};
-		}
-		candidate = candidate.cause;
-	}
-	return undefined;
-}
-
-interface TokenErrorShape {
-	message?: string;
-	context?: Record<string, unknown>;
-	cause?: TokenErrorShape;
-}
-
-/**
- * The Organization API (Apollo over a SPARQL store) answers HTTP 200 with INTERNAL_SERVER_ERROR "Unable to query
- * SPARQL service" when its store hiccups: worth retrying like a 5xx. Other resolver errors are not retried.
- */
-function isTransientStoreFailure(body: unknown): boolean {
-	const errors = graphqlErrorsOf(body);
-	return (
-		errors !== undefined &&
-		errors.every(
-			(entry) =>
-				entry?.extensions?.code === 'INTERNAL_SERVER_ERROR' &&
-				/unable to query sparql service/i.test(String(entry.message ?? '')),
-		)
-	);
-}
-
-function graphqlErrorsOf(body: unknown): GraphqlErrorEntry[] | undefined {
-	if (typeof body !== 'object' || body === null) return undefined;
-	const errors = (body as { errors?: unknown }).errors;
-	return Array.isArray(errors) && errors.length > 0 ? (errors as GraphqlErrorEntry[]) : undefined;
-}
-
-/** A GraphQL error reduced to what may be shown: its message, code and path, redacted and clipped. */
-function safeGraphqlError(raw: unknown, secrets: readonly string[]): GraphqlErrorEntry {
-	const shown = (value: unknown, max: number) =>
-		typeof value === 'string' || typeof value === 'number'
-			? redactAndClip(String(value), secrets, max)
-			: undefined;
-	// A server may send anything as an error entry (null, a bare string): shown as well as it goes, never thrown on.
-	const entry: GraphqlErrorEntry =
-		typeof raw === 'object' && raw !== null
-			? (raw as GraphqlErrorEntry)
-			: { message: typeof raw === 'string' ? raw : undefined };
-	const path = Array.isArray(entry.path)
-		? entry.path
-				.slice(0, MAX_PATH_SEGMENTS)
-				.map((segment) => shown(segment, MAX_SERVER_CODE) ?? '?')
-		: undefined;
-	const code = shown(entry.extensions?.code, MAX_SERVER_CODE);
-	const extensionPath = shown(entry.extensions?.path, MAX_SERVER_CODE);
-	return {
-		message: shown(entry.message, MAX_SERVER_MESSAGE),
-		...(path ? { path } : {}),
-		...(code !== undefined || extensionPath !== undefined
-			? {
-					extensions: {
-						...(code !== undefined ? { code } : {}),
-						...(extensionPath !== undefined ? { path: extensionPath } : {}),
-					},
-				}
-			: {}),
-	};
-}
-
-/**
- * One line per GraphQL error: message, code and path as the server gave them, with every secret the request carried
- * (`secrets`) and anything shaped like a credential redacted: a server may echo the request in them.
- */
-function describeGraphqlErrors(
-	errors: GraphqlErrorEntry[],
-	secrets: readonly string[] = [],
-): string {
-	const lines = errors.slice(0, MAX_GRAPHQL_ERRORS_LISTED).map((error) => {
-		const entry = safeGraphqlError(error, secrets);
-		const code = entry.extensions?.code;
-		const path = entry.path?.join('.') ?? entry.extensions?.path;
-		const details = [code ? `code ${code}` : '', path ? `path ${path}` : '']
-			.filter(Boolean)
-			.join(', ');
-		return `${entry.message ?? 'Unknown error'}${details ? ` (${details})` : ''}`;
-	});
-	const more = errors.length - lines.length;
-	if (more > 0) lines.push(`… and ${more} more ${more === 1 ? 'error' : 'errors'}`);
-	return lines.join('\n');
-}
-
-function graphqlErrorToNodeApiError(
-	node: INode,
-	serviceName: string,
-	errors: GraphqlErrorEntry[],
-	itemIndex: number,
-	secrets: readonly string[],
-	httpCode?: number,
-): NodeApiError {
-	const shownErrors = errors
-		.slice(0, MAX_GRAPHQL_ERRORS_LISTED)
-		.map((entry) => safeGraphqlError(entry, secrets));
-	const first = shownErrors[0];
-	return new NodeApiError(
-		node,
-		{
-			message: first.message ?? 'GraphQL error',
-			errors: shownErrors as unknown as JsonObject[],
-		} as JsonObject,
-		{
-			message: `${serviceName}: ${first.message ?? 'GraphQL error'}`,
-			description: describeGraphqlErrors(errors, secrets),
-			httpCode: httpCode ? String(httpCode) : first.extensions?.code,
-			itemIndex,
-		},
-	);
-}
-
-/** A response is only data when it has no `errors`: partial data with errors is still an error (nothing silently dropped). */
-function unwrapGraphqlResponse<TData>(
-	node: INode,
-	serviceName: string,
-	body: unknown,
-	itemIndex: number,
-	secrets: readonly string[] = [],
-): TData {
-	const errors = graphqlErrorsOf(body);
-	if (errors) throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, secrets);
-	const data =
-		typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
-	if (typeof data !== 'object' || data === null) {
-		throw new NodeApiError(
-			node,
-			{ message: 'No data in GraphQL response' },
-			{
-				message: `${serviceName}: the response holds no GraphQL "data"`,
-				description:
-					'The endpoint answered without data or errors; check the endpoint URL of the credential.',
-				itemIndex,
-			},
-		);
-	}
-	return data as TData;
-}
-
-/**
- * Server text in the error (GraphQL errors, HTTP bodies, a redirect's target, an unexpected message, the token
- * flow's message) is redacted with the request's `secrets` first: NodeApiError copies it into its message,
- * description, messages and errorResponse.
- */
-function failureToNodeApiError(
-	node: INode,
-	serviceName: string,
-	outcome: GaveUp<AttemptFailure>,
-	itemIndex: number,
-	secrets: readonly string[],
-): NodeApiError {
-	const { failure, retries } = outcome;
-	const afterRetries =
-		(retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '') +
-		(outcome.reason === 'retryAfterTooLong'
-			? `; ${retryLaterHint(outcome.retryAfterMs ?? 0)}`
-			: '');
-	if (failure.tokenError) {
-		const message = redactAndClip(failure.tokenError.message, secrets, MAX_SERVER_MESSAGE);
-		return new NodeApiError(
-			node,
-			{ message },
-			{
-				message: `${message}${afterRetries}`,
-				description: 'Check the credential.',
-				itemIndex,
-			},
-		);
-	}
-	if (failure.redirectTarget !== undefined) {
-		const target = redactAndClip(failure.redirectTarget, secrets, MAX_SERVER_CODE);
-		return new NodeApiError(
-			node,
-			{ message: `HTTP ${failure.status}`, httpCode: String(failure.status) },
-			{
-				message: `${serviceName}: the endpoint redirected (HTTP ${failure.status}) to ${target}; redirects to another address are not followed, so the token is never sent there`,
-				description: "Set the credential's endpoint URL to the API's own address.",
-				httpCode: String(failure.status),
-				itemIndex,
-			},
-		);
-	}
-	const errors = graphqlErrorsOf(failure.body);
-	if (errors)
-		return graphqlErrorToNodeApiError(
-			node,
-			serviceName,
-			errors,
-			itemIndex,
-			secrets,
-			failure.status === 200 ? undefined : failure.status,
-		);
-	if (failure.unexpectedMessage !== undefined) {
-		const message = redactAndClip(failure.unexpectedMessage, secrets, MAX_SERVER_MESSAGE);
-		// n8n 1.x wraps the credential's token error without its mark (see findTokenError), but its message already
-		// names the service: say it once.
-		const fromCredential = message.startsWith(`${serviceName}: `);
-		return new NodeApiError(
-			node,
-			{ message },
-			fromCredential
-				? { message, description: 'Check the credential.', itemIndex }
-				: { message: `${serviceName}: ${message}`, itemIndex },
-		);
-	}
-	if (failure.status === undefined) {
-		return new NodeApiError(
-			node,
-			{ message: 'Connection failed', code: failure.networkCode ?? null },
-			{
-				message: `${serviceName}: the request failed${afterRetries} (${describeNetworkCode(failure.networkCode)})`,
-				description: 'The server could not be reached or dropped the connection.',
-				itemIndex,
-			},
-		);
-	}
-	return new NodeApiError(
-		node,
-		{ message: `HTTP ${failure.status}`, httpCode: String(failure.status) },
-		{
-			message: `${serviceName}: ${statusMessage(failure.status)}${afterRetries}`,
-			description: serverText(failure.body, secrets),
-			httpCode: String(failure.status),
-			itemIndex,
-		},
-	);
-}
-
-function statusMessage(status: number): string {
-	if (status === 401)
-		return 'authentication failed (HTTP 401) even with a fresh token; check the credential';
-	if (status === 403)
-		return 'access denied (HTTP 403); the account may lack permission for this query';
-	if (status === 429) return 'too many requests (HTTP 429)';
-	if (isRedirect(status))
-		return `the endpoint redirected (HTTP ${status}); redirects to another address are not followed`;
-	if (status >= 500) return `the server failed (HTTP ${status})`;
-	return `the request was refused (HTTP ${status})`;
-}
-
-/** The server's own words for an HTTP error: its `message`/`error`, or the body; redacted, then clipped. */
-function serverText(body: unknown, secrets: readonly string[]): string | undefined {
-	if (body === undefined || body === null || body === '') return undefined;
-	if (typeof body === 'string') return redactAndClip(body, secrets, MAX_SERVER_BODY);
-	const message =
-		(body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error;
-	return redactAndClip(
-		typeof message === 'string' ? message : JSON.stringify(body),
-		secrets,
-		MAX_SERVER_BODY,
-	);
 }
