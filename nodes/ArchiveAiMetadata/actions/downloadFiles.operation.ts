@@ -9,7 +9,9 @@ import type {
 } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
-import { executePerItem } from '../../shared/n8n/executePerItem';
+import { executeGrouped } from '../../shared/n8n/executeGrouped';
+import type { GroupResults } from '../../shared/n8n/executeGrouped';
+import { DEFAULT_ACTION_CONCURRENCY } from '../../shared/n8n/limits';
 import { assertValidAgainstSchema } from '../api/documents';
 import { DEFAULT_MAX_FILE_SIZE_MIB, downloadPresignedFile } from '../api/download';
 import type { BinarySource } from '../api/download';
@@ -29,7 +31,7 @@ import type { AiMetadataConnection } from '../api/client';
 import { viewKeyOf } from '../api/views';
 import type { AiViewKey, DownloadableFile, ResolvedView } from '../api/views';
 import { RESOURCES_WITH_FILES, optionsCollection, retriesOption, showFor } from './common';
-import { checkRecordId, fetchRecordById } from './get.operation';
+import { checkRecordId, findRecordsById, recordKeyOf, recordNotFound } from './get.operation';
 import { MAX_FILE_SIZE_LIMIT_MIB, readDownloadParameters } from './parameters';
 import type { DownloadParameters } from './parameters';
 
@@ -254,9 +256,58 @@ async function fetchFiles(
 	return fetched;
 }
 
+/** One item's files as binary data, with what was fetched and what the task did not have. */
+async function downloadItemFiles(
+	session: AiSession,
+	connection: AiMetadataConnection,
+	view: ResolvedView,
+	itemIndex: number,
+	record: IDataObject,
+	files: DownloadableFile[],
+	settings: DownloadSettings,
+): Promise<INodeExecutionData[]> {
+	const baseColumns = baseColumnsOf(view);
+	const fetched = await fetchFiles(
+		session,
+		connection,
+		itemIndex,
+		settings.taskId,
+		record,
+		files,
+		settings,
+	);
+	const binary: IBinaryKeyData = {};
+	const described: IDataObject[] = [];
+	for (const { file, binary: data, bytes, source } of fetched) {
+		const property = `${settings.prefix}${file.column}`;
+		binary[property] = data;
+		described.push({
+			column: file.column,
+			binaryProperty: property,
+			fileName: data.fileName,
+			mimeType: file.mimeType,
+			bytes,
+			source,
+		});
+	}
+	const json: IDataObject = {
+		...Object.fromEntries(baseColumns.map((column) => [column, record[column]])),
+		files: described,
+		missing: files
+			.filter((file) => !fetched.some((entry) => entry.file === file))
+			.map((file) => file.column),
+	};
+	return [{ json, binary }];
+}
+
+function baseColumnsOf(view: ResolvedView): string[] {
+	return ['task_id', 'pid'].filter((column) => view.columns.includes(column));
+}
+
 /**
- * Download Files: a speech or NER task's transcripts and raw outputs as binary data. Columns holding an object
- * path are fetched through presignS3 links; columns holding the content itself are used as they are.
+ * Download Files: a speech or NER task's transcripts and raw outputs as binary data. The tasks of all input items are
+ * looked up together; then each item's object paths are fetched through presignS3 links (columns holding the content
+ * itself are used as they are), one item after the other.
  */
 export async function executeDownloadFiles(
 	session: AiSession,
@@ -264,60 +315,64 @@ export async function executeDownloadFiles(
 ): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	let policy: Promise<DownloadPolicy> | undefined;
-	// Read once per run, after the item's own parameters were checked.
+	// Read once per run, after the items' own parameters were checked.
 	const readPolicy = async () =>
 		await (policy ??= ctx
 			.getCredentials('archiveAiMetadataApi')
 			.then((credentials) => readDownloadPolicy(ctx.getNode(), credentials)));
-	return await executePerItem(ctx, async (itemIndex) => {
-		const settings: DownloadSettings = {
-			...readDownloadParameters(ctx, itemIndex, viewKey),
-			policy: await readPolicy(),
-		};
-		const connection = await session.connect(settings.maxRetries);
-		const { view } = await viewOf(ctx, connection, viewKey, { itemIndex });
-		const { taskId } = settings;
-		checkRecordId(ctx, itemIndex, view, taskId);
-		const files = chooseFiles(session, itemIndex, view, settings.files);
-		const baseColumns = ['task_id', 'pid'].filter((column) => view.columns.includes(column));
-		const record = await fetchRecordById(session, {
-			view,
-			itemIndex,
-			id: taskId,
-			fields: [...new Set([...baseColumns, ...files.map((file) => file.column)])],
-			maxRetries: settings.maxRetries,
-		});
-		const fetched = await fetchFiles(
-			session,
-			connection,
-			itemIndex,
-			taskId,
-			record,
-			files,
-			settings,
-		);
-		const binary: IBinaryKeyData = {};
-		const described: IDataObject[] = [];
-		for (const { file, binary: data, bytes, source } of fetched) {
-			const property = `${settings.prefix}${file.column}`;
-			binary[property] = data;
-			described.push({
-				column: file.column,
-				binaryProperty: property,
-				fileName: data.fileName,
-				mimeType: file.mimeType,
-				bytes,
+	return await executeGrouped(ctx, {
+		read: (itemIndex) => readDownloadParameters(ctx, itemIndex, viewKey),
+		groupKey: (parameters) => String(parameters.maxRetries),
+		run: async (items) => {
+			const first = items[0].itemIndex;
+			const downloadPolicy = await readPolicy();
+			const connection = await session.connect(items[0].parameters.maxRetries);
+			const source = await viewOf(ctx, connection, viewKey, { itemIndex: first });
+			const { view } = source;
+			const results: GroupResults = new Map();
+			const wanted = new Map<number, DownloadableFile[]>();
+			for (const { itemIndex, parameters } of items) {
+				try {
+					checkRecordId(ctx, itemIndex, view, parameters.taskId);
+					wanted.set(itemIndex, chooseFiles(session, itemIndex, view, parameters.files));
+				} catch (error) {
+					results.set(itemIndex, error as Error);
+				}
+			}
+			const columns = [...wanted.values()].flat().map((file) => file.column);
+			const records = await findRecordsById(
+				ctx,
 				source,
-			});
-		}
-		const json: IDataObject = {
-			...Object.fromEntries(baseColumns.map((column) => [column, record[column]])),
-			files: described,
-			missing: files
-				.filter((file) => !fetched.some((entry) => entry.file === file))
-				.map((file) => file.column),
-		};
-		return [{ json, binary }];
+				items
+					.filter(({ itemIndex }) => wanted.has(itemIndex))
+					.map((item) => item.parameters.taskId),
+				[...new Set([...baseColumnsOf(view), ...columns])],
+				DEFAULT_ACTION_CONCURRENCY,
+			);
+			for (const { itemIndex, parameters } of items) {
+				const files = wanted.get(itemIndex);
+				if (!files) continue;
+				const record = records.get(recordKeyOf(view, parameters.taskId));
+				if (!record) {
+					results.set(itemIndex, recordNotFound(ctx, view, parameters.taskId, itemIndex));
+					continue;
+				}
+				const settings: DownloadSettings = { ...parameters, policy: downloadPolicy };
+				results.set(
+					itemIndex,
+					await downloadItemFiles(
+						session,
+						connection,
+						view,
+						itemIndex,
+						record,
+						files,
+						settings,
+					).catch((error: unknown) => error as Error),
+				);
+			}
+			return results;
+		},
 	});
 }
 

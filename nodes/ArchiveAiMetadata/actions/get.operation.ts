@@ -6,11 +6,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { executePerItem } from '../../shared/n8n/executePerItem';
+import { executeGrouped } from '../../shared/n8n/executeGrouped';
+import type { GroupResults } from '../../shared/n8n/executeGrouped';
 import { returnEmptyWhenNotFoundOption } from '../../shared/n8n/descriptions';
 import { isUuid, parameterError, UUID_REGEX } from '../../shared/n8n/params';
 import { fieldsFor } from '../api/documents';
+import { chunk, mapWithConcurrency } from '../api/concurrency';
 import { AiSession, readRows } from '../api/viewSource';
+import type { ViewSource } from '../api/viewSource';
 import { shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import {
@@ -104,31 +107,17 @@ export function checkRecordId(
 	}
 }
 
-/** One record to look up by its identifier, for an input item. */
-interface RecordLookup {
-	view: ResolvedView;
-	itemIndex: number;
-	id: string;
-	fields: string[];
-	maxRetries: number;
-}
+/** Identifiers per request: 500 UUIDs are about 20 KB of variables, and 1,000 items take 2 requests. */
+const IDS_PER_REQUEST = 500;
 
-/** The record with this identifier; not finding it is an error naming the identifier. */
-export async function fetchRecordById(
-	session: AiSession,
-	lookup: RecordLookup,
-): Promise<IDataObject> {
-	const record = await findRecordById(session, lookup);
-	if (!record) throw recordNotFound(session, lookup);
-	return record;
-}
-
-function recordNotFound(
-	session: AiSession,
-	{ view, itemIndex, id }: RecordLookup,
+export function recordNotFound(
+	ctx: IExecuteFunctions,
+	view: ResolvedView,
+	id: string,
+	itemIndex: number,
 ): NodeOperationError {
 	return new NodeOperationError(
-		session.ctx.getNode(),
+		ctx.getNode(),
 		`No ${view.definition.displayName.toLowerCase()} with ${view.idColumn} "${id}" was found`,
 		{
 			itemIndex,
@@ -138,56 +127,116 @@ function recordNotFound(
 	);
 }
 
-async function findRecordById(
-	session: AiSession,
-	{ view, itemIndex, id, fields, maxRetries }: RecordLookup,
-): Promise<IDataObject | undefined> {
-	const ctx = session.ctx;
+/** How a record's identifier is compared: a uuid column matches any letter case, so its keys are lower-cased. */
+export function recordKeyOf(view: ResolvedView, id: string): string {
+	const idColumn = view.idColumn;
+	return idColumn && view.columnTypes[idColumn] === 'uuid' ? id.toLowerCase() : id;
+}
+
+/**
+ * The records with these identifiers, by `recordKeyOf`: the distinct ids asked for with `<id column> _in [...]`,
+ * 500 per request, `concurrency` requests in flight. An id without a record is absent from the map. The id column
+ * is read to file each row and left out of it unless `fields` holds it.
+ */
+export async function findRecordsById(
+	ctx: IExecuteFunctions,
+	source: ViewSource,
+	ids: string[],
+	fields: string[],
+	concurrency: number,
+): Promise<Map<string, IDataObject>> {
+	const { view } = source;
 	const idColumn = view.idColumn;
 	if (!idColumn) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`${view.rootField} has no identifier column to look records up by`,
-			{ itemIndex },
 		);
 	}
-	const source = await session.openView(view.definition.key, maxRetries, itemIndex);
-	const [record] = await readRows(
-		ctx,
-		source,
-		itemIndex,
-		{
-			where: { [idColumn]: { _eq: id } },
-			orderBy: stableOrderBy(view),
-			fields,
-			pageSize: 1,
-			concurrency: 1,
-			maxRows: 1,
-		},
-		{
-			selection: 'Field Names or IDs',
-			variables: { where: idParameterOf(view.definition.key).displayName },
-		},
+	const distinct = [...new Set(ids.map((id) => recordKeyOf(view, id)))];
+	const selected = fields.includes(idColumn) ? fields : [...fields, idColumn];
+	const batches = await mapWithConcurrency(
+		chunk(distinct, IDS_PER_REQUEST),
+		concurrency,
+		async (batch) =>
+			await readRows(
+				ctx,
+				source,
+				0,
+				{
+					where: { [idColumn]: { _in: batch } },
+					orderBy: stableOrderBy(view),
+					fields: selected,
+					// One request when every id has a record; a server that caps rows is still paged through.
+					pageSize: batch.length,
+					concurrency: 1,
+					maxRows: batch.length,
+				},
+				{
+					selection: 'Field Names or IDs',
+					variables: { where: idParameterOf(view.definition.key).displayName },
+				},
+			),
 	);
-	return record;
+	const records = new Map<string, IDataObject>();
+	for (const row of batches.flat()) {
+		const key = recordKeyOf(view, String(row[idColumn]));
+		if (!fields.includes(idColumn)) delete row[idColumn];
+		records.set(key, row);
+	}
+	return records;
 }
 
-/** Get: one record by its identifier (task_id, or id for reference-set persons). */
+type GetParameters = ReturnType<typeof readGetParameters>;
+
+/** Items that ask alike (connection and columns) are looked up together. */
+function lookupKeyOf({ options, selection }: GetParameters): string {
+	return JSON.stringify([options.maxRetries, selection]);
+}
+
+/**
+ * Get: records by their identifiers (task_id, or id for reference-set persons), looked up together for all input
+ * items; each item gets its own record, or no item / an error when there is none.
+ */
 export async function executeGet(
 	session: AiSession,
 	viewKey: AiViewKey,
 ): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
-	return await executePerItem(ctx, async (itemIndex) => {
-		const { options, id, selection } = readGetParameters(ctx, itemIndex, viewKey);
-		const { view } = await session.openView(viewKey, options.maxRetries, itemIndex);
-		checkRecordId(ctx, itemIndex, view, id);
-		const fields = fieldsFor(ctx, itemIndex, selection, view);
-		const lookup = { view, itemIndex, id, fields, maxRetries: options.maxRetries };
-		const record = await findRecordById(session, lookup);
-		if (record) return [shapeRecord(view, record, options)];
-		if (options.returnEmptyWhenNotFound) return [];
-		throw recordNotFound(session, lookup);
+	return await executeGrouped(ctx, {
+		read: (itemIndex) => readGetParameters(ctx, itemIndex, viewKey),
+		groupKey: lookupKeyOf,
+		run: async (items) => {
+			const [{ itemIndex: first, parameters }] = items;
+			const { options, selection } = parameters;
+			const source = await session.openView(viewKey, options.maxRetries, first);
+			const { view } = source;
+			const fields = fieldsFor(ctx, first, selection, view);
+			const results: GroupResults = new Map();
+			const valid = items.filter(({ itemIndex, parameters: { id } }) => {
+				try {
+					checkRecordId(ctx, itemIndex, view, id);
+					return true;
+				} catch (error) {
+					results.set(itemIndex, error as Error);
+					return false;
+				}
+			});
+			const records = await findRecordsById(
+				ctx,
+				source,
+				valid.map((item) => item.parameters.id),
+				fields,
+				options.concurrency,
+			);
+			for (const { itemIndex, parameters: item } of valid) {
+				const record = records.get(recordKeyOf(view, item.id));
+				if (record) results.set(itemIndex, [shapeRecord(view, record, item.options)]);
+				else if (item.options.returnEmptyWhenNotFound) results.set(itemIndex, []);
+				else results.set(itemIndex, recordNotFound(ctx, view, item.id, itemIndex));
+			}
+			return results;
+		},
 	});
 }
 

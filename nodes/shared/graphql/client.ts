@@ -9,9 +9,7 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
-	INode,
 	IPollFunctions,
-	JsonObject,
 } from 'n8n-workflow';
 
 import { DEFAULT_RETRY, parseRetryAfter, withRetries } from '../http/retry';

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 /** What an operation returns for one input item: plain objects, or items when binary data is attached. */
-type OperationResult = IDataObject[] | INodeExecutionData[];
+export type OperationResult = IDataObject[] | INodeExecutionData[];
 
 function isExecutionData(entry: IDataObject | INodeExecutionData): entry is INodeExecutionData {
 	return (
@@ -12,7 +12,7 @@ function isExecutionData(entry: IDataObject | INodeExecutionData): entry is INod
 }
 
 /** Every output item says which input item it came from. */
-function pairResults(result: OperationResult, itemIndex: number): INodeExecutionData[] {
+export function pairResults(result: OperationResult, itemIndex: number): INodeExecutionData[] {
 	return result.map((entry) =>
 		isExecutionData(entry)
 			? { ...entry, pairedItem: { item: itemIndex } }

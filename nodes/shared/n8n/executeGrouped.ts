@@ -1,0 +1,75 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { asNodeError, errorItem, pairResults } from './executePerItem';
+import type { OperationResult } from './executePerItem';
+
+/** An input item whose parameters were read. */
+interface ReadItem<P> {
+	itemIndex: number;
+	parameters: P;
+}
+
+/** What a group returns for each of its items: the item's result, or the error that item alone gets. */
+export type GroupResults = Map<number, OperationResult | Error>;
+
+interface GroupedOperation<P> {
+	/** Reads and checks one item's parameters (before any request); an error fails that item only. */
+	read: (itemIndex: number) => P;
+	/** Items with the same key are served together; items whose parameters differ land in different groups. */
+	groupKey: (parameters: P) => string;
+	/** Serves one group, e.g. with one request for all distinct ids; an error thrown fails every item of the group. */
+	run: (items: Array<ReadItem<P>>) => Promise<GroupResults>;
+}
+
+/**
+ * Look-ups batched across input items: every item's parameters are read first, items that ask alike are grouped,
+ * each group is served at once, and the output comes back in input order, each item paired with its input. With
+ * Continue On Fail each failed item becomes an error item; without it the first failure in input order is thrown.
+ */
+export async function executeGrouped<P>(
+	ctx: IExecuteFunctions,
+	operation: GroupedOperation<P>,
+): Promise<INodeExecutionData[]> {
+	const itemCount = ctx.getInputData().length;
+	const outcomes: Array<OperationResult | Error> = new Array(itemCount);
+	const groups = new Map<string, Array<ReadItem<P>>>();
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			const parameters = operation.read(itemIndex);
+			const key = operation.groupKey(parameters);
+			const group = groups.get(key) ?? [];
+			group.push({ itemIndex, parameters });
+			groups.set(key, group);
+		} catch (error) {
+			outcomes[itemIndex] = failure(ctx, error, itemIndex);
+		}
+	}
+	for (const items of groups.values()) {
+		try {
+			const results = await operation.run(items);
+			for (const { itemIndex } of items) {
+				const result = results.get(itemIndex);
+				outcomes[itemIndex] =
+					result instanceof Error ? failure(ctx, result, itemIndex) : (result ?? []);
+			}
+		} catch (error) {
+			for (const { itemIndex } of items) outcomes[itemIndex] = failure(ctx, error, itemIndex);
+		}
+	}
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		const outcome = outcomes[itemIndex];
+		if (outcome instanceof Error) {
+			if (!ctx.continueOnFail()) throw outcome;
+			output.push(errorItem(outcome, itemIndex));
+		} else {
+			output.push(...pairResults(outcome, itemIndex));
+		}
+	}
+	return output;
+}
+
+/** One item's error as an n8n error; a group's shared error keeps the index of its first item, the first thrown. */
+function failure(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	return asNodeError(ctx, error, itemIndex);
+}
