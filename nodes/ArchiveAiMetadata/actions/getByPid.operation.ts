@@ -6,7 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../shared/n8n/executePerItem';
+import { executeGrouped } from '../../shared/n8n/executeGrouped';
+import type { GroupResults } from '../../shared/n8n/executeGrouped';
 import { chunk, mapWithConcurrency } from '../api/concurrency';
 import { listValue, shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
@@ -39,7 +40,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. kdleipkyuj',
 		description:
-			'PID of the fragment, usually taken from the input item with an expression. All items are looked up together in batches, with the Filters and Options of the first item.',
+			'PID of the fragment, usually taken from the input item with an expression. Items with the same Filters, Output and Options are looked up together in batches.',
 		displayOptions: show,
 	},
 	...pidLookupFilterProperties,
@@ -65,49 +66,47 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-interface ItemPid {
-	itemIndex: number;
-	pid?: string;
-	error?: Error;
+interface PidLookup extends PidLookupParameters {
+	pid: string;
 }
 
-function readItemPids(ctx: IExecuteFunctions): ItemPid[] {
-	return ctx.getInputData().map((_item, itemIndex) => {
-		try {
-			return {
-				itemIndex,
-				pid: requireText(ctx, itemIndex, 'PID', ctx.getNodeParameter('pid', itemIndex, '')),
-			};
-		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (!ctx.continueOnFail()) throw nodeError;
-			return { itemIndex, error: nodeError };
-		}
-	});
+/** Items with the same Filters, Output and Options are looked up together (the PID is what differs). */
+function lookupKeyOf({ pid: _pid, ...shared }: PidLookup): string {
+	return JSON.stringify(shared);
 }
 
 /**
- * Get by PID: every input item's PID is collected (deduplicated), asked for with `pid _in [...]` in batches,
- * each batch paged to the end, and the rows fanned out to the items by PID, each paired to its item.
+ * Get by PID: the input items are grouped by their Filters, Output and Options; each group's PIDs are collected
+ * (deduplicated), asked for with `pid _in [...]` in batches, each batch paged to the end, and the rows fanned out
+ * to the items by PID, each paired to its item.
  */
 export async function executeGetByPid(
 	session: AiSession,
 	viewKey: AiViewKey,
 ): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
-	const settings = readPidLookupParameters(ctx);
-	const itemPids = readItemPids(ctx);
-	const pids = [
-		...new Set(itemPids.flatMap((entry) => (entry.pid === undefined ? [] : [entry.pid]))),
-	];
-
-	try {
-		const { view, rowsByPid } = await lookUpPids(session, viewKey, pids, settings);
-		return fanOut(itemPids, rowsByPid, view, settings);
-	} catch (error) {
-		if (!ctx.continueOnFail()) throw asNodeError(ctx, error, 0);
-		return itemPids.map((entry) => errorItem(entry.error ?? error, entry.itemIndex));
-	}
+	return await executeGrouped(ctx, {
+		read: (itemIndex): PidLookup => ({
+			...readPidLookupParameters(ctx, itemIndex),
+			pid: requireText(ctx, itemIndex, 'PID', ctx.getNodeParameter('pid', itemIndex, '')),
+		}),
+		groupKey: lookupKeyOf,
+		run: async (items) => {
+			const settings = items[0].parameters;
+			const pids = [...new Set(items.map((item) => item.parameters.pid))];
+			const { view, rowsByPid } = await lookUpPids(
+				session,
+				viewKey,
+				pids,
+				settings,
+				items[0].itemIndex,
+			);
+			const results: GroupResults = new Map();
+			for (const { itemIndex, parameters } of items)
+				results.set(itemIndex, rowsForItem(rowsByPid.get(parameters.pid) ?? [], parameters, view));
+			return results;
+		},
+	});
 }
 
 async function lookUpPids(
@@ -115,46 +114,27 @@ async function lookUpPids(
 	viewKey: AiViewKey,
 	pids: string[],
 	settings: PidLookupParameters,
+	itemIndex: number,
 ): Promise<{ view: ResolvedView; rowsByPid: Map<string, IDataObject[]> }> {
-	const source = await session.openView(viewKey, settings.maxRetries, 0);
+	const source = await session.openView(viewKey, settings.maxRetries, itemIndex);
 	const { view } = source;
-	const fields = fieldsFor(session.ctx, 0, settings.selection, view);
+	const fields = fieldsFor(session.ctx, itemIndex, settings.selection, view);
 	if (pids.length === 0) return { view, rowsByPid: new Map() };
+	const where = buildWhere(session.ctx, itemIndex, view, settings.filters);
 	const rowsByPid = view.columns.includes('pid')
-		? await rowsByDirectPid(session, source, pids, fields, settings)
-		: await rowsThroughClusters(session, source, pids, fields, settings);
+		? await rowsByDirectPid(session, source, pids, fields, settings, where)
+		: await rowsThroughClusters(session, source, pids, fields, settings, where);
 	return { view, rowsByPid };
 }
 
-function fanOut(
-	itemPids: ItemPid[],
-	rowsByPid: Map<string, IDataObject[]>,
-	view: ResolvedView,
-	settings: PidLookupParameters,
-): INodeExecutionData[] {
-	const output: INodeExecutionData[] = [];
-	for (const entry of itemPids) {
-		if (entry.error || entry.pid === undefined) {
-			output.push(errorItem(entry.error, entry.itemIndex));
-			continue;
-		}
-		const rows = rowsByPid.get(entry.pid) ?? [];
-		if (rows.length === 0 && settings.includeNotFound) {
-			output.push({
-				json: { pid: entry.pid, found: false },
-				pairedItem: { item: entry.itemIndex },
-			});
-		}
-		for (const row of rows) {
-			const json = shapeRecord(view, row, settings);
-			output.push({
-				// With Include Not Found, every item says whether its PID had rows.
-				json: settings.includeNotFound ? { ...json, found: true } : json,
-				pairedItem: { item: entry.itemIndex },
-			});
-		}
-	}
-	return output;
+/** One item's output: its PID's rows (with found: true under Include Not Found), or {pid, found: false}. */
+function rowsForItem(rows: IDataObject[], item: PidLookup, view: ResolvedView): IDataObject[] {
+	if (rows.length === 0) return item.includeNotFound ? [{ pid: item.pid, found: false }] : [];
+	return rows.map((row) => {
+		const json = shapeRecord(view, row, item);
+		// With Include Not Found, every item says whether its PID had rows.
+		return item.includeNotFound ? { ...json, found: true } : json;
+	});
 }
 
 /** Views with a pid column: the rows of the PIDs, each filed under its own PID. */
@@ -164,8 +144,8 @@ async function rowsByDirectPid(
 	pids: string[],
 	fields: string[],
 	settings: PidLookupParameters,
+	where: IDataObject,
 ): Promise<Map<string, IDataObject[]>> {
-	const { view } = source;
 	const rows = await readRowsWhereIn(session, settings, {
 		source,
 		column: 'pid',
@@ -173,7 +153,7 @@ async function rowsByDirectPid(
 		batchSize: settings.batchSize,
 		orderBy: [{ pid: 'asc' }],
 		fields: withColumn(fields, 'pid'),
-		filter: buildWhere(session.ctx, 0, view, settings.filters),
+		filter: where,
 	});
 	return groupByPid(rows, 'pid', fields, (pid) => [pid]);
 }
@@ -188,6 +168,7 @@ async function rowsThroughClusters(
 	pids: string[],
 	fields: string[],
 	settings: PidLookupParameters,
+	where: IDataObject,
 ): Promise<Map<string, IDataObject[]>> {
 	const ctx = session.ctx;
 	const { view } = source;
@@ -225,7 +206,7 @@ async function rowsThroughClusters(
 		batchSize: CLUSTER_BATCH_SIZE,
 		orderBy: [],
 		fields: withColumn(fields, 'cluster_uuid'),
-		filter: buildWhere(ctx, 0, view, settings.filters),
+		filter: where,
 	});
 	// A match has no pid column: each row says which PID it was found for.
 	return groupByPid(

@@ -235,16 +235,23 @@ export interface PidLookupParameters extends ReadOptions {
 	filters: IDataObject;
 }
 
-/** Batch-wide settings (the filters included) come from the first item: one batched query serves every item. */
-export function readPidLookupParameters(ctx: IExecuteFunctions): PidLookupParameters {
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+/** What shapes Get by PID's query for an item; items that agree on all of it are looked up together. */
+export function readPidLookupParameters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): PidLookupParameters {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return {
-		...readOptions(ctx, 0),
-		batchSize: requireInteger(ctx, 0, 'Batch Size', options.batchSize ?? DEFAULT_PID_BATCH_SIZE, {
-			max: MAX_PID_BATCH_SIZE,
-		}),
+		...readOptions(ctx, itemIndex),
+		batchSize: requireInteger(
+			ctx,
+			itemIndex,
+			'Batch Size',
+			options.batchSize ?? DEFAULT_PID_BATCH_SIZE,
+			{ max: MAX_PID_BATCH_SIZE },
+		),
 		includeNotFound: options.includeNotFound === true,
-		filters: readFilters(ctx, 0),
-		selection: readFieldSelection(ctx, 0),
+		filters: readFilters(ctx, itemIndex),
+		selection: readFieldSelection(ctx, itemIndex),
 	};
 }

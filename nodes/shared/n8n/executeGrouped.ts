@@ -24,7 +24,8 @@ interface GroupedOperation<P> {
 /**
  * Look-ups batched across input items: every item's parameters are read first, items that ask alike are grouped,
  * each group is served at once, and the output comes back in input order, each item paired with its input. With
- * Continue On Fail each failed item becomes an error item; without it the first failure in input order is thrown.
+ * Continue On Fail each failed item becomes an error item. Without it an item whose parameters fail stops the run
+ * before any request, and otherwise the first failure in input order is thrown.
  */
 export async function executeGrouped<P>(
 	ctx: IExecuteFunctions,
@@ -41,6 +42,8 @@ export async function executeGrouped<P>(
 			group.push({ itemIndex, parameters });
 			groups.set(key, group);
 		} catch (error) {
+			// Without Continue On Fail the run fails anyway: before any request is sent.
+			if (!ctx.continueOnFail()) throw failure(ctx, error, itemIndex);
 			outcomes[itemIndex] = failure(ctx, error, itemIndex);
 		}
 	}

@@ -29,6 +29,36 @@ describe('Get by PID: pid on match rows and Filters', () => {
 	const keyOf = (row: IDataObject) =>
 		`${row.pid}|${row.cluster_uuid}|${row.refset_person_id}|${row.matched_time}`;
 
+	it("each item's own Filters: items with different filters are looked up in groups of their own", async () => {
+		const expectedByPid = matchesByPid(40);
+		const pids = [...expectedByPid.keys()];
+		// Even items ask for strong matches only, odd items for every match: an expression per item.
+		const minScoreOf = (index: number) => (index % 2 === 0 ? 0.8 : 0);
+		const result = await runAi(
+			sandbox,
+			{
+				resource: 'faceMatch',
+				operation: 'getByPid',
+				pid: '={{ $json.pid }}',
+				filters: { minMatchScore: '={{ $json.minScore }}' },
+			},
+			{ input: pids.map((pid, index) => ({ pid, minScore: minScoreOf(index) })) },
+		);
+		expect(result.error).toBeUndefined();
+		const expected = pids.flatMap((pid, index) =>
+			(expectedByPid.get(pid) ?? [])
+				.filter((row) => (row.match_score as number) >= minScoreOf(index))
+				.map((row) => ({ ...row, pid })),
+		);
+		const strongOnly = pids.filter((_pid, index) => index % 2 === 0);
+		expect(expected.filter((row) => strongOnly.includes(String(row.pid))).length).toBeLessThan(
+			strongOnly.flatMap((pid) => expectedByPid.get(pid) ?? []).length,
+		);
+		expect(result.outputs[0].map((item) => keyOf(item.json)).sort()).toEqual(
+			expected.map(keyOf).sort(),
+		);
+	});
+
 	it('each match row carries the pid of the input item it answers, and Min Match Score is ANDed with the batch', async () => {
 		const expectedByPid = matchesByPid(60);
 		const pids = [...expectedByPid.keys()];
