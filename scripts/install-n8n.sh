@@ -81,7 +81,8 @@ install_node24() {
 	touch "$NODE_PREFIX/$MARKER_NAME"
 }
 
-# Overrides make n8n installable from the registry alone (see facts.md §5).
+# Overrides make n8n installable from the registry alone: n8n pins xlsx to a download URL outside the
+# registry, and newer linkedom versions need a package the registry lacks.
 overrides_for() {
 	case "$1" in
 		1.*) echo '{ "xlsx": "0.18.5" }' ;;

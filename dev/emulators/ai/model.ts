@@ -1,4 +1,4 @@
-/** Views and columns of the AI metadata API (seed 001), in both published namings. */
+/** Views and columns of the AI metadata API (as documented), in both published namings. */
 
 /** Postgres array column types, as Hasura names their scalars; values are rendered as array literals `{a,b}`. */
 export type ArrayColumnType = '_uuid' | '_int4' | '_numeric' | '_text';

@@ -308,7 +308,7 @@ function extremeOf(rows: AiRow[], read: (row: AiRow) => unknown, kind: 'max' | '
 	return best;
 }
 
-/** presignS3 input field -> output field (facts.md §2). */
+/** presignS3 input field -> output field (as the real service names them). */
 export function presignedFieldName(column: string, raw: RawFile): string {
 	switch (raw) {
 		case 'transcript.json':

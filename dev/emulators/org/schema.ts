@@ -1,4 +1,4 @@
-/** The Organization API schema (seed 002 + the real service's extras from facts.md §3) and its resolvers. */
+/** The Organization API schema (as documented, plus the real service's extras) and its resolvers. */
 import { type GraphQLSchema, buildSchema } from 'graphql';
 
 import { Random } from '../core/random';

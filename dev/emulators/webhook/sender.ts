@@ -1,5 +1,5 @@
 /**
- * Emulates the hosted Standard Webhooks sender of SIP status events (seed 000, facts.md §1): Python-style JSON
+ * Emulates the hosted Standard Webhooks sender of SIP status events (as documented and as the real sender behaves): Python-style JSON
  * bodies, `msg_` ids, integer-second timestamps, `v1,<base64 HMAC-SHA256>` signatures for every active secret,
  * and the real retry schedule (compressible for tests).
  */

@@ -19,7 +19,7 @@ import {
 
 /** Workflows of the benchmark: our nodes and n8n's built-in peers doing the same job. */
 
-/** The face_tasks columns of seed 001: what "All Fields" returns, so every contender moves the same bytes. */
+/** The documented face_tasks columns: what "All Fields" returns, so every contender moves the same bytes. */
 export const FACE_TASK_COLUMNS: readonly string[] = AI_VIEWS.face_tasks.documentedColumns;
 
 export const PAGE_SIZE = 1000;

@@ -4,7 +4,7 @@ import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMet
 import type { Sandbox } from '../../../dev/emulators';
 import { jsonOf, resetState, runAi, withSandbox } from './helpers';
 
-/** Filter parameter -> column, per resource: only where seed 001 gives the view that column. */
+/** Filter parameter -> column, per resource: only where the documented schema gives the view that column. */
 const ID_FILTERS: Record<string, Record<string, string>> = {
 	faceTask: {
 		externalId: 'external_id',

@@ -126,7 +126,7 @@ describe('descriptions promise only what the node does', () => {
 		}
 	});
 
-	it('Label Contains says what facts.md documents for the label argument', () => {
+	it('Label Contains says what is known of the real service for the label argument', () => {
 		const text = optionOf(property('organization', 'getAll', 'filters'), 'label')?.description;
 		expect(text).toBe('Only organizations whose label contains this text (case-insensitive)');
 	});

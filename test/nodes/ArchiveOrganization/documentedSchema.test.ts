@@ -6,7 +6,7 @@ import { ORG_SDL } from '../../../dev/emulators/org/schema';
 import { pick } from './helpers';
 
 /**
- * Seed 002 §2, field by field, as written there (`Logo`'s fields: "not shown"). The fallback schema must hold
+ * The API documentation, field by field, as written there (`Logo`'s fields: "not shown"). The fallback schema must hold
  * exactly this: a field the seed does not show may not exist on the real server and would fail every query.
  */
 const ORGANIZATION_LIKE = {
@@ -87,7 +87,7 @@ function asSeedWrites(typeName: string, fields: Record<string, string>): Record<
 }
 
 describe('the fallback schema is the seed, and the emulator has all of it', () => {
-	it('declares exactly the fields seed 002 shows (nothing invented: no `Logo { iri }`)', () => {
+	it('declares exactly the fields the API documentation shows (nothing invented: no `Logo { iri }`)', () => {
 		const seed = getDocumentedSchema();
 		const declared: Record<string, Record<string, string>> = {};
 		for (const typeName of Object.keys(SEED_TYPES)) {

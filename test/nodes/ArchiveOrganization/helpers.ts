@@ -18,7 +18,7 @@ import { orgCredentials } from '../../../dev/harness/sandboxCredentials';
 
 export const CREDENTIAL_TYPE = 'archiveOrganizationApi';
 
-/** Scalar fields of the emulated types (seed 002 plus the real service's `iiif`), as the basic preset selects them. */
+/** Scalar fields of the emulated types (documented, plus the real service's `iiif`), as the basic preset selects them. */
 export const ORGANIZATION_SCALARS = [
 	'iri',
 	'id',

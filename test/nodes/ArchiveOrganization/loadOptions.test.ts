@@ -126,7 +126,7 @@ describe('enum values', () => {
 		);
 	});
 
-	it("uses facts.md's values when the schema cannot be read", async () => {
+	it("uses the real service's declared values when the schema cannot be read", async () => {
 		expect(
 			(await getOrgTypes.call(unreachableContext('organization'))).map((option) => option.value),
 		).toEqual(DEFAULT_ORG_TYPES);

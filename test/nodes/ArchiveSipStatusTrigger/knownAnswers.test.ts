@@ -4,7 +4,7 @@ import { errorOf, onlyItem, startTrigger, useTriggerHarness } from './triggerSet
 
 useTriggerHarness();
 
-describe('known-answer vectors (facts.md), clock frozen at each timestamp', () => {
+describe('known-answer vectors (documented signatures), clock frozen at each timestamp', () => {
 	it.each(KNOWN_ANSWER_VECTORS.map((vector, index) => [index + 1, vector] as const))(
 		'vector %i verifies over the exact bytes',
 		async (_index, vector) => {
