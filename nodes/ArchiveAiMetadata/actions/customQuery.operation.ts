@@ -9,8 +9,7 @@ import type {
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema } from '../api/documents';
-import { parameterError, parseJsonObject, requireInteger } from '../../shared/n8n/params';
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from '../../shared/n8n/limits';
+import { parameterError, parseJsonObject, readMaxRetries } from '../../shared/n8n/params';
 import { optionsCollection, retriesOption } from './common';
 import { AiSession } from '../api/viewSource';
 
@@ -155,13 +154,7 @@ export async function executeCustomQuery(session: AiSession): Promise<INodeExecu
 	const ctx = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
 		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const maxRetries = requireInteger(
-			ctx,
-			itemIndex,
-			'Max Retries',
-			options.maxRetries ?? DEFAULT_MAX_RETRIES,
-			{ min: 0, max: MAX_RETRIES },
-		);
+		const maxRetries = readMaxRetries(ctx, itemIndex, options.maxRetries);
 		const operationName = String(options.operationName ?? '').trim();
 		const parsed = parseQuery(ctx, itemIndex, String(ctx.getNodeParameter('query', itemIndex, '')));
 		const operation = chooseOperation(ctx, itemIndex, parsed, operationName);

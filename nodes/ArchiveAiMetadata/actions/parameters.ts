@@ -1,14 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
-	DEFAULT_ACTION_CONCURRENCY,
-	DEFAULT_MAX_RETRIES,
-	MAX_CONCURRENT_REQUESTS,
-	MAX_RETRIES,
-} from '../../shared/n8n/limits';
-import {
 	locatorOf,
 	parameterError,
+	readMaxConcurrency,
+	readMaxRetries,
 	requireInteger,
 	requireText,
 	splitList,
@@ -39,20 +35,8 @@ function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOptions {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return {
 		pageSize: requireInteger(ctx, itemIndex, 'Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE),
-		concurrency: requireInteger(
-			ctx,
-			itemIndex,
-			'Max Concurrent Requests',
-			options.maxConcurrency ?? DEFAULT_ACTION_CONCURRENCY,
-			{ max: MAX_CONCURRENT_REQUESTS },
-		),
-		maxRetries: requireInteger(
-			ctx,
-			itemIndex,
-			'Max Retries',
-			options.maxRetries ?? DEFAULT_MAX_RETRIES,
-			{ min: 0, max: MAX_RETRIES },
-		),
+		concurrency: readMaxConcurrency(ctx, itemIndex, options.maxConcurrency),
+		maxRetries: readMaxRetries(ctx, itemIndex, options.maxRetries),
 		keepRawJson: options.keepRawJson === true,
 		returnEmptyWhenNotFound: options.returnEmptyWhenNotFound === true,
 	};
@@ -200,13 +184,7 @@ export function readDownloadParameters(
 		taskId: readRecordId(ctx, itemIndex, viewKey),
 		files: splitList(ctx.getNodeParameter('files', itemIndex, [])),
 		prefix: String(options.binaryPropertyPrefix ?? '').trim(),
-		maxRetries: requireInteger(
-			ctx,
-			itemIndex,
-			'Max Retries',
-			options.maxRetries ?? DEFAULT_MAX_RETRIES,
-			{ min: 0, max: MAX_RETRIES },
-		),
+		maxRetries: readMaxRetries(ctx, itemIndex, options.maxRetries),
 		maxBytes: readMaxFileSize(ctx, itemIndex, options.maxFileSizeMiB),
 	};
 }

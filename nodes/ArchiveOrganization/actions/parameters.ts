@@ -1,16 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
-	DEFAULT_ACTION_CONCURRENCY,
-	DEFAULT_MAX_RETRIES,
-	MAX_CONCURRENT_REQUESTS,
-	MAX_RETRIES,
-} from '../../shared/n8n/limits';
-import {
 	locatorOf,
 	MAX_GRAPHQL_INT,
 	outputChoiceOf,
 	parameterError,
+	readMaxConcurrency,
+	readMaxRetries,
 	requireInteger,
 	splitList,
 } from '../../shared/n8n/params';
@@ -69,25 +65,11 @@ export function readRequestSettings(ctx: IExecuteFunctions, itemIndex: number): 
 	}
 	return {
 		method,
-		maxRetries: requireInteger(
-			ctx,
-			itemIndex,
-			'Max Retries',
-			chosen.maxRetries ?? DEFAULT_MAX_RETRIES,
-			{ min: 0, max: MAX_RETRIES },
-		),
+		maxRetries: readMaxRetries(ctx, itemIndex, chosen.maxRetries),
 		pageSize: requireInteger(ctx, itemIndex, 'Page Size', chosen.pageSize ?? SERVER_PAGE_CAP, {
 			max: SERVER_PAGE_CAP,
 		}),
-		concurrency: requireInteger(
-			ctx,
-			itemIndex,
-			'Max Concurrent Requests',
-			chosen.maxConcurrency ?? DEFAULT_ACTION_CONCURRENCY,
-			{
-				max: MAX_CONCURRENT_REQUESTS,
-			},
-		),
+		concurrency: readMaxConcurrency(ctx, itemIndex, chosen.maxConcurrency),
 	};
 }
 

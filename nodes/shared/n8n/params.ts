@@ -2,6 +2,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { dateTimeToUtc } from './dateTime';
+import {
+	DEFAULT_ACTION_CONCURRENCY,
+	DEFAULT_MAX_RETRIES,
+	MAX_CONCURRENT_REQUESTS,
+	MAX_RETRIES,
+} from './limits';
 import { OUTPUT_CHOICES } from './descriptions';
 import type { OutputChoice } from './descriptions';
 
@@ -52,6 +58,29 @@ export function requireInteger(
 		);
 	}
 	return number;
+}
+
+/** The Max Retries option of every node: 0 to MAX_RETRIES, DEFAULT_MAX_RETRIES when not set. */
+export function readMaxRetries(ctx: ParameterContext, itemIndex: number, value: unknown): number {
+	return requireInteger(ctx, itemIndex, 'Max Retries', value ?? DEFAULT_MAX_RETRIES, {
+		min: 0,
+		max: MAX_RETRIES,
+	});
+}
+
+/** The Max Concurrent Requests option of the action nodes: 1 to MAX_CONCURRENT_REQUESTS. */
+export function readMaxConcurrency(
+	ctx: ParameterContext,
+	itemIndex: number,
+	value: unknown,
+): number {
+	return requireInteger(
+		ctx,
+		itemIndex,
+		'Max Concurrent Requests',
+		value ?? DEFAULT_ACTION_CONCURRENCY,
+		{ max: MAX_CONCURRENT_REQUESTS },
+	);
 }
 
 /** A JSON parameter as an object: accepts an object (from an expression) or JSON text; empty means `{}`. */
