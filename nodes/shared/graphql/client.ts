@@ -162,7 +162,88 @@ export class GraphqlClient {
 		signal?: AbortSignal,
 	): Promise<TData> {
 		const node = this.ctx.getNode();
-		const outcome = await withRetries<unknown, AttemptFailure>(
+		const outcome = await this.sendWithRetries(request, signal);
+		const { serviceName } = this.service;
+		if ('value' in outcome) {
+			const errors = graphqlErrorsOf(outcome.value);
+			if (errors) {
+				const secrets = await this.liveSecrets();
+				throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, secrets);
+			}
+			return unwrapGraphqlResponse<TData>(node, serviceName, outcome.value, itemIndex);
+		}
+		throw failureToNodeApiError(node, serviceName, outcome, itemIndex, await this.liveSecrets());
+	}
+
+	/**
+	 * Like `request`, for a document whose root fields (aliases) are answered independently: an error whose path
+	 * starts at a root field belongs to that field only (Apollo answers HTTP 200, that field null, and an `errors`
+	 * entry with its path). Returns the data and one NodeApiError per root field that has errors. An answer with any
+	 * other error, and every HTTP or network failure, throws as `request` does. A store failure that is still there
+	 * after the retries is answered per field as well.
+	 */
+	async requestPerRootField(
+		request: GraphqlRequest,
+		itemIndex = 0,
+		signal?: AbortSignal,
+	): Promise<{ data: IDataObject; fieldErrors: Map<string, NodeApiError> }> {
+		const node = this.ctx.getNode();
+		const { serviceName } = this.service;
+		const outcome = await this.sendWithRetries(request, signal);
+		const body =
+			'value' in outcome
+				? outcome.value
+				: outcome.failure.status === 200 && dataOf(outcome.failure.body) !== undefined
+					? outcome.failure.body
+					: undefined;
+		if (body === undefined) {
+			throw failureToNodeApiError(
+				node,
+				serviceName,
+				outcome as GaveUp<AttemptFailure>,
+				itemIndex,
+				await this.liveSecrets(),
+			);
+		}
+		const errors = graphqlErrorsOf(body);
+		const data = dataOf(body);
+		const byField = errors && data ? errorsByRootField(errors, data) : undefined;
+		if (errors && !byField) {
+			throw graphqlErrorToNodeApiError(
+				node,
+				serviceName,
+				errors,
+				itemIndex,
+				await this.liveSecrets(),
+			);
+		}
+		const fieldErrors = new Map<string, NodeApiError>();
+		if (byField) {
+			const secrets = await this.liveSecrets();
+			for (const [field, entries] of byField) {
+				fieldErrors.set(
+					field,
+					graphqlErrorToNodeApiError(node, serviceName, entries, itemIndex, secrets),
+				);
+			}
+		}
+		return {
+			data: unwrapGraphqlResponse<IDataObject>(
+				node,
+				serviceName,
+				data === undefined ? body : { data },
+				itemIndex,
+			),
+			fieldErrors,
+		};
+	}
+
+	/** Sends one GraphQL operation with the client's retries; a store hiccup (HTTP 200) is retried like a 5xx. */
+	private async sendWithRetries(
+		request: GraphqlRequest,
+		signal?: AbortSignal,
+	): Promise<{ value: unknown } | GaveUp<AttemptFailure>> {
+		return await withRetries<unknown, AttemptFailure>(
 			async () => {
 				const attempt = await this.attempt(request);
 				if (!('failure' in attempt)) {
@@ -179,16 +260,6 @@ export class GraphqlClient {
 				onRetry: () => this.stats.retries++,
 			},
 		);
-		const { serviceName } = this.service;
-		if ('value' in outcome) {
-			const errors = graphqlErrorsOf(outcome.value);
-			if (errors) {
-				const secrets = await this.liveSecrets();
-				throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, secrets);
-			}
-			return unwrapGraphqlResponse<TData>(node, serviceName, outcome.value, itemIndex);
-		}
-		throw failureToNodeApiError(node, serviceName, outcome, itemIndex, await this.liveSecrets());
 	}
 
 	/**
@@ -435,6 +506,33 @@ function isTransientStoreFailure(body: unknown): boolean {
 				/unable to query sparql service/i.test(String(entry.message ?? '')),
 		)
 	);
+}
+
+function dataOf(body: unknown): IDataObject | undefined {
+	if (typeof body !== 'object' || body === null) return undefined;
+	const data = (body as { data?: unknown }).data;
+	return typeof data === 'object' && data !== null && !Array.isArray(data)
+		? (data as IDataObject)
+		: undefined;
+}
+
+/**
+ * The errors grouped by the root field their path starts at, when every error has such a path to a field of
+ * `data`; otherwise undefined (an error of the whole operation).
+ */
+function errorsByRootField(
+	errors: GraphqlErrorEntry[],
+	data: IDataObject,
+): Map<string, GraphqlErrorEntry[]> | undefined {
+	const byField = new Map<string, GraphqlErrorEntry[]>();
+	for (const entry of errors) {
+		const field = Array.isArray(entry?.path) ? entry.path[0] : undefined;
+		if (typeof field !== 'string' || !Object.prototype.hasOwnProperty.call(data, field)) {
+			return undefined;
+		}
+		byField.set(field, [...(byField.get(field) ?? []), entry]);
+	}
+	return byField;
 }
 
 function graphqlErrorsOf(body: unknown): GraphqlErrorEntry[] | undefined {

@@ -12,7 +12,7 @@ function isExecutionData(entry: IDataObject | INodeExecutionData): entry is INod
 }
 
 /** Every output item says which input item it came from. */
-function pairResults(result: OperationResult, itemIndex: number): INodeExecutionData[] {
+export function pairResults(result: OperationResult, itemIndex: number): INodeExecutionData[] {
 	return result.map((entry) =>
 		isExecutionData(entry)
 			? { ...entry, pairedItem: { item: itemIndex } }
