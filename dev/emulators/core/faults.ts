@@ -31,6 +31,12 @@ export interface FaultPlan {
 	 * INTERNAL_SERVER_ERROR), on every request (`true`) or on every Nth (a store that hiccups).
 	 */
 	sparqlDown?: boolean | EveryRule;
+	/**
+	 * Organization API only: root fields asked for one of these ids or iris fail in their resolver, as Apollo answers
+	 * a resolver failure: HTTP 200, that field (or alias) null, an `errors` entry with its path and
+	 * INTERNAL_SERVER_ERROR. Other fields of the same request are answered as usual.
+	 */
+	failKeys?: { keys: string[]; message?: string };
 }
 
 /** Faults that replace the whole HTTP answer, in the order they are checked. */

@@ -90,6 +90,8 @@ export const RESULT_CAP = 500;
 
 export interface OrgContext {
 	sparqlDown: boolean;
+	/** Ids and iris whose resolvers fail (fault `failKeys`), with the message they fail with. */
+	failKeys?: { keys: ReadonlySet<string>; message: string };
 	/** Set when a list came back in a per-call order (no `offset`): the answer is not repeatable. */
 	unordered?: boolean;
 }
@@ -186,6 +188,9 @@ export class OrgResolvers {
 		cap: number | undefined,
 	): Array<T | null> {
 		if (context.sparqlDown) throw new SparqlUnavailableError();
+		const { failKeys } = context;
+		const key = (args as { id?: string | null }).id ?? args.iri;
+		if (failKeys && key != null && failKeys.keys.has(key)) throw new Error(failKeys.message);
 		const hasOffset = args.offset !== undefined && args.offset !== null;
 		let items = hasOffset ? this.sortedByIri(all) : all;
 		if (args.iri != null) items = items.filter((item) => item.iri === args.iri);

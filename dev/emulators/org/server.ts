@@ -155,9 +155,10 @@ export class OrgServer {
 		if ('status' in request) return sendApollo(res, request.status, { errors: [request.error] });
 		const sparqlDown = faults.decideSparqlDown('org');
 		if (sparqlDown) counters.fault('org', 'graphql', 'sparqlDown');
+		const failKeys = failingKeysOf(faults);
 		const { responseCache } = this.options;
-		if (!responseCache || sparqlDown) {
-			const { status, payload } = this.run(request, sparqlDown);
+		if (!responseCache || sparqlDown || failKeys) {
+			const { status, payload } = this.run(request, sparqlDown, { sparqlDown, failKeys });
 			return sendApollo(res, status, payload);
 		}
 		// The data never changes after start (generation 0); unordered lists and errors are not stored.
@@ -271,6 +272,15 @@ export class OrgServer {
 			payload: errors?.length ? { errors, data: result.data } : { data: result.data },
 		};
 	}
+}
+
+function failingKeysOf(faults: FaultControl): OrgContext['failKeys'] {
+	const rule = faults.get('org').failKeys;
+	if (!rule || !Array.isArray(rule.keys) || rule.keys.length === 0) return undefined;
+	return {
+		keys: new Set(rule.keys.map(String)),
+		message: rule.message ?? 'Internal error while resolving this entity',
+	};
 }
 
 function apolloError(error: GraphQLError, code: string): ApolloError {

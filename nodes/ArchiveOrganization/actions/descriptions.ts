@@ -68,16 +68,17 @@ function optionsCollection(resource: OrgResource, operation: Operation): INodePr
 				'Whether to replace the primary site and the contact points by columns for spreadsheets, such as address_locality, contact_email and contact_financial_email',
 		});
 	}
-	if (operation === 'getAll') {
-		entries.push({
-			displayName: 'Max Concurrent Requests',
-			name: 'maxConcurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
-			default: DEFAULT_ACTION_CONCURRENCY,
-			description: 'How many pages to fetch at the same time',
-		});
-	}
+	entries.push({
+		displayName: 'Max Concurrent Requests',
+		name: 'maxConcurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
+		default: DEFAULT_ACTION_CONCURRENCY,
+		description:
+			operation === 'getAll'
+				? 'How many pages to fetch at the same time'
+				: 'How many requests to send at the same time; each asks for up to 50 distinct keys of the input items',
+	});
 	entries.push(maxRetriesOption('action'));
 	if (operation === 'getAll') {
 		entries.push({

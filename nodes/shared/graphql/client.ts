@@ -13,9 +13,11 @@ import type {
 } from 'n8n-workflow';
 
 import { DEFAULT_RETRY, parseRetryAfter, withRetries } from '../http/retry';
-import type { RetryPolicy } from '../http/retry';
+import type { GaveUp, RetryPolicy } from '../http/retry';
 import {
+	dataOf,
 	describeThrownFailure,
+	errorsByRootField,
 	failureToNodeApiError,
 	graphqlErrorsOf,
 	graphqlErrorToNodeApiError,
@@ -141,7 +143,88 @@ export class GraphqlClient {
 		signal?: AbortSignal,
 	): Promise<TData> {
 		const node = this.ctx.getNode();
-		const outcome = await withRetries<unknown, AttemptFailure>(
+		const outcome = await this.sendWithRetries(request, signal);
+		const { serviceName } = this.service;
+		if ('value' in outcome) {
+			const errors = graphqlErrorsOf(outcome.value);
+			if (errors) {
+				const secrets = await this.liveSecrets();
+				throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, secrets);
+			}
+			return unwrapGraphqlResponse<TData>(node, serviceName, outcome.value, itemIndex);
+		}
+		throw failureToNodeApiError(node, serviceName, outcome, itemIndex, await this.liveSecrets());
+	}
+
+	/**
+	 * Like `request`, for a document whose root fields (aliases) are answered independently: an error whose path
+	 * starts at a root field belongs to that field only (Apollo answers HTTP 200, that field null, and an `errors`
+	 * entry with its path). Returns the data and one NodeApiError per root field that has errors. An answer with any
+	 * other error, and every HTTP or network failure, throws as `request` does. A store failure that is still there
+	 * after the retries is answered per field as well.
+	 */
+	async requestPerRootField(
+		request: GraphqlRequest,
+		itemIndex = 0,
+		signal?: AbortSignal,
+	): Promise<{ data: IDataObject; fieldErrors: Map<string, NodeApiError> }> {
+		const node = this.ctx.getNode();
+		const { serviceName } = this.service;
+		const outcome = await this.sendWithRetries(request, signal);
+		const body =
+			'value' in outcome
+				? outcome.value
+				: outcome.failure.status === 200 && dataOf(outcome.failure.body) !== undefined
+					? outcome.failure.body
+					: undefined;
+		if (body === undefined) {
+			throw failureToNodeApiError(
+				node,
+				serviceName,
+				outcome as GaveUp<AttemptFailure>,
+				itemIndex,
+				await this.liveSecrets(),
+			);
+		}
+		const errors = graphqlErrorsOf(body);
+		const data = dataOf(body);
+		const byField = errors && data ? errorsByRootField(errors, data) : undefined;
+		if (errors && !byField) {
+			throw graphqlErrorToNodeApiError(
+				node,
+				serviceName,
+				errors,
+				itemIndex,
+				await this.liveSecrets(),
+			);
+		}
+		const fieldErrors = new Map<string, NodeApiError>();
+		if (byField) {
+			const secrets = await this.liveSecrets();
+			for (const [field, entries] of byField) {
+				fieldErrors.set(
+					field,
+					graphqlErrorToNodeApiError(node, serviceName, entries, itemIndex, secrets),
+				);
+			}
+		}
+		return {
+			data: unwrapGraphqlResponse<IDataObject>(
+				node,
+				serviceName,
+				data === undefined ? body : { data },
+				itemIndex,
+			),
+			fieldErrors,
+		};
+	}
+
+	/** Sends one GraphQL operation with the client's retries; a store hiccup (HTTP 200) is retried like a 5xx. */
+	private async sendWithRetries(
+		request: GraphqlRequest,
+		signal?: AbortSignal,
+	): Promise<{ value: unknown } | GaveUp<AttemptFailure>> {
+		return await withRetries<unknown, AttemptFailure>(
 			async () => {
 				const attempt = await this.attempt(request);
 				if (!('failure' in attempt)) {
@@ -158,16 +241,6 @@ export class GraphqlClient {
 				onRetry: () => this.stats.retries++,
 			},
 		);
-		const { serviceName } = this.service;
-		if ('value' in outcome) {
-			const errors = graphqlErrorsOf(outcome.value);
-			if (errors) {
-				const secrets = await this.liveSecrets();
-				throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, secrets);
-			}
-			return unwrapGraphqlResponse<TData>(node, serviceName, outcome.value, itemIndex);
-		}
-		throw failureToNodeApiError(node, serviceName, outcome, itemIndex, await this.liveSecrets());
 	}
 
 	/**

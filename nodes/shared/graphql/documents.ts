@@ -104,3 +104,69 @@ export function buildRootFieldQuery(
 		],
 	};
 }
+
+/** One aliased call of a root field: `<alias>: rootField(<argument>: $<alias>, ...)`. */
+export interface AliasedLookup {
+	alias: string;
+	/** The root field's argument the key goes to, e.g. `id` or `iri`; its value travels as the variable `$<alias>`. */
+	argument: QueryArgument;
+}
+
+interface AliasedLookupQuery {
+	operationName: string;
+	rootField: string;
+	lookups: AliasedLookup[];
+	/** Integer arguments every call carries as literals (our own constants, never user input), e.g. `offset: 0`. */
+	constantArguments: Record<string, number>;
+	fields: string[];
+}
+
+/**
+ * `query <operationName>($k0: T, $k1: T, ...) { k0: <rootField>(id: $k0, offset: 0) { <selection> } k1: ... }`:
+ * several keys in one request for an API that takes one key per root-field call. Each alias gets its own variable.
+ */
+export function buildAliasedLookupQuery(query: AliasedLookupQuery): DocumentNode {
+	const selectionSet = selectionFromPaths(query.fields);
+	const constants = Object.entries(query.constantArguments).map(
+		([argumentName, value]): ArgumentNode => {
+			if (!Number.isSafeInteger(value)) throw new Error(`${argumentName} must be an integer`);
+			return {
+				kind: Kind.ARGUMENT,
+				name: name(argumentName),
+				value: { kind: Kind.INT, value: String(value) },
+			};
+		},
+	);
+	return {
+		kind: Kind.DOCUMENT,
+		definitions: [
+			{
+				kind: Kind.OPERATION_DEFINITION,
+				operation: OperationTypeNode.QUERY,
+				name: name(query.operationName),
+				variableDefinitions: query.lookups.map((lookup) =>
+					variableDefinition({ name: lookup.alias, type: lookup.argument.type }),
+				),
+				selectionSet: {
+					kind: Kind.SELECTION_SET,
+					selections: query.lookups.map(
+						(lookup): FieldNode => ({
+							kind: Kind.FIELD,
+							alias: name(lookup.alias),
+							name: name(query.rootField),
+							arguments: [
+								{
+									kind: Kind.ARGUMENT,
+									name: name(lookup.argument.name),
+									value: { kind: Kind.VARIABLE, name: name(lookup.alias) },
+								},
+								...constants,
+							],
+							selectionSet,
+						}),
+					),
+				},
+			},
+		],
+	};
+}

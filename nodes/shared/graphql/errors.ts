@@ -1,5 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
 import {
 	describeNetworkCode,
@@ -122,6 +122,33 @@ export function isTransientStoreFailure(body: unknown): boolean {
 				/unable to query sparql service/i.test(String(entry.message ?? '')),
 		)
 	);
+}
+
+export function dataOf(body: unknown): IDataObject | undefined {
+	if (typeof body !== 'object' || body === null) return undefined;
+	const data = (body as { data?: unknown }).data;
+	return typeof data === 'object' && data !== null && !Array.isArray(data)
+		? (data as IDataObject)
+		: undefined;
+}
+
+/**
+ * The errors grouped by the root field their path starts at, when every error has such a path to a field of
+ * `data`; otherwise undefined (an error of the whole operation).
+ */
+export function errorsByRootField(
+	errors: GraphqlErrorEntry[],
+	data: IDataObject,
+): Map<string, GraphqlErrorEntry[]> | undefined {
+	const byField = new Map<string, GraphqlErrorEntry[]>();
+	for (const entry of errors) {
+		const field = Array.isArray(entry?.path) ? entry.path[0] : undefined;
+		if (typeof field !== 'string' || !Object.prototype.hasOwnProperty.call(data, field)) {
+			return undefined;
+		}
+		byField.set(field, [...(byField.get(field) ?? []), entry]);
+	}
+	return byField;
 }
 
 export function graphqlErrorsOf(body: unknown): GraphqlErrorEntry[] | undefined {

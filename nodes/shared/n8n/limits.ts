@@ -5,7 +5,10 @@
 /** Max Concurrent Requests: the most a user may set for any node (one Hasura or Apollo server, one n8n process). */
 export const MAX_CONCURRENT_REQUESTS = 16;
 
-/** Default concurrency of the action nodes: pages, and the batched look-ups of several input items, in flight at once. */
+/**
+ * Default concurrency of the action nodes: requests in flight at once, pages of Get Many and the look-up batches
+ * of Get (and Download Files) for several input items.
+ */
 export const DEFAULT_ACTION_CONCURRENCY = 4;
 
 /** The trigger polls in the background of every active workflow, so it asks for less by default. */

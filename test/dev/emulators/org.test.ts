@@ -216,4 +216,43 @@ describe('Organization API emulator (Apollo Server 4 semantics)', () => {
 			sandbox.faults.clear('org');
 		}
 	});
+
+	it('answers aliased root fields each on its own: one id or iri per alias, [null] for an unknown iri', async () => {
+		const [first, second] = sandbox.data.org.contentPartners;
+		const unknownIri = 'https://data.archive.test/id/organization/OR-nobody';
+		const data = await run(
+			`query($k0: String, $k1: String, $k2: String, $k3: String) {
+				k0: contentpartners(id: $k0, offset: 0) { id }
+				k1: contentpartners(iri: $k1, offset: 0) { id }
+				k2: contentpartners(iri: $k2, offset: 0) { id }
+				k3: contentpartners(id: $k3, offset: 0) { id }
+			}`,
+			{ k0: first.id, k1: second.iri, k2: unknownIri, k3: 'OR-nobody' },
+		);
+		expect(data).toEqual({ k0: [{ id: first.id }], k1: [{ id: second.id }], k2: [null], k3: [] });
+	});
+
+	it('failKeys: the alias asking for a failing key is null with its own error, the others are answered', async () => {
+		const [first, failing] = sandbox.data.org.contentPartners;
+		sandbox.faults.set('org', { failKeys: { keys: [failing.id], message: 'SPARQL timeout' } });
+		try {
+			const answer = await postGraphql(
+				sandbox.org.apiUrl,
+				token,
+				'query($a: String, $b: String) { k0: contentpartners(id: $a, offset: 0) { id } k1: contentpartners(id: $b, offset: 0) { id } }',
+				{ a: first.id, b: failing.id },
+			);
+			expect(answer.status).toBe(200);
+			expect(answer.body.data).toEqual({ k0: [{ id: first.id }], k1: null });
+			expect(answer.body.errors).toEqual([
+				expect.objectContaining({
+					message: 'SPARQL timeout',
+					path: ['k1'],
+					extensions: { code: 'INTERNAL_SERVER_ERROR' },
+				}),
+			]);
+		} finally {
+			sandbox.faults.clear('org');
+		}
+	});
 });

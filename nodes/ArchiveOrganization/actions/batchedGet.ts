@@ -1,0 +1,210 @@
+import { validate } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { GraphqlClient } from '../../shared/graphql/client';
+import { buildAliasedLookupQuery } from '../../shared/graphql/documents';
+import type { AliasedLookup } from '../../shared/graphql/documents';
+import { mapConcurrently } from '../../shared/n8n/groupedLookups';
+import type { GroupedLookup, KeyAnswer, LookupRequest } from '../../shared/n8n/groupedLookups';
+import { requireRootField, selectedFieldPaths } from '../api/query';
+import type { RootField } from '../api/fieldPaths';
+import type { LookupKey, OrgResource, OutputSettings } from '../api/resources';
+import { openOrganizationApi, operationName } from '../api/session';
+import { readGetSettings, readOutputSettings, readRequestSettings } from './parameters';
+import type { RequestSettings } from './parameters';
+import { presentRows, rowsOf, shapeRows } from './request';
+
+/**
+ * Keys per request. The Organization API (Apollo Server 4) takes one id or iri per root-field call, so a request
+ * carries one alias per key, and the real service resolves each alias with a SPARQL query of its own, all at once.
+ * 50 keeps one request to the scale of a single Get Many page (a few dozen rows, a few hundred KB at most with Raw
+ * output) and the store's load at 50 x Max Concurrent Requests small keyed queries (200 at the default of 4),
+ * while 500 distinct partners still take only 10 requests.
+ */
+export const KEYS_PER_REQUEST = 50;
+
+/** What shapes the requests: items that agree on all of it share them. */
+interface GetShape {
+	request: RequestSettings;
+	output: OutputSettings;
+}
+
+interface GetKey {
+	lookupKey: LookupKey;
+	lookupValue: string;
+}
+
+interface GetRequest extends LookupRequest<GetShape, GetKey> {
+	emptyWhenNotFound: boolean;
+}
+
+function shapeIdOf({ request, output }: GetShape): string {
+	return JSON.stringify([
+		request.method,
+		request.maxRetries,
+		request.concurrency,
+		output.output,
+		output.customFields,
+		output.flatten,
+	]);
+}
+
+/** One item's Get, read and checked as before (every parameter error fires before any request). */
+function readGetRequest(
+	ctx: IExecuteFunctions,
+	resource: OrgResource,
+	itemIndex: number,
+): GetRequest {
+	const request = readRequestSettings(ctx, itemIndex);
+	const output = readOutputSettings(ctx, itemIndex, resource);
+	const { lookupKey, lookupValue, emptyWhenNotFound } = readGetSettings(ctx, itemIndex, resource);
+	const shape = { request, output };
+	return {
+		shapeId: shapeIdOf(shape),
+		shape,
+		keyId: `${lookupKey}:${lookupValue}`,
+		key: { lookupKey, lookupValue },
+		emptyWhenNotFound,
+	};
+}
+
+function chunks<T>(entries: T[], size: number): T[][] {
+	const result: T[][] = [];
+	for (let start = 0; start < entries.length; start += size) {
+		result.push(entries.slice(start, start + size));
+	}
+	return result;
+}
+
+interface BatchQuery {
+	ctx: IExecuteFunctions;
+	schema: GraphQLSchema;
+	root: RootField;
+	resource: OrgResource;
+	fields: string[];
+	itemIndex: number;
+}
+
+/** `k0: <rootField>(id: $k0, offset: 0) { ... } k1: ...`, checked against the schema before it is sent. */
+function aliasedDocument(
+	query: BatchQuery,
+	keys: Array<{ keyId: string; key: GetKey }>,
+): DocumentNode {
+	const { ctx, schema, root, resource, itemIndex } = query;
+	const lookups: AliasedLookup[] = keys.map(({ key }, index) => {
+		const type = root.argumentTypes.get(key.lookupKey);
+		if (!type) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The "${resource.rootField}" query of this server takes no "${key.lookupKey}" argument`,
+				{ itemIndex },
+			);
+		}
+		return { alias: `k${index}`, argument: { name: key.lookupKey, type } };
+	});
+	const document = buildAliasedLookupQuery({
+		operationName: operationName('Get', resource, true),
+		rootField: resource.rootField,
+		lookups,
+		// Results are only ordered with an offset: sent on every call, as for a single Get.
+		constantArguments: { offset: 0 },
+		fields: query.fields,
+	});
+	const errors = validate(schema, document);
+	if (errors.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The query for "${resource.plural}" does not fit the server's schema: ${errors[0].message}`,
+			{ itemIndex, description: errors.map((error) => error.message).join('\n') },
+		);
+	}
+	return document;
+}
+
+/** One request for a batch of keys; a failure of the whole request is the answer of each of its keys. */
+async function fetchBatch(
+	client: GraphqlClient,
+	query: BatchQuery,
+	keys: Array<{ keyId: string; key: GetKey }>,
+): Promise<Array<[string, KeyAnswer]>> {
+	const document = aliasedDocument(query, keys);
+	const variables = Object.fromEntries(
+		keys.map(({ key }, index) => [`k${index}`, key.lookupValue]),
+	);
+	try {
+		const { data, fieldErrors } = await client.requestPerRootField(
+			{ document, variables },
+			query.itemIndex,
+		);
+		return keys.map(({ keyId }, index): [string, KeyAnswer] => {
+			const fieldError = fieldErrors.get(`k${index}`);
+			return [keyId, fieldError ? { error: fieldError } : { value: rowsOf(data, `k${index}`) }];
+		});
+	} catch (error) {
+		return keys.map(({ keyId }): [string, KeyAnswer] => [keyId, { error }]);
+	}
+}
+
+/** The distinct keys of one group, KEYS_PER_REQUEST per request, Max Concurrent Requests of them in flight. */
+async function fetchKeys(
+	ctx: IExecuteFunctions,
+	resource: OrgResource,
+	shape: GetShape,
+	keys: Array<{ keyId: string; key: GetKey }>,
+	itemIndex: number,
+): Promise<Map<string, KeyAnswer>> {
+	const { client, schema } = await openOrganizationApi(ctx, shape.request, itemIndex);
+	const root = requireRootField(ctx, schema, resource, itemIndex);
+	const fields = selectedFieldPaths(ctx, root, resource, shape.output, itemIndex);
+	const query: BatchQuery = { ctx, schema, root, resource, fields, itemIndex };
+	const batches = chunks(keys, KEYS_PER_REQUEST);
+	// Documents are built (and checked) first: a document the schema refuses fails the whole group, unsent.
+	aliasedDocument(query, batches[0] ?? []);
+	const answers = await mapConcurrently(
+		batches,
+		shape.request.concurrency,
+		async (batch) => await fetchBatch(client, query, batch),
+	);
+	return new Map(answers.flat());
+}
+
+/**
+ * The item's rows from its key's answer. The API answers `[null]` for an unknown iri and `[]` for an unknown id:
+ * no row is "not found", an error naming the resource and key unless the item asks for no item instead.
+ */
+function presentGetRows(
+	ctx: IExecuteFunctions,
+	resource: OrgResource,
+	request: GetRequest,
+	value: unknown,
+	itemIndex: number,
+): IDataObject[] {
+	const rows = presentRows(Array.isArray(value) ? value : []);
+	if (rows.length === 0 && !request.emptyWhenNotFound) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`No ${resource.singular} found with ${request.key.lookupKey} "${request.key.lookupValue}"`,
+			{
+				itemIndex,
+				description:
+					'The Organization API knows no entity with this key. Turn on "Return Empty Result When Not Found" to get no item instead of an error.',
+			},
+		);
+	}
+	return shapeRows(rows, request.shape.output);
+}
+
+/** Get for all input items: grouped by their request settings, distinct keys fetched in aliased batches. */
+export function batchedGet(
+	ctx: IExecuteFunctions,
+	resource: OrgResource,
+): GroupedLookup<GetShape, GetKey, GetRequest> {
+	return {
+		read: (itemIndex) => readGetRequest(ctx, resource, itemIndex),
+		fetch: async (shape, keys, itemIndex) => await fetchKeys(ctx, resource, shape, keys, itemIndex),
+		present: (request, value, itemIndex) =>
+			presentGetRows(ctx, resource, request, value, itemIndex),
+	};
+}
