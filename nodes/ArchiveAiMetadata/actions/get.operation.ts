@@ -11,7 +11,7 @@ import type { GroupResults } from '../../shared/n8n/executeGrouped';
 import { returnEmptyWhenNotFoundOption } from '../../shared/n8n/descriptions';
 import { isUuid, parameterError, UUID_REGEX } from '../../shared/n8n/params';
 import { fieldsFor } from '../api/documents';
-import { chunk, mapWithConcurrency } from '../api/concurrency';
+import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import { AiSession, readRows } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
 import { shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';

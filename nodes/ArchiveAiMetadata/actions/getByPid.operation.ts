@@ -8,7 +8,7 @@ import type {
 
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
-import { chunk, mapWithConcurrency } from '../api/concurrency';
+import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import { listValue, shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import { requireText } from '../../shared/n8n/params';

@@ -6,8 +6,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { GraphqlClient } from '../../shared/graphql/client';
 import { buildAliasedLookupQuery } from '../../shared/graphql/documents';
 import type { AliasedLookup } from '../../shared/graphql/documents';
-import { mapConcurrently } from '../../shared/n8n/groupedLookups';
-import type { GroupedLookup, KeyAnswer, LookupRequest } from '../../shared/n8n/groupedLookups';
+import { chunk, mapWithConcurrency } from '../../shared/concurrency';
+import type { GroupResults, ReadItem } from '../../shared/n8n/executeGrouped';
 import { requireRootField, selectedFieldPaths } from '../api/query';
 import type { RootField } from '../api/fieldPaths';
 import type { LookupKey, OrgResource, OutputSettings } from '../api/resources';
@@ -36,9 +36,19 @@ interface GetKey {
 	lookupValue: string;
 }
 
-interface GetRequest extends LookupRequest<GetShape, GetKey> {
+/** One item's Get: the shape its group shares, and the key it asks for. */
+interface GetRequest {
+	/** Items with the same shapeId are answered by the same requests. */
+	shapeId: string;
+	shape: GetShape;
+	/** Items with the same keyId in one group share one answer. */
+	keyId: string;
+	key: GetKey;
 	emptyWhenNotFound: boolean;
 }
+
+/** The answer for one distinct key: its rows, or the error that belongs to that key only. */
+type KeyAnswer = { value: unknown } | { error: unknown };
 
 function shapeIdOf({ request, output }: GetShape): string {
 	return JSON.stringify([
@@ -52,7 +62,7 @@ function shapeIdOf({ request, output }: GetShape): string {
 }
 
 /** One item's Get, read and checked as before (every parameter error fires before any request). */
-function readGetRequest(
+export function readGetRequest(
 	ctx: IExecuteFunctions,
 	resource: OrgResource,
 	itemIndex: number,
@@ -68,14 +78,6 @@ function readGetRequest(
 		key: { lookupKey, lookupValue },
 		emptyWhenNotFound,
 	};
-}
-
-function chunks<T>(entries: T[], size: number): T[][] {
-	const result: T[][] = [];
-	for (let start = 0; start < entries.length; start += size) {
-		result.push(entries.slice(start, start + size));
-	}
-	return result;
 }
 
 interface BatchQuery {
@@ -159,10 +161,10 @@ async function fetchKeys(
 	const root = requireRootField(ctx, schema, resource, itemIndex);
 	const fields = selectedFieldPaths(ctx, root, resource, shape.output, itemIndex);
 	const query: BatchQuery = { ctx, schema, root, resource, fields, itemIndex };
-	const batches = chunks(keys, KEYS_PER_REQUEST);
+	const batches = chunk(keys, KEYS_PER_REQUEST);
 	// Documents are built (and checked) first: a document the schema refuses fails the whole group, unsent.
 	aliasedDocument(query, batches[0] ?? []);
-	const answers = await mapConcurrently(
+	const answers = await mapWithConcurrency(
 		batches,
 		shape.request.concurrency,
 		async (batch) => await fetchBatch(client, query, batch),
@@ -196,15 +198,32 @@ function presentGetRows(
 	return shapeRows(rows, request.shape.output);
 }
 
-/** Get for all input items: grouped by their request settings, distinct keys fetched in aliased batches. */
-export function batchedGet(
+/** Get for one group of items that share a shape: its distinct keys fetched in aliased batches, each item its rows. */
+export async function getGroup(
 	ctx: IExecuteFunctions,
 	resource: OrgResource,
-): GroupedLookup<GetShape, GetKey, GetRequest> {
-	return {
-		read: (itemIndex) => readGetRequest(ctx, resource, itemIndex),
-		fetch: async (shape, keys, itemIndex) => await fetchKeys(ctx, resource, shape, keys, itemIndex),
-		present: (request, value, itemIndex) =>
-			presentGetRows(ctx, resource, request, value, itemIndex),
-	};
+	items: Array<ReadItem<GetRequest>>,
+): Promise<GroupResults> {
+	const first = items[0];
+	const keys = new Map<string, GetKey>();
+	for (const { parameters } of items) keys.set(parameters.keyId, parameters.key);
+	const answers = await fetchKeys(
+		ctx,
+		resource,
+		first.parameters.shape,
+		[...keys].map(([keyId, key]) => ({ keyId, key })),
+		first.itemIndex,
+	);
+	const results: GroupResults = new Map();
+	for (const { itemIndex, parameters } of items) {
+		const answer = answers.get(parameters.keyId);
+		try {
+			if (answer === undefined) throw new Error(`internal: no answer for key ${parameters.keyId}`);
+			if ('error' in answer) throw answer.error;
+			results.set(itemIndex, presentGetRows(ctx, resource, parameters, answer.value, itemIndex));
+		} catch (error) {
+			results.set(itemIndex, error as Error);
+		}
+	}
+	return results;
 }

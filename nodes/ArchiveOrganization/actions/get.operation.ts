@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { executeGroupedLookups } from '../../shared/n8n/groupedLookups';
+import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import { RESOURCES, resourceNamed } from '../api/resources';
-import { batchedGet } from './batchedGet';
+import { getGroup, readGetRequest } from './batchedGet';
 import { getOperationProperties } from './descriptions';
 
 export const description: INodeProperties[] =
@@ -17,5 +17,10 @@ export async function execute(
 	this: IExecuteFunctions,
 	resource: string,
 ): Promise<INodeExecutionData[]> {
-	return await executeGroupedLookups(this, batchedGet(this, resourceNamed(this, resource)));
+	const orgResource = resourceNamed(this, resource);
+	return await executeGrouped(this, {
+		read: (itemIndex) => readGetRequest(this, orgResource, itemIndex),
+		groupKey: (request) => request.shapeId,
+		run: async (items) => await getGroup(this, orgResource, items),
+	});
 }

@@ -1,10 +1,11 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorItem, pairResults } from './executePerItem';
 import type { OperationResult } from './executePerItem';
 
 /** An input item whose parameters were read. */
-interface ReadItem<P> {
+export interface ReadItem<P> {
 	itemIndex: number;
 	parameters: P;
 }
@@ -63,7 +64,7 @@ export async function executeGrouped<P>(
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const outcome = outcomes[itemIndex];
 		if (outcome instanceof Error) {
-			if (!ctx.continueOnFail()) throw outcome;
+			if (!ctx.continueOnFail()) throw ofItem(outcome, itemIndex);
 			output.push(errorItem(outcome, itemIndex));
 		} else {
 			output.push(...pairResults(outcome, itemIndex));
@@ -72,7 +73,14 @@ export async function executeGrouped<P>(
 	return output;
 }
 
-/** One item's error as an n8n error; a group's shared error keeps the index of its first item, the first thrown. */
+/** One item's error as an n8n error. */
 function failure(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	return asNodeError(ctx, error, itemIndex);
+}
+
+/** The error thrown for the first failing item: it names that item, also when its group or key shared the error. */
+function ofItem(error: Error, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError)
+		error.context.itemIndex = itemIndex;
+	return error;
 }
