@@ -3,10 +3,80 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import { RESOURCES, resourceNamed } from '../api/resources';
 import { getGroup, readGetRequest } from './batchedGet';
-import { getOperationProperties } from './descriptions';
+import {
+	optionsCollection,
+	outputProperties,
+	RECORD_ID_PATTERN,
+	RECORD_IRI_PATTERN,
+	recordParameterName,
+	showFor,
+	titleOf,
+} from './common';
+import type { OrgResource } from '../api/resources';
 
-export const description: INodeProperties[] =
-	Object.values(RESOURCES).flatMap(getOperationProperties);
+/** The record to get: a resource locator named after the resource (`organization`, ...). */
+function recordLocator(resource: OrgResource): INodeProperties {
+	const locator: INodeProperties = {
+		displayName: titleOf(resource),
+		name: recordParameterName(resource),
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: showFor(resource, 'get'),
+		description: resource.lookupKeys.includes('id')
+			? `The ${resource.singular} to get: pick it, or give its ID or IRI (persistent URI)`
+			: `The ${resource.singular} to get: pick it, or give its IRI (persistent URI)`,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchRecords', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: resource.name === 'school' ? 'e.g. 012345' : 'e.g. OR-abc1234',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: RECORD_ID_PATTERN,
+							errorMessage: 'Not a valid ID: letters, digits, ".", "_", ":" or "-", no spaces',
+						},
+					},
+				],
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: `e.g. https://data.example.org/id/${resource.name.toLowerCase()}/...`,
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: RECORD_IRI_PATTERN,
+							errorMessage: `Not a valid IRI: the ${resource.singular}'s http(s) URI`,
+						},
+					},
+				],
+			},
+		],
+	};
+	// Persons are looked up by IRI only.
+	if (!resource.lookupKeys.includes('id')) {
+		locator.modes = locator.modes?.filter((mode) => mode.name !== 'id');
+	}
+	return locator;
+}
+
+export const description: INodeProperties[] = Object.values(RESOURCES).flatMap((resource) => [
+	recordLocator(resource),
+	...outputProperties(resource, 'get'),
+	optionsCollection(resource, 'get'),
+]);
 
 /**
  * Get: the entity with each item's id or iri. Items with the same request settings share requests: their distinct

@@ -9,13 +9,38 @@ import { fetchAllByOffset } from '../../shared/graphql/pagination';
 import { executePerItem } from '../../shared/n8n/executePerItem';
 import { RESOURCES, resourceNamed } from '../api/resources';
 import type { OrgResource } from '../api/resources';
-import { getAllOperationProperties } from './descriptions';
+import { optionsCollection, outputProperties, showFor } from './common';
+import { filterProperties } from './filters';
 import { checkEnumFilters } from './filters';
 import { readGetManySettings, readOutputSettings, readRequestSettings } from './parameters';
 import { prepareQuery, presentRows, rowsOf, shapeRows } from './request';
 
-export const description: INodeProperties[] =
-	Object.values(RESOURCES).flatMap(getAllOperationProperties);
+function getAllProperties(resource: OrgResource): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			displayOptions: showFor(resource, 'getAll'),
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			displayOptions: showFor(resource, 'getAll', { returnAll: [false] }),
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+		},
+		...filterProperties(resource),
+		...outputProperties(resource, 'getAll'),
+		optionsCollection(resource, 'getAll'),
+	];
+}
+
+export const description: INodeProperties[] = Object.values(RESOURCES).flatMap(getAllProperties);
 
 /**
  * Get Many: pages with `offset` (always sent, so the order is stable) and `limit`, several pages in flight,

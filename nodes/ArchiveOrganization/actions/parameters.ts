@@ -11,12 +11,7 @@ import {
 	splitList,
 } from '../../shared/n8n/params';
 import { isFieldPath } from '../api/fieldPaths';
-import {
-	RECORD_ID_PATTERN,
-	RECORD_IRI_PATTERN,
-	recordParameterName,
-	titleOf,
-} from './descriptions';
+import { RECORD_ID_PATTERN, RECORD_IRI_PATTERN, recordParameterName, titleOf } from './common';
 import { readFilters } from './filters';
 import { SERVER_PAGE_CAP } from '../api/resources';
 import type { LookupKey, OrgResource, OutputSettings } from '../api/resources';

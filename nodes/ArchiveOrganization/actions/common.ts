@@ -10,13 +10,15 @@ import {
 } from '../../shared/n8n/descriptions';
 import { SERVER_PAGE_CAP } from '../api/resources';
 import type { OrgResource } from '../api/resources';
-import { filterProperties } from './filters';
 
-/** Node parameters shared by all resources, generated per resource so each shows under its own displayOptions. */
+/**
+ * Descriptions both operations share, generated per resource so each shows under its own displayOptions. Each
+ * operation's own parameters are in its `.operation.ts` file.
+ */
 
 type Operation = 'get' | 'getAll';
 
-function showFor(
+export function showFor(
 	resource: OrgResource,
 	operation: Operation,
 	extra: Record<string, Array<string | boolean>> = {},
@@ -25,7 +27,7 @@ function showFor(
 }
 
 /** Output: Simplified (the common fields), Raw (everything linked) or Selected Fields, and the fields list. */
-function outputProperties(resource: OrgResource, operation: Operation): INodeProperties[] {
+export function outputProperties(resource: OrgResource, operation: Operation): INodeProperties[] {
 	return [
 		outputParameter(
 			showFor(resource, operation),
@@ -56,7 +58,7 @@ function outputProperties(resource: OrgResource, operation: Operation): INodePro
 	];
 }
 
-function optionsCollection(resource: OrgResource, operation: Operation): INodeProperties {
+export function optionsCollection(resource: OrgResource, operation: Operation): INodeProperties {
 	const entries: INodeProperties[] = [];
 	if (resource.hasSites) {
 		entries.push({
@@ -125,94 +127,4 @@ export function titleOf(resource: OrgResource): string {
 		/(^| )(\w)/g,
 		(_match, space: string, letter: string) => `${space}${letter.toUpperCase()}`,
 	);
-}
-
-function recordLocator(resource: OrgResource): INodeProperties {
-	const locator: INodeProperties = {
-		displayName: titleOf(resource),
-		name: recordParameterName(resource),
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: showFor(resource, 'get'),
-		description: resource.lookupKeys.includes('id')
-			? `The ${resource.singular} to get: pick it, or give its ID or IRI (persistent URI)`
-			: `The ${resource.singular} to get: pick it, or give its IRI (persistent URI)`,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchRecords', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: resource.name === 'school' ? 'e.g. 012345' : 'e.g. OR-abc1234',
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: RECORD_ID_PATTERN,
-							errorMessage: 'Not a valid ID: letters, digits, ".", "_", ":" or "-", no spaces',
-						},
-					},
-				],
-			},
-			{
-				displayName: 'By URL',
-				name: 'url',
-				type: 'string',
-				placeholder: `e.g. https://data.example.org/id/${resource.name.toLowerCase()}/...`,
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: RECORD_IRI_PATTERN,
-							errorMessage: `Not a valid IRI: the ${resource.singular}'s http(s) URI`,
-						},
-					},
-				],
-			},
-		],
-	};
-	// Persons are looked up by IRI only.
-	if (!resource.lookupKeys.includes('id')) {
-		locator.modes = locator.modes?.filter((mode) => mode.name !== 'id');
-	}
-	return locator;
-}
-
-export function getOperationProperties(resource: OrgResource): INodeProperties[] {
-	return [
-		recordLocator(resource),
-		...outputProperties(resource, 'get'),
-		optionsCollection(resource, 'get'),
-	];
-}
-
-export function getAllOperationProperties(resource: OrgResource): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			displayOptions: showFor(resource, 'getAll'),
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			displayOptions: showFor(resource, 'getAll', { returnAll: [false] }),
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-		},
-		...filterProperties(resource),
-		...outputProperties(resource, 'getAll'),
-		optionsCollection(resource, 'getAll'),
-	];
 }
