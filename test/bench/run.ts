@@ -2,7 +2,8 @@
  * `npm run bench [-- --n8n 2.40.7 --rows 100000 --latencies 0,20,50,100 --concurrencies 8,16
  *   --org-rows 2800 --org-latencies 0,50 --small-rows 10000 --pid-items 1000 --token-runs 50
  *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
- *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 8 --only returnAll,orgReturnAll,getByPid,tokens,trigger,scheduledExport]`
+ *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 8 --enrich-items 10000 --enrich-partners 500 --enrich-latency 50
+ *   --only returnAll,orgReturnAll,getByPid,enrichment,tokens,trigger,scheduledExport]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
  * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
@@ -34,6 +35,12 @@ import { runTokensViaCli, runTokensViaWebhook } from './sections/tokens';
 import { runTrigger, triggerTargets } from './sections/trigger';
 import { runScheduledExport } from './sections/scheduledExport';
 import {
+	enrichmentWorkflows,
+	planEnrichment,
+	runEnrichment,
+	type EnrichmentSetup,
+} from './sections/enrichment';
+import {
 	plainWebhookWorkflow,
 	sipTriggerWorkflow,
 	tokenCliWorkflow,
@@ -45,6 +52,7 @@ const SECTIONS = [
 	'returnAll',
 	'orgReturnAll',
 	'getByPid',
+	'enrichment',
 	'tokens',
 	'trigger',
 	'scheduledExport',
@@ -84,6 +92,10 @@ interface BenchOptions {
 	exportLatencyMs: number;
 	/** Max Concurrent Requests tried for our trigger besides its default. */
 	exportConcurrencies: number[];
+	/** Enrichment: input items, distinct content partners among them, delay per Organization API request. */
+	enrichItems: number;
+	enrichPartners: number;
+	enrichLatencyMs: number;
 	only: Set<Section>;
 }
 
@@ -141,6 +153,9 @@ function parseOptions(argv: string[]): BenchOptions {
 		exportConcurrencies: integers('export-concurrencies', '8').filter(
 			(each) => each > 0 && each !== DEFAULT_TRIGGER_CONCURRENCY,
 		),
+		enrichItems: Math.max(1, integer('enrich-items', 10_000)),
+		enrichPartners: Math.max(1, integer('enrich-partners', 500)),
+		enrichLatencyMs: integer('enrich-latency', 50),
 		only: new Set(only),
 	};
 	flags.delete('n8n');
@@ -262,6 +277,10 @@ async function main(): Promise<void> {
 		? await startSandbox({ rows: options.exportRows, benchMode: true, seed: options.exportSeed })
 		: undefined;
 	const small = await startSandbox({ rows: options.smallRows });
+	// Bench mode: the one-per-item contenders ask the same 500 questions 20 times; stored bytes answer them.
+	const enrichSandbox = options.only.has('enrichment')
+		? await startSandbox({ rows: 2000, benchMode: true })
+		: undefined;
 	// A copy of the built package (package.json, index.js, dist), so a rebuild during the run cannot change it.
 	const n8n = await N8nInstance.create({
 		version: options.n8nVersion,
@@ -303,6 +322,15 @@ async function main(): Promise<void> {
 				? {
 						aiLarge: aiCredential('bench ai large', large),
 						headerLarge: headerCredential('bench header large', await fetchAiToken(large)),
+					}
+				: {}),
+			...(enrichSandbox
+				? {
+						orgEnrich: orgCredential('bench org enrichment', enrichSandbox),
+						headerEnrich: headerCredential(
+							'bench header enrichment',
+							await fetchOrgToken(enrichSandbox),
+						),
 					}
 				: {}),
 			...(orgSandbox
@@ -360,6 +388,24 @@ async function main(): Promise<void> {
 		};
 		const pidPlan = planPids(small, options.pidItems);
 		const pid = options.only.has('getByPid') ? getByPidWorkflows(pidSetup, pidPlan) : {};
+		const enrichSetup: EnrichmentSetup | undefined =
+			enrichSandbox && creds.orgEnrich && creds.headerEnrich
+				? {
+						n8n,
+						sandbox: enrichSandbox,
+						orgCredential: creds.orgEnrich.ref,
+						headerCredential: creds.headerEnrich.ref,
+						items: options.enrichItems,
+						distinct: options.enrichPartners,
+						latencyMs: options.enrichLatencyMs,
+						packageBuilt: built.org,
+						log,
+					}
+				: undefined;
+		const enrichPlan = enrichSetup
+			? planEnrichment(enrichSetup.sandbox, enrichSetup.items, enrichSetup.distinct)
+			: undefined;
+		const enrich = enrichSetup && enrichPlan ? enrichmentWorkflows(enrichSetup, enrichPlan) : {};
 		const tokensReady = options.only.has('tokens') && built.ai && built.org;
 		const tokenPath = `bench-tokens-${newId()}`;
 		const tokenCli = tokensReady
@@ -383,6 +429,7 @@ async function main(): Promise<void> {
 			...Object.values(returnAll),
 			...Object.values(orgReturnAll),
 			...Object.values(pid),
+			...Object.values(enrich),
 			...(tokenCli ? [tokenCli] : []),
 			...served,
 		]);
@@ -391,6 +438,7 @@ async function main(): Promise<void> {
 		const orgReturnAllIds = idsOf(orgReturnAll);
 		const pidIds = options.only.has('getByPid') ? idsOf(pid) : undefined;
 		const tokenCliId = tokenCli?.id;
+		const enrichIds = enrichSetup ? idsOf(enrich) : undefined;
 
 		if (returnAllSetup && large) {
 			await guard('returnAll', async () => {
@@ -418,6 +466,11 @@ async function main(): Promise<void> {
 		if (pidIds) {
 			await guard('getByPid', async () => {
 				results.getByPid = await runGetByPid(pidSetup, pidPlan, pidIds);
+			});
+		}
+		if (enrichSetup && enrichPlan && enrichIds) {
+			await guard('enrichment', async () => {
+				results.enrichment = await runEnrichment(enrichSetup, enrichPlan, enrichIds);
 			});
 		}
 		if (tokenCliId && options.cliTokenRuns > 0) {
@@ -493,6 +546,7 @@ async function main(): Promise<void> {
 		if (large && !largeClosed) await large.close();
 		if (orgSandbox && !orgClosed) await orgSandbox.close();
 		if (exportSandbox) await exportSandbox.close();
+		if (enrichSandbox) await enrichSandbox.close();
 	}
 	results.totalSeconds = Math.round((Date.now() - started) / 1000);
 	results.machine.loadAverageAtEnd = os.loadavg().map((each) => Math.round(each * 100) / 100);

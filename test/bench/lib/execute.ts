@@ -49,6 +49,7 @@ export async function executeMeasured<Checks = Record<string, never>>(
 	n8n: N8nInstance,
 	workflowId: string,
 	inspect: (run: CliRun) => Checks = () => ({}) as Checks,
+	timeoutMs = EXECUTE_TIMEOUT_MS,
 ): Promise<MeasuredExecution<Checks>> {
 	const outputFile = path.join(n8n.userFolder, `bench-run-${randomBytes(6).toString('hex')}.json`);
 	try {
@@ -57,6 +58,7 @@ export async function executeMeasured<Checks = Record<string, never>>(
 			n8n,
 			['execute', `--id=${workflowId}`, '--rawOutput'],
 			outputFile,
+			timeoutMs,
 		);
 		const processWallMs = elapsedMs(started);
 		const stdout = fs.readFileSync(outputFile, 'utf8');
@@ -90,7 +92,12 @@ interface FileRun {
  * Runs `n8n <args>` in its own process group with stdout going to a file: n8n exits right after printing the
  * run, and a pipe would lose whatever was not yet flushed (the run of 100,000 items is about 100 MB).
  */
-async function runToFile(n8n: N8nInstance, args: string[], outputFile: string): Promise<FileRun> {
+async function runToFile(
+	n8n: N8nInstance,
+	args: string[],
+	outputFile: string,
+	timeoutMs = EXECUTE_TIMEOUT_MS,
+): Promise<FileRun> {
 	const stdoutFd = fs.openSync(outputFile, 'w', 0o600);
 	let child: ChildProcess;
 	try {
@@ -110,7 +117,7 @@ async function runToFile(n8n: N8nInstance, args: string[], outputFile: string): 
 	const sampler = new GroupMemorySampler(groupId);
 	const stderrChunks: string[] = [];
 	child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderrChunks.push(chunk));
-	const timer = setTimeout(killGroup, EXECUTE_TIMEOUT_MS);
+	const timer = setTimeout(killGroup, timeoutMs);
 	try {
 		const code = await new Promise<number | null>((resolve, reject) => {
 			child.once('error', reject);

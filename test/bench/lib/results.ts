@@ -1,4 +1,5 @@
 import type { GetByPidResult } from '../sections/getByPid';
+import { enrichmentSection, type EnrichmentResult } from '../sections/enrichment';
 import type { PagingResult } from '../sections/returnAll';
 import type { TokenRun } from '../sections/tokens';
 import type { ExportResult } from '../sections/scheduledExport';
@@ -23,6 +24,7 @@ export interface BenchResults {
 	returnAll?: PagingResult;
 	orgReturnAll?: PagingResult;
 	getByPid?: GetByPidResult;
+	enrichment?: EnrichmentResult;
 	tokensCli?: TokenRun;
 	tokensServer?: TokenRun;
 	trigger?: TriggerResult;
@@ -50,6 +52,7 @@ export function renderResults(results: BenchResults): string {
 			? tokensSection(results.tokensServer, results.tokensCli)
 			: '',
 		results.getByPid ? getByPidSection(results.getByPid) : '',
+		results.enrichment ? enrichmentSection(results.enrichment) : '',
 		results.trigger ? triggerSection(results.trigger) : '',
 		results.scheduledExport ? scheduledExportSection(results.scheduledExport) : '',
 		errorsSection(results),
