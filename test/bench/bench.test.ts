@@ -3,20 +3,24 @@ import * as http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
 import { generateSecret } from '../../dev/emulators/webhook/sender';
-import { parseRun } from './lib/execute';
+import { parseRun } from '../../dev/bench/lib/execute';
 import {
 	GroupMemorySampler,
 	groupMembers,
 	memoryInWindow,
 	processGroupOf,
 	processMemory,
-} from './lib/memory';
-import { formatCell, markdownTable, verdict } from './lib/report';
-import { scheduledExportSection } from './lib/results';
-import { countCsvRecords, releaseDelayMs, type ExportCase } from './sections/scheduledExport';
-import { combineLoads, runSenderLoad } from './lib/senders';
-import { percentile, ratio } from './lib/stats';
-import { eventsInRound } from './sections/trigger';
+} from '../../dev/bench/lib/memory';
+import { formatCell, markdownTable, verdict } from '../../dev/bench/lib/report';
+import { scheduledExportSection } from '../../dev/bench/lib/results';
+import {
+	countCsvRecords,
+	releaseDelayMs,
+	type ExportCase,
+} from '../../dev/bench/sections/scheduledExport';
+import { combineLoads, runSenderLoad } from '../../dev/bench/lib/senders';
+import { percentile, ratio } from '../../dev/bench/lib/stats';
+import { eventsInRound } from '../../dev/bench/sections/trigger';
 
 describe('bench statistics', () => {
 	it('takes nearest-rank percentiles of unsorted values', () => {

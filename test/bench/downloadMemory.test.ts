@@ -15,7 +15,7 @@ async function runBench(sizeMiB: number, variants: string[]): Promise<Measuremen
 		process.execPath,
 		[
 			'scripts/run-ts.js',
-			'test/bench/downloadMemory.ts',
+			'dev/bench/downloadMemory.ts',
 			'--sizes',
 			String(sizeMiB),
 			'--variants',
@@ -32,7 +32,7 @@ async function runBench(sizeMiB: number, variants: string[]): Promise<Measuremen
 }
 
 /**
- * A reduced run of test/bench/downloadMemory.ts: with n8n's filesystem binary data mode, a 64 MiB download grows
+ * A reduced run of dev/bench/downloadMemory.ts: with n8n's filesystem binary data mode, a 64 MiB download grows
  * the process by less than the file itself, so no copy of it is held (before streaming: about twice the file).
  */
 describe('download memory benchmark (smoke)', () => {

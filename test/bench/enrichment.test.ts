@@ -7,7 +7,7 @@ import {
 	exactRows,
 	ourEnrichmentWorkflow,
 	planEnrichment,
-} from './sections/enrichment';
+} from '../../dev/bench/sections/enrichment';
 
 /**
  * A reduced run of the enrichment benchmark: our node with the workflow's own parameters, on the plan's items,

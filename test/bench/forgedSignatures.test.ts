@@ -1,4 +1,4 @@
-import { runForgedSignatureBench } from './forgedSignatures';
+import { runForgedSignatureBench } from '../../dev/bench/forgedSignatures';
 
 /** A reduced run of the forged-signature benchmark: it works end to end and answers as it should. No timings. */
 describe('forged-signature benchmark (smoke)', () => {

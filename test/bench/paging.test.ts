@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../../dev/emulators';
 import { aiToken, orgToken } from '../dev/emulators/testHelpers';
 import { runAi } from '../nodes/ArchiveAiMetadata/helpers';
 import { runOrganizationNode } from '../nodes/ArchiveOrganization/helpers';
-import { ORG_PAGE_SIZE } from './lib/workflows';
+import { ORG_PAGE_SIZE } from '../../dev/bench/lib/workflows';
 
 /**
  * A reduced run of the Return All benchmark's floor: the bare fetch pager against the emulators in bench mode.
@@ -37,7 +37,7 @@ describe('bare fetch pager against the bench server', () => {
 		directory = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pager-'));
 		script = path.join(directory, 'fetchLoop.js');
 		await esbuild.build({
-			entryPoints: [path.join(__dirname, 'fetchLoop.ts')],
+			entryPoints: [path.join(__dirname, '..', '..', 'dev', 'bench', 'fetchLoop.ts')],
 			bundle: true,
 			platform: 'node',
 			format: 'cjs',

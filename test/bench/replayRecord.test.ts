@@ -1,4 +1,4 @@
-import { runReplayRecordBench } from './replayRecord';
+import { runReplayRecordBench } from '../../dev/bench/replayRecord';
 
 /** A reduced run of the replay-record benchmark: it works end to end and each kind is answered as it should. No timings. */
 describe('replay-record benchmark (smoke)', () => {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ReadinessGate } from '../e2e/lib/readiness-gate';
+import { ReadinessGate } from '../../dev/e2e/lib/readiness-gate';
 
 /** A stand-in for n8n: answers readiness as told, and 200 "starting up" to everything else while not migrated. */
 async function fakeN8n(state: {

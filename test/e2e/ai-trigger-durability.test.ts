@@ -8,12 +8,12 @@ import {
 	setUpPollingWorkflow,
 	type PollDurabilityCounts,
 	type ProductionResult,
-} from './lib/poll-faults';
+} from '../../dev/e2e/lib/poll-faults';
 
 // Issue 16, reduced: 300 new face tasks appear over 30 s while the AI Metadata Trigger polls every 5 s into a run
 // that takes about 2 s; n8n is killed with SIGKILL once, while a run is going, and restarted. No row may be skipped,
 // and every row must end up in a run that finished. The full size (5,000 rows over 2 minutes, 3 kills) is
-// test/e2e/ai-trigger-durability-full.ts.
+// dev/e2e/ai-trigger-durability-full.ts.
 
 const pkg = packageUnderTest();
 const ROWS = 300;

@@ -4,10 +4,10 @@ import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
 import { DEFAULT_ACTION_CONCURRENCY } from '../../nodes/shared/n8n/limits';
-import { idsOf, importWorkflows } from '../bench/lib/importing';
-import { returnAllSection } from '../bench/lib/results';
-import { fetchAiToken } from '../bench/lib/tokens';
-import { pagingWorkflows, runPaging, type PagingResult } from '../bench/sections/returnAll';
+import { idsOf, importWorkflows } from '../../dev/bench/lib/importing';
+import { returnAllSection } from '../../dev/bench/lib/results';
+import { fetchAiToken } from '../../dev/bench/lib/tokens';
+import { pagingWorkflows, runPaging, type PagingResult } from '../../dev/bench/sections/returnAll';
 
 // The benchmark's Return All section, reduced (`npm run bench -- --only returnAll` runs it at 100,000 rows and four
 // latencies): in real n8n against a bench-mode emulator, our AI node at its default and one other Max Concurrent

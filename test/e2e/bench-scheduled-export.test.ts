@@ -1,9 +1,9 @@
 import { startSandbox, type Sandbox } from '../../dev/emulators';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
-import { renderResults, scheduledExportSection } from '../bench/lib/results';
-import { fetchAiToken } from '../bench/lib/tokens';
-import { runScheduledExport, type ExportResult } from '../bench/sections/scheduledExport';
+import { renderResults, scheduledExportSection } from '../../dev/bench/lib/results';
+import { fetchAiToken } from '../../dev/bench/lib/tokens';
+import { runScheduledExport, type ExportResult } from '../../dev/bench/sections/scheduledExport';
 import { aiCredentialImport } from '../../dev/n8n/credentials';
 
 // The benchmark's scheduled export section, reduced (`npm run bench -- --only scheduledExport` runs it at 100,000

@@ -11,7 +11,7 @@ module.exports = {
 	testPathIgnorePatterns:
 		process.env.E2E_QUEUE === '1' ? ['/node_modules/'] : ['/node_modules/', '/test/e2e/queue/'],
 	testEnvironment: 'node',
-	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+	globalSetup: '<rootDir>/dev/e2e/global-setup.ts',
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},

@@ -8,7 +8,7 @@ import {
 	type BurstResult,
 	type DurabilityCounts,
 	type Receiver,
-} from './lib/fault-burst';
+} from '../../dev/e2e/lib/fault-burst';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
@@ -16,7 +16,7 @@ import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package'
 // Issue 16, reduced: 100 signed events at the SIP trigger with "Respond: After the Event Is Saved" in a single n8n
 // process (SQLite), n8n killed with SIGKILL once mid-burst and restarted, the sender retrying with the same
 // webhook-id on a compressed schedule. No event answered 2xx may be without an execution. The full-size run (1,000
-// events, 3 kills, every mode and n8n's Webhook node) is test/e2e/sip-durability-full.ts.
+// events, 3 kills, every mode and n8n's Webhook node) is dev/e2e/sip-durability-full.ts.
 
 const pkg = packageUnderTest();
 const EVENTS = 100;

@@ -9,8 +9,8 @@ import {
 	type EventDetail,
 	type Receiver,
 	type SenderRoute,
-} from '../lib/fault-burst';
-import { QueueCluster } from './lib/cluster';
+} from '../../../dev/e2e/lib/fault-burst';
+import { QueueCluster } from '../../../dev/e2e/queue/cluster';
 import {
 	acrossProcessors,
 	clusterHost,
@@ -20,15 +20,15 @@ import {
 	SCENARIO_LABELS,
 	UNREADY_RESTART_MS,
 	type QueueScenario,
-} from './lib/faults';
-import { queueVersions, QUEUE_MODE_REQUESTED } from './lib/selection';
+} from '../../../dev/e2e/queue/faults';
+import { queueVersions, QUEUE_MODE_REQUESTED } from '../../../dev/e2e/queue/selection';
 
 // Issue 16, queue mode, reduced: the SIP trigger with "Respond: After the Event Is Saved" receives 100 signed events
 // through two webhook processors (each retry goes to the other one), while PostgreSQL is stopped for 10 s, then Redis
 // for 10 s, then one webhook processor and one worker are killed with SIGKILL, each mid-burst. No event answered 2xx
 // may be without a run of its workflow (an execution holding it, or the node after the trigger having received it:
 // n8n 1.x can overwrite the record of an execution that ran while PostgreSQL was down, see EventSink). Full size
-// (1,000 events, 30 s, every mode and n8n's Webhook node): test/e2e/queue/durability-full.ts.
+// (1,000 events, 30 s, every mode and n8n's Webhook node): dev/e2e/queue/durability-full.ts.
 
 const pkg = packageUnderTest();
 const EVENTS = 100;

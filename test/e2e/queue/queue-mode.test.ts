@@ -22,9 +22,9 @@ import {
 	type WorkflowNode,
 	SIP_TRIGGER_VERSION,
 } from '../../../dev/n8n/workflows';
-import { QueueCluster } from './lib/cluster';
-import { percentile, recordFigures, type TriggerFigures } from './lib/figures';
-import { queueVersions, QUEUE_MODE_REQUESTED } from './lib/selection';
+import { QueueCluster } from '../../../dev/e2e/queue/cluster';
+import { percentile, recordFigures, type TriggerFigures } from '../../../dev/e2e/queue/figures';
+import { queueVersions, QUEUE_MODE_REQUESTED } from '../../../dev/e2e/queue/selection';
 import {
 	mapLimit,
 	newMessageId,
@@ -33,7 +33,7 @@ import {
 	signedHeaders,
 	sipEvent,
 	type Delivery,
-} from './lib/sip';
+} from '../../../dev/e2e/queue/sip';
 import { aiCredentialImport, orgCredentialImport } from '../../../dev/n8n/credentials';
 
 // n8n in queue mode (Redis + PostgreSQL, one main, two workers, two webhook processors), started by

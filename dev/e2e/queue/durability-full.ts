@@ -1,0 +1,136 @@
+import { generateSecret } from '../../emulators/webhook/sender';
+import { packageUnderTest } from '../../n8n/package';
+import {
+	burstSpacingMs,
+	countOutcomes,
+	EventSink,
+	loadAverage,
+	runBurst,
+	senderRoute,
+	setUpReceivers,
+	type DurabilityCounts,
+	type ReceiverKind,
+} from '../lib/fault-burst';
+import { QueueCluster } from './cluster';
+import {
+	acrossProcessors,
+	byWebhookId,
+	clusterHost,
+	queueFault,
+	SCENARIO_LABELS,
+	UNREADY_RESTART_MS,
+	type QueueScenario,
+} from './faults';
+import { queueVersions } from './selection';
+
+// Issue 16, queue-mode scenarios in full: 1,000 signed events per receiver through two webhook processors (each retry
+// to the other), the fault struck once at a random moment of the burst: PostgreSQL stopped for 30 s, Redis stopped for
+// 30 s, or one webhook processor and one worker killed with SIGKILL. Receivers: the SIP trigger in both Respond modes
+// and n8n's Webhook node. One cluster per n8n version; bursts one after another. Needs `npm run build` first.
+//   node scripts/run-ts.js dev/e2e/queue/durability-full.ts
+//   (E2E_QUEUE_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_SPACING_MS, DURABILITY_OUTAGE_SECONDS, DURABILITY_SCENARIOS, DURABILITY_KINDS;
+//   DURABILITY_ROUTE=id sends every attempt of an event to one processor, as a load balancer hashing webhook-id would)
+
+let routeLabel = '';
+
+const KIND_LABELS: Record<ReceiverKind, string> = {
+	immediately: 'SIP trigger, Respond: Immediately',
+	afterSaved: 'SIP trigger, Respond: After the Event Is Saved',
+	webhookNode: "n8n's Webhook node (Respond: Immediately)",
+};
+
+function listFromEnv<T extends string>(name: string, all: readonly T[]): T[] {
+	const requested = process.env[name]?.split(/[\s,]+/).filter(Boolean);
+	return requested && requested.length > 0 ? (requested as T[]) : [...all];
+}
+
+async function measureVersion(
+	version: string,
+	scenarios: QueueScenario[],
+	kinds: ReceiverKind[],
+	events: number,
+	outageMs: number,
+): Promise<string[]> {
+	const secret = generateSecret(32);
+	const cluster = await QueueCluster.create({ version, ...packageUnderTest() });
+	const sink = await EventSink.start();
+	const lines: string[] = [];
+	let closeRoute = async () => {};
+	try {
+		const plan = scenarios.flatMap((scenario) => kinds.map((kind) => ({ scenario, kind })));
+		const receivers = await setUpReceivers(
+			clusterHost(cluster),
+			secret,
+			plan.map((each) => each.kind),
+			sink,
+		);
+		await cluster.start();
+		const route = await senderRoute(cluster.webhookBaseUrls);
+		closeRoute = () => route.close();
+		routeLabel = route.label;
+		for (const [index, { scenario, kind }] of plan.entries()) {
+			const receiver = receivers[index];
+			const stopSupervising = cluster.supervise({ restartUnreadyAfterMs: UNREADY_RESTART_MS });
+			const burst = await runBurst(
+				queueFault(cluster, scenario, outageMs),
+				process.env.DURABILITY_ROUTE === 'id'
+					? byWebhookId(cluster, receiver, route.baseUrls)
+					: acrossProcessors(cluster, receiver, route.baseUrls),
+				secret,
+				{
+					events,
+					spacingMs: burstSpacingMs(),
+					killAtAnswered: [Math.round(events * (0.1 + Math.random() * 0.8))],
+				},
+			);
+			const counts: DurabilityCounts = await countOutcomes(
+				cluster,
+				receiver.workflow.id,
+				burst,
+				sink,
+			);
+			const restarted = await stopSupervising();
+			console.log(
+				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, ${KIND_LABELS[kind]}: ${JSON.stringify({ ...counts, restarted, unansweredAtFault: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000), load: loadAverage() })}`,
+			);
+			lines.push(
+				`| ${version} | ${SCENARIO_LABELS[scenario]} | ${KIND_LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`,
+			);
+		}
+	} finally {
+		await closeRoute();
+		await cluster.dispose();
+		await sink.close();
+	}
+	return lines;
+}
+
+async function main(): Promise<void> {
+	const events = Number(process.env.DURABILITY_EVENTS ?? 1000);
+	const outageSeconds = Number(process.env.DURABILITY_OUTAGE_SECONDS ?? 30);
+	const scenarios = listFromEnv<QueueScenario>('DURABILITY_SCENARIOS', [
+		'postgres',
+		'redis',
+		'processes',
+	]);
+	const kinds = listFromEnv<ReceiverKind>('DURABILITY_KINDS', [
+		'immediately',
+		'afterSaved',
+		'webhookNode',
+	]);
+	const lines: string[] = [];
+	for (const version of queueVersions()) {
+		lines.push(...(await measureVersion(version, scenarios, kinds, events, outageSeconds * 1000)));
+	}
+	console.log(
+		`\n${events} events per receiver (one every ${burstSpacingMs()} ms), queue mode (2 webhook processors, 2 workers), outages ${outageSeconds} s, sender through: ${routeLabel}${process.env.DURABILITY_ROUTE === 'id' ? ', each event to one processor (by webhook-id)' : ', each attempt to the next processor'}\n`,
+	);
+	console.log('| n8n | Fault | Receiver | Answered 2xx | Lost | Duplicates | Never answered |');
+	console.log('|---|---|---|---|---|---|---|');
+	for (const line of lines) console.log(line);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});
