@@ -14,20 +14,14 @@ import { startSandbox } from '../../dev/emulators';
 import type { Sandbox } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';
 import { graphqlProbe } from '../../dev/harness/graphqlProbe';
+import { AI_METADATA_SERVICE } from '../../nodes/ArchiveAiMetadata/api/client';
+import { ORGANIZATION_SERVICE } from '../../nodes/ArchiveOrganization/api/resources';
 import { aiCredentials, orgCredentials } from '../../dev/harness/sandboxCredentials';
 import { forward, redirect, startTestOrigin } from '../nodes/shared/testOrigin';
 import type { TestOrigin } from '../nodes/shared/testOrigin';
 
-const aiProbe = graphqlProbe({
-	credentialType: 'archiveAiMetadataApi',
-	serviceName: 'AI Metadata API',
-	endpointProperty: 'graphqlUrl',
-});
-const orgProbe = graphqlProbe({
-	credentialType: 'archiveOrganizationApi',
-	serviceName: 'Organization API',
-	endpointProperty: 'apiUrl',
-});
+const aiProbe = graphqlProbe(AI_METADATA_SERVICE);
+const orgProbe = graphqlProbe(ORGANIZATION_SERVICE);
 const AI_QUERY = 'query Probe { face_tasks(limit: 1) { task_id } }';
 const ORG_QUERY = 'query Probe { contentpartners(limit: 1, offset: 0) { id } }';
 

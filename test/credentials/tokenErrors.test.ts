@@ -3,15 +3,12 @@ import { startSandbox } from '../../dev/emulators';
 import type { Sandbox } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';
 import { graphqlProbe } from '../../dev/harness/graphqlProbe';
+import { AI_METADATA_SERVICE } from '../../nodes/ArchiveAiMetadata/api/client';
 import { aiCredentials } from '../../dev/harness/sandboxCredentials';
 import { startTestOrigin } from '../nodes/shared/testOrigin';
 import type { TestOrigin } from '../nodes/shared/testOrigin';
 
-const aiProbe = graphqlProbe({
-	credentialType: 'archiveAiMetadataApi',
-	serviceName: 'AI Metadata API',
-	endpointProperty: 'graphqlUrl',
-});
+const aiProbe = graphqlProbe(AI_METADATA_SERVICE);
 const QUERY = 'query Probe { face_tasks(limit: 1) { task_id } }';
 
 let sandbox: Sandbox;

@@ -7,22 +7,16 @@ import { startSandbox } from '../../dev/emulators';
 import type { Sandbox } from '../../dev/emulators';
 import { runNode } from '../../dev/harness/execute';
 import { graphqlProbe } from '../../dev/harness/graphqlProbe';
+import { AI_METADATA_SERVICE } from '../../nodes/ArchiveAiMetadata/api/client';
+import { ORGANIZATION_SERVICE } from '../../nodes/ArchiveOrganization/api/resources';
 import {
 	aiCredentials as sandboxAiCredentials,
 	orgCredentials as sandboxOrgCredentials,
 } from '../../dev/harness/sandboxCredentials';
 import { forward, startTestOrigin } from '../nodes/shared/testOrigin';
 
-const aiProbe = graphqlProbe({
-	credentialType: 'archiveAiMetadataApi',
-	serviceName: 'AI Metadata API',
-	endpointProperty: 'graphqlUrl',
-});
-const orgProbe = graphqlProbe({
-	credentialType: 'archiveOrganizationApi',
-	serviceName: 'Organization API',
-	endpointProperty: 'apiUrl',
-});
+const aiProbe = graphqlProbe(AI_METADATA_SERVICE);
+const orgProbe = graphqlProbe(ORGANIZATION_SERVICE);
 
 let sandbox: Sandbox;
 

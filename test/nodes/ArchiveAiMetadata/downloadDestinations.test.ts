@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -19,8 +19,8 @@ import {
 } from '../../../nodes/ArchiveAiMetadata/api/presign';
 import type { Sandbox } from '../../../dev/emulators';
 import { runNode } from '../../../dev/harness/execute';
-import { forward, startTestOrigin } from '../shared/testOrigin';
-import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
+import type { TestOrigin } from '../shared/testOrigin';
+import { PRESIGN, startRewritingFront, succeededSpeechTaskId } from './downloadFront';
 import { aiCredentials, resetState, withSandbox } from './helpers';
 import { withEgressFilter } from './egressFilter';
 import type { FakeAnswer, FakeEgressFilter } from './egressFilter';
@@ -42,43 +42,6 @@ let pathFor: ((original: string) => string) | undefined;
 let serveFile: (res: ServerResponse) => void;
 let guard: NetworkGuard;
 
-const PRESIGN = 'PresignFiles';
-
-function rewriteJson(request: ReceivedRequest, res: ServerResponse): void {
-	const target = new URL(sandbox.ai.baseUrl);
-	const upstream = httpRequest(
-		{
-			host: target.hostname,
-			port: target.port,
-			method: request.method,
-			path: `${request.url.pathname}${request.url.search}`,
-			headers: { ...request.headers, host: target.host },
-		},
-		(answer) => {
-			const chunks: Buffer[] = [];
-			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-			answer.on('end', () => {
-				const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-					data?: Record<string, Array<Record<string, unknown>> | null>;
-				};
-				const presigning = request.body.toString('utf8').includes(PRESIGN);
-				for (const rows of Object.values(body.data ?? {})) {
-					for (const row of rows ?? []) {
-						for (const [field, value] of Object.entries(row)) {
-							if (typeof value !== 'string') continue;
-							if (presigning) row[field] = linkFor(value);
-							else if (pathFor && field === 'transcript_txt') row[field] = pathFor(value);
-						}
-					}
-				}
-				res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
-				res.end(JSON.stringify(body));
-			});
-		},
-	);
-	upstream.end(request.body);
-}
-
 async function startFiles(): Promise<typeof files> {
 	const requests: string[] = [];
 	const server = createServer((req, res) => {
@@ -94,12 +57,7 @@ async function startFiles(): Promise<typeof files> {
 
 beforeAll(async () => {
 	sandbox = await withSandbox({ rows: 20, aiRawStorage: 'paths' });
-	front = await startTestOrigin((request, res) => {
-		const text = request.body.toString('utf8');
-		if (text.includes(PRESIGN) || (pathFor && text.includes('transcript_txt')))
-			return rewriteJson(request, res);
-		forward(request, res, sandbox.ai.baseUrl);
-	});
+	front = await startRewritingFront(sandbox, () => ({ link: linkFor, path: pathFor }));
 	files = await startFiles();
 });
 afterAll(async () => {
@@ -130,12 +88,7 @@ beforeEach(async () => {
 });
 afterEach(() => guard.restore());
 
-const taskId = () =>
-	String(
-		(sandbox.data.ai.records('speech_tasks', ['task_id', 'status']) as IDataObject[]).find(
-			(row) => row.status === 'succeeded',
-		)?.task_id,
-	);
+const taskId = () => succeededSpeechTaskId(sandbox);
 
 const presignRequests = () =>
 	front.requests.filter((request) => request.body.toString('utf8').includes(PRESIGN)).length;

@@ -1,12 +1,12 @@
-import { request as httpRequest } from 'node:http';
 import type { ServerResponse } from 'node:http';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import type { Sandbox } from '../../../dev/emulators';
 import { runNode } from '../../../dev/harness/execute';
-import { forward, startTestOrigin } from '../shared/testOrigin';
+import { startTestOrigin } from '../shared/testOrigin';
+import { startRewritingFront, succeededSpeechTaskId } from './downloadFront';
 import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
 import { aiCredentials, resetState, withSandbox } from './helpers';
 
@@ -22,42 +22,9 @@ let elsewhere: TestOrigin;
 let linkFor: (original: string) => string;
 let serveFile: (request: ReceivedRequest, res: ServerResponse) => void;
 
-function forwardRewritingLinks(request: ReceivedRequest, res: ServerResponse): void {
-	const target = new URL(sandbox.ai.baseUrl);
-	const upstream = httpRequest(
-		{
-			host: target.hostname,
-			port: target.port,
-			method: request.method,
-			path: `${request.url.pathname}${request.url.search}`,
-			headers: { ...request.headers, host: target.host },
-		},
-		(answer) => {
-			const chunks: Buffer[] = [];
-			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-			answer.on('end', () => {
-				const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-					data?: { presignS3?: Array<Record<string, string>> };
-				};
-				for (const links of body.data?.presignS3 ?? []) {
-					for (const [field, link] of Object.entries(links))
-						if (typeof link === 'string') links[field] = linkFor(link);
-				}
-				res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
-				res.end(JSON.stringify(body));
-			});
-		},
-	);
-	upstream.end(request.body);
-}
-
 beforeAll(async () => {
 	sandbox = await withSandbox({ rows: 20, aiRawStorage: 'paths' });
-	front = await startTestOrigin((request, res) => {
-		if (request.body.toString('utf8').includes('PresignFiles'))
-			return forwardRewritingLinks(request, res);
-		forward(request, res, sandbox.ai.baseUrl);
-	});
+	front = await startRewritingFront(sandbox, () => ({ link: linkFor }));
 	files = await startTestOrigin((request, res) => serveFile(request, res));
 	elsewhere = await startTestOrigin();
 });
@@ -74,12 +41,7 @@ beforeEach(async () => {
 	};
 });
 
-const taskId = () =>
-	String(
-		(sandbox.data.ai.records('speech_tasks', ['task_id', 'status']) as IDataObject[]).find(
-			(row) => row.status === 'succeeded',
-		)?.task_id,
-	);
+const taskId = () => succeededSpeechTaskId(sandbox);
 
 async function downloadTranscript(
 	options: INodeParameters = {},

@@ -4,19 +4,13 @@ import { startSandbox } from '../../../dev/emulators';
 import type { Sandbox } from '../../../dev/emulators';
 import { runNode } from '../../../dev/harness/execute';
 import { graphqlProbe } from '../../../dev/harness/graphqlProbe';
+import { AI_METADATA_SERVICE } from '../../../nodes/ArchiveAiMetadata/api/client';
+import { ORGANIZATION_SERVICE } from '../../../nodes/ArchiveOrganization/api/resources';
 import { aiCredentials, orgCredentials } from '../../../dev/harness/sandboxCredentials';
 import { orgToken, postGraphql } from '../../dev/emulators/testHelpers';
 
-const aiProbe = graphqlProbe({
-	credentialType: 'archiveAiMetadataApi',
-	serviceName: 'AI Metadata API',
-	endpointProperty: 'graphqlUrl',
-});
-const orgProbe = graphqlProbe({
-	credentialType: 'archiveOrganizationApi',
-	serviceName: 'Organization API',
-	endpointProperty: 'apiUrl',
-});
+const aiProbe = graphqlProbe(AI_METADATA_SERVICE);
+const orgProbe = graphqlProbe(ORGANIZATION_SERVICE);
 
 let sandbox: Sandbox;
 const ai = () => aiCredentials(sandbox);
