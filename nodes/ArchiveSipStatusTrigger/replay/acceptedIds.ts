@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 export const REPLAY_WINDOW_MS = 72 * 60 * 60 * 1000;
 
 /**
- * Ids held per process, all secrets together: 93 bytes of heap each (measured by `test/bench/replayRecord.ts`), so
+ * Ids held per process, all secrets together: 93 bytes of heap each (measured by `dev/bench/replayRecord.ts`), so
  * about 47 MB when full. 500,000 in 72 hours is about 170,000 events a day.
  */
 export const MAX_RECORDED_IDS = 500_000;
