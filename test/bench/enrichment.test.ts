@@ -10,7 +10,9 @@ import {
 	AI_ENRICHMENT_QUERY,
 	AI_ENRICHMENT_VIEW,
 	ENRICHMENT_ORG_NODE,
+	ENRICHMENT_HTTP_NODE,
 	exactRows,
+	httpAiEnrichmentWorkflow,
 	ourAiEnrichmentWorkflow,
 	ourEnrichmentWorkflow,
 	planAiEnrichment,
@@ -99,5 +101,25 @@ describe('enrichment benchmark (smoke)', () => {
 			rows.push(body.data[AI_ENRICHMENT_VIEW][0]);
 		}
 		expect(exactRows(plan, rows)).toBe(3);
+	});
+
+	it("AI: the HTTP Request node's body expression holds no `}}` before its end, and gives the query with the item's id", () => {
+		const workflow = httpAiEnrichmentWorkflow(
+			'http://127.0.0.1:1/graphql',
+			{ id: 'h', name: 'h' },
+			['x'],
+		);
+		const http = workflow.nodes.find((each) => each.name === ENRICHMENT_HTTP_NODE)!;
+		const body = String(http.parameters.jsonBody);
+		expect(body.startsWith('={{ ') && body.endsWith(' }}')).toBe(true);
+		// n8n ends an expression at the first `}}`: the nested `where` of the query must not end it early.
+		const inner = body.slice(4, -3);
+		expect(inner).not.toContain('}}');
+		const evaluate = new Function('$json', `return ${inner};`) as (json: unknown) => string;
+		expect(JSON.parse(evaluate({ task: 'abc' }))).toEqual({
+			query: AI_ENRICHMENT_QUERY,
+			variables: { id: 'abc' },
+			operationName: 'GetSpeechTask',
+		});
 	});
 });

@@ -12,7 +12,7 @@ import {
 	type WorkflowJson,
 	type WorkflowNode,
 } from '../../../dev/n8n/workflows';
-import { countsSince, snapshot } from '../lib/counters';
+import { countsSince, snapshot, type RequestCounts } from '../lib/counters';
 import { executeMeasured } from '../lib/execute';
 import { markdownTable, verdict } from '../lib/report';
 import { ratio } from '../lib/stats';
@@ -211,6 +211,14 @@ function graphqlNodeWorkflow(
 	]);
 }
 
+/**
+ * A string literal for inside an n8n expression: n8n ends an expression at the first `}}`, even inside a string, so
+ * closing braces (a nested `where` has two in a row) are written as the escape `\u007d`.
+ */
+export function expressionString(text: string): string {
+	return JSON.stringify(text).replace(/}/g, '\\u007d');
+}
+
 /** n8n's HTTP Request node with Batching: one POST per item, HTTP_BATCH_SIZE of them at once. */
 function httpNodeWorkflow(
 	name: string,
@@ -234,7 +242,7 @@ function httpNodeWorkflow(
 				sendBody: true,
 				contentType: 'json',
 				specifyBody: 'json',
-				jsonBody: `={{ JSON.stringify({ query: ${JSON.stringify(query)}, variables: { id: $json.${key} }, operationName: ${JSON.stringify(operationName)} }) }}`,
+				jsonBody: `={{ JSON.stringify({ query: ${expressionString(query)}, variables: { id: $json.${key} }, operationName: ${JSON.stringify(operationName)} }) }}`,
 				options: { batching: { batch: { batchSize: HTTP_BATCH_SIZE, batchInterval: 0 } } },
 			},
 			{ typeVersion: 4.2, credentials: { httpHeaderAuth: headerCredential } },
@@ -407,6 +415,27 @@ function rowsOf(run: CliRun, nodeName: string, target: EnrichmentTarget): unknow
 	});
 }
 
+function failedCase(
+	contender: string,
+	plan: EnrichmentPlan,
+	requests: RequestCounts,
+	target: EnrichmentTarget,
+	error: string,
+): EnrichmentCase {
+	return {
+		contender,
+		inputItems: plan.ids.length,
+		outputItems: 0,
+		exactRows: 0,
+		graphqlRequests: target.service === 'ai' ? requests.aiGraphql : requests.orgGraphql,
+		tokenRequests: target.service === 'ai' ? requests.aiToken : requests.orgToken,
+		nodeMs: Number.NaN,
+		executionMs: Number.NaN,
+		processWallMs: Number.NaN,
+		error,
+	};
+}
+
 async function enrichmentCase(
 	setup: EnrichmentSetup,
 	plan: EnrichmentPlan,
@@ -419,15 +448,23 @@ async function enrichmentCase(
 		`enrichment (${target.subject}): ${contender}, ${plan.ids.length} items, +${setup.latencyMs} ms`,
 	);
 	const before = snapshot(setup.sandbox);
-	const measured = await executeMeasured(
-		setup.n8n,
-		workflowId,
-		(run) => {
-			const rows = rowsOf(run, nodeName, target);
-			return { outputItems: rows.length, exactRows: exactRows(plan, rows) };
-		},
-		EXECUTE_TIMEOUT_MS,
-	);
+	let measured;
+	try {
+		measured = await executeMeasured(
+			setup.n8n,
+			workflowId,
+			(run) => {
+				const rows = rowsOf(run, nodeName, target);
+				return { outputItems: rows.length, exactRows: exactRows(plan, rows) };
+			},
+			EXECUTE_TIMEOUT_MS,
+		);
+	} catch (error) {
+		// A run that printed nothing (its process killed) is that contender's failure; the others' figures stand.
+		const message = setup.n8n.redact((error as Error).message).split('\n')[0];
+		setup.log(`enrichment (${target.subject}): ${contender} failed: ${message}`);
+		return failedCase(contender, plan, countsSince(setup.sandbox, before), target, message);
+	}
 	const requests = countsSince(setup.sandbox, before);
 	const { outputItems, exactRows: exact } = measured.checks;
 	const error =
@@ -494,7 +531,11 @@ export async function runEnrichment(
 		cases,
 		...(ours && onePerItem
 			? {
-					requestsOverOnePerItem: ratio(ours.graphqlRequests, onePerItem.graphqlRequests),
+					// Not rounded to two decimals: a few requests over a thousand would print as 0.
+					requestsOverOnePerItem:
+						onePerItem.graphqlRequests > 0
+							? ours.graphqlRequests / onePerItem.graphqlRequests
+							: Number.NaN,
 					timeOverOnePerItem: ratio(ours.nodeMs, onePerItem.nodeMs),
 				}
 			: {}),
@@ -531,6 +572,6 @@ export function enrichmentSection(result: EnrichmentResult): string {
 	return [
 		`## Enrichment: Get ${result.subject} for ${result.inputItems.toLocaleString('en-US')} input items (${result.distinctIds.toLocaleString('en-US')} distinct ${result.subject}s, +${result.latencyMs} ms per request)`,
 		table,
-		`Our requests (introspection included) / one request per item: ${verdict(result.requestsOverOnePerItem, 0.05)}. Our node's time / one request per item: ${verdict(result.timeOverOnePerItem, 0.2)}.`,
+		`Our requests (introspection included) / one request per item: ${verdict(result.requestsOverOnePerItem, 0.05, undefined, 2)}. Our node's time / one request per item: ${verdict(result.timeOverOnePerItem, 0.2)}.`,
 	].join('\n\n');
 }
