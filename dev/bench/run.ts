@@ -3,6 +3,7 @@
  *   --org-rows 2800 --org-latencies 0,50 --small-rows 10000 --pid-items 1000 --token-runs 50
  *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
  *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 8 --enrich-items 10000 --enrich-partners 500 --enrich-latency 50
+ *   --enrich-ai-items 1000 --enrich-ai-distinct 1000
  *   --only returnAll,orgReturnAll,getByPid,enrichment,tokens,trigger,scheduledExport]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
@@ -35,8 +36,11 @@ import { runTokensViaCli, runTokensViaWebhook } from './sections/tokens';
 import { runTrigger, triggerTargets } from './sections/trigger';
 import { runScheduledExport } from './sections/scheduledExport';
 import {
+	AI_ENRICHMENT,
+	enrichmentSection,
 	enrichmentWorkflows,
-	planEnrichment,
+	ORG_ENRICHMENT,
+	planFor,
 	runEnrichment,
 	type EnrichmentSetup,
 } from './sections/enrichment';
@@ -96,6 +100,9 @@ interface BenchOptions {
 	enrichItems: number;
 	enrichPartners: number;
 	enrichLatencyMs: number;
+	/** Enrichment, AI case: input items with speech task ids, distinct task ids among them (0 items: no AI case). */
+	enrichAiItems: number;
+	enrichAiDistinct: number;
 	only: Set<Section>;
 }
 
@@ -153,11 +160,18 @@ function parseOptions(argv: string[]): BenchOptions {
 		exportConcurrencies: integers('export-concurrencies', '8').filter(
 			(each) => each > 0 && each !== DEFAULT_TRIGGER_CONCURRENCY,
 		),
-		enrichItems: Math.max(1, integer('enrich-items', 10_000)),
+		// 0 items leave that case of the enrichment section out.
+		enrichItems: integer('enrich-items', 10_000),
 		enrichPartners: Math.max(1, integer('enrich-partners', 500)),
 		enrichLatencyMs: integer('enrich-latency', 50),
+		enrichAiItems: integer('enrich-ai-items', 1000),
+		enrichAiDistinct: 0,
 		only: new Set(only),
 	};
+	options.enrichAiDistinct = Math.max(
+		1,
+		Math.min(options.enrichAiItems, integer('enrich-ai-distinct', options.enrichAiItems)),
+	);
 	flags.delete('n8n');
 	flags.delete('only');
 	if (flags.size > 0)
@@ -331,6 +345,11 @@ async function main(): Promise<void> {
 							'bench header enrichment',
 							await fetchOrgToken(enrichSandbox),
 						),
+						aiEnrich: aiCredential('bench ai enrichment', enrichSandbox),
+						headerAiEnrich: headerCredential(
+							'bench header ai enrichment',
+							await fetchAiToken(enrichSandbox),
+						),
 					}
 				: {}),
 			...(orgSandbox
@@ -389,11 +408,12 @@ async function main(): Promise<void> {
 		const pidPlan = planPids(small, options.pidItems);
 		const pid = options.only.has('getByPid') ? getByPidWorkflows(pidSetup, pidPlan) : {};
 		const enrichSetup: EnrichmentSetup | undefined =
-			enrichSandbox && creds.orgEnrich && creds.headerEnrich
+			enrichSandbox && creds.orgEnrich && creds.headerEnrich && options.enrichItems > 0
 				? {
 						n8n,
 						sandbox: enrichSandbox,
-						orgCredential: creds.orgEnrich.ref,
+						target: ORG_ENRICHMENT,
+						ourCredential: creds.orgEnrich.ref,
 						headerCredential: creds.headerEnrich.ref,
 						items: options.enrichItems,
 						distinct: options.enrichPartners,
@@ -402,10 +422,26 @@ async function main(): Promise<void> {
 						log,
 					}
 				: undefined;
-		const enrichPlan = enrichSetup
-			? planEnrichment(enrichSetup.sandbox, enrichSetup.items, enrichSetup.distinct)
-			: undefined;
+		const aiEnrichSetup: EnrichmentSetup | undefined =
+			enrichSandbox && creds.aiEnrich && creds.headerAiEnrich && options.enrichAiItems > 0
+				? {
+						n8n,
+						sandbox: enrichSandbox,
+						target: AI_ENRICHMENT,
+						ourCredential: creds.aiEnrich.ref,
+						headerCredential: creds.headerAiEnrich.ref,
+						items: options.enrichAiItems,
+						distinct: options.enrichAiDistinct,
+						latencyMs: options.enrichLatencyMs,
+						packageBuilt: built.ai,
+						log,
+					}
+				: undefined;
+		const enrichPlan = enrichSetup ? planFor(enrichSetup) : undefined;
 		const enrich = enrichSetup && enrichPlan ? enrichmentWorkflows(enrichSetup, enrichPlan) : {};
+		const aiEnrichPlan = aiEnrichSetup ? planFor(aiEnrichSetup) : undefined;
+		const aiEnrich =
+			aiEnrichSetup && aiEnrichPlan ? enrichmentWorkflows(aiEnrichSetup, aiEnrichPlan) : {};
 		const tokensReady = options.only.has('tokens') && built.ai && built.org;
 		const tokenPath = `bench-tokens-${newId()}`;
 		const tokenCli = tokensReady
@@ -430,6 +466,7 @@ async function main(): Promise<void> {
 			...Object.values(orgReturnAll),
 			...Object.values(pid),
 			...Object.values(enrich),
+			...Object.values(aiEnrich),
 			...(tokenCli ? [tokenCli] : []),
 			...served,
 		]);
@@ -439,6 +476,7 @@ async function main(): Promise<void> {
 		const pidIds = options.only.has('getByPid') ? idsOf(pid) : undefined;
 		const tokenCliId = tokenCli?.id;
 		const enrichIds = enrichSetup ? idsOf(enrich) : undefined;
+		const aiEnrichIds = aiEnrichSetup ? idsOf(aiEnrich) : undefined;
 
 		if (returnAllSetup && large) {
 			await guard('returnAll', async () => {
@@ -468,9 +506,18 @@ async function main(): Promise<void> {
 				results.getByPid = await runGetByPid(pidSetup, pidPlan, pidIds);
 			});
 		}
+		// The AI case first: a thousand requests, where the Organization case's GraphQL node takes minutes. Each
+		// table is logged as soon as it is measured.
+		if (aiEnrichSetup && aiEnrichPlan && aiEnrichIds) {
+			await guard('enrichment (ai)', async () => {
+				results.aiEnrichment = await runEnrichment(aiEnrichSetup, aiEnrichPlan, aiEnrichIds);
+				log(`\n${enrichmentSection(results.aiEnrichment)}`);
+			});
+		}
 		if (enrichSetup && enrichPlan && enrichIds) {
 			await guard('enrichment', async () => {
 				results.enrichment = await runEnrichment(enrichSetup, enrichPlan, enrichIds);
+				log(`\n${enrichmentSection(results.enrichment)}`);
 			});
 		}
 		if (tokenCliId && options.cliTokenRuns > 0) {

@@ -23,8 +23,17 @@ export function formatCell(cell: Cell): string {
 	return String(cell);
 }
 
-/** "0.42 ✔ (target ≤ 0.5)" or "0.61 ✘ (target ≤ 0.5)"; n/a when there is no figure. */
-export function verdict(value: number | undefined, limit: number, label = `≤ ${limit}`): string {
+/**
+ * "0.42 met (target ≤ 0.5)" or "0.61 MISSED (target ≤ 0.5)"; n/a when there is no figure. With `significant`, the
+ * figure is shown to that many significant digits (for ratios far below 0.01).
+ */
+export function verdict(
+	value: number | undefined,
+	limit: number,
+	label = `≤ ${limit}`,
+	significant?: number,
+): string {
 	if (value === undefined || Number.isNaN(value)) return `n/a (target ${label})`;
-	return `${formatCell(value)} ${value <= limit ? 'met' : 'MISSED'} (target ${label})`;
+	const figure = significant ? String(Number(value.toPrecision(significant))) : formatCell(value);
+	return `${figure} ${value <= limit ? 'met' : 'MISSED'} (target ${label})`;
 }

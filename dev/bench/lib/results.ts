@@ -25,6 +25,7 @@ export interface BenchResults {
 	orgReturnAll?: PagingResult;
 	getByPid?: GetByPidResult;
 	enrichment?: EnrichmentResult;
+	aiEnrichment?: EnrichmentResult;
 	tokensCli?: TokenRun;
 	tokensServer?: TokenRun;
 	trigger?: TriggerResult;
@@ -53,6 +54,7 @@ export function renderResults(results: BenchResults): string {
 			: '',
 		results.getByPid ? getByPidSection(results.getByPid) : '',
 		results.enrichment ? enrichmentSection(results.enrichment) : '',
+		results.aiEnrichment ? enrichmentSection(results.aiEnrichment) : '',
 		results.trigger ? triggerSection(results.trigger) : '',
 		results.scheduledExport ? scheduledExportSection(results.scheduledExport) : '',
 		errorsSection(results),
