@@ -71,7 +71,9 @@ interface PidLookup extends PidLookupParameters {
 }
 
 /** Items with the same Filters, Output and Options are looked up together (the PID is what differs). */
-function lookupKeyOf({ pid: _pid, ...shared }: PidLookup): string {
+function lookupKeyOf(lookup: PidLookup): string {
+	const shared: Partial<PidLookup> = { ...lookup };
+	delete shared.pid;
 	return JSON.stringify(shared);
 }
 

@@ -10,8 +10,7 @@ import { executePerItem } from '../../shared/n8n/executePerItem';
 import { RESOURCES, resourceNamed } from '../api/resources';
 import type { OrgResource } from '../api/resources';
 import { optionsCollection, outputProperties, showFor } from './common';
-import { filterProperties } from './filters';
-import { checkEnumFilters } from './filters';
+import { checkEnumFilters, filterProperties } from './filters';
 import { readGetManySettings, readOutputSettings, readRequestSettings } from './parameters';
 import { prepareQuery, presentRows, rowsOf, shapeRows } from './request';
 
