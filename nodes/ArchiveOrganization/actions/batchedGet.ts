@@ -1,4 +1,3 @@
-import { validate } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
@@ -8,7 +7,12 @@ import { buildAliasedLookupQuery } from '../../shared/graphql/documents';
 import type { AliasedLookup } from '../../shared/graphql/documents';
 import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import type { GroupResults, ReadItem } from '../../shared/n8n/executeGrouped';
-import { requireRootField, selectedFieldPaths } from '../api/query';
+import {
+	argumentTypeOf,
+	assertFitsSchema,
+	requireRootField,
+	selectedFieldPaths,
+} from '../api/query';
 import type { RootField } from '../api/fieldPaths';
 import type { LookupKey, OrgResource, OutputSettings } from '../api/resources';
 import { openOrganizationApi, operationName } from '../api/session';
@@ -95,17 +99,13 @@ function aliasedDocument(
 	keys: Array<{ keyId: string; key: GetKey }>,
 ): DocumentNode {
 	const { ctx, schema, root, resource, itemIndex } = query;
-	const lookups: AliasedLookup[] = keys.map(({ key }, index) => {
-		const type = root.argumentTypes.get(key.lookupKey);
-		if (!type) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`The "${resource.rootField}" query of this server takes no "${key.lookupKey}" argument`,
-				{ itemIndex },
-			);
-		}
-		return { alias: `k${index}`, argument: { name: key.lookupKey, type } };
-	});
+	const lookups: AliasedLookup[] = keys.map(({ key }, index) => ({
+		alias: `k${index}`,
+		argument: {
+			name: key.lookupKey,
+			type: argumentTypeOf(ctx, root, resource, key.lookupKey, itemIndex),
+		},
+	}));
 	const document = buildAliasedLookupQuery({
 		operationName: operationName('Get', resource, true),
 		rootField: resource.rootField,
@@ -114,14 +114,7 @@ function aliasedDocument(
 		constantArguments: { offset: 0 },
 		fields: query.fields,
 	});
-	const errors = validate(schema, document);
-	if (errors.length > 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The query for "${resource.plural}" does not fit the server's schema: ${errors[0].message}`,
-			{ itemIndex, description: errors.map((error) => error.message).join('\n') },
-		);
-	}
+	assertFitsSchema(ctx, schema, document, resource, itemIndex);
 	return document;
 }
 

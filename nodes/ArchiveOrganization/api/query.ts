@@ -83,23 +83,46 @@ export function buildDocument(
 	fields: string[],
 	itemIndex: number,
 ): DocumentNode {
-	const queryArguments: QueryArgument[] = [];
-	for (const argument of argumentNames) {
-		const type = root.argumentTypes.get(argument);
-		if (!type)
-			fail(
-				ctx,
-				itemIndex,
-				`The "${resource.rootField}" query of this server takes no "${argument}" argument`,
-			);
-		queryArguments.push({ name: argument, type });
-	}
+	const queryArguments: QueryArgument[] = argumentNames.map((argument) => ({
+		name: argument,
+		type: argumentTypeOf(ctx, root, resource, argument, itemIndex),
+	}));
 	const document = buildRootFieldQuery({
 		operationName,
 		rootField: resource.rootField,
 		arguments: queryArguments,
 		fields,
 	});
+	assertFitsSchema(ctx, schema, document, resource, itemIndex);
+	return document;
+}
+
+/** The type the live schema declares for one of the root field's arguments; an argument it lacks is an error. */
+export function argumentTypeOf(
+	ctx: IExecuteFunctions,
+	root: RootField,
+	resource: OrgResource,
+	argument: string,
+	itemIndex: number,
+): string {
+	const type = root.argumentTypes.get(argument);
+	if (!type)
+		fail(
+			ctx,
+			itemIndex,
+			`The "${resource.rootField}" query of this server takes no "${argument}" argument`,
+		);
+	return type;
+}
+
+/** Checks a document against the schema before it is sent. */
+export function assertFitsSchema(
+	ctx: IExecuteFunctions,
+	schema: GraphQLSchema,
+	document: DocumentNode,
+	resource: OrgResource,
+	itemIndex: number,
+): void {
 	const errors = validate(schema, document);
 	if (errors.length > 0) {
 		fail(
@@ -109,5 +132,4 @@ export function buildDocument(
 			errors.map((error) => error.message).join('\n'),
 		);
 	}
-	return document;
 }
