@@ -107,7 +107,7 @@ function aliasedDocument(
 		},
 	}));
 	const document = buildAliasedLookupQuery({
-		operationName: operationName('Get', resource, true),
+		operationName: operationName('Get', resource),
 		rootField: resource.rootField,
 		lookups,
 		// Results are only ordered with an offset: sent on every call, as for a single Get.
