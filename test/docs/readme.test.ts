@@ -5,11 +5,7 @@ import { promisify } from 'node:util';
 
 import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 import { startWebhookHarness, type WebhookHarness } from '../../dev/harness/webhook';
-import {
-	CREDENTIAL_TYPE,
-	NODE_TYPE_NAME,
-	newSecret,
-} from '../nodes/ArchiveSipStatusTrigger/fixtures';
+import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret } from '../../dev/emulators/webhook/fixtures';
 
 // README is what a builder reads first: it stays short, and its copy-paste recipe for a signed test event works
 // as written (bash, openssl, curl and coreutils, against the trigger's Test URL over real HTTP).

@@ -26,7 +26,7 @@ import {
 	newSecret,
 	signedHeaders,
 	sipEventBody,
-} from './fixtures';
+} from '../../../dev/emulators/webhook/fixtures';
 
 const NOW_SECONDS = 1_758_548_009;
 const SECRET = newSecret();

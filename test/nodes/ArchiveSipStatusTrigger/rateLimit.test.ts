@@ -1,5 +1,5 @@
 import { freezeClock } from '../../../dev/harness/webhook';
-import { newSecret, sipEventBody } from './fixtures';
+import { newSecret, sipEventBody } from '../../../dev/emulators/webhook/fixtures';
 import { NOW_SECONDS, deliver, startTrigger, useTriggerHarness } from './triggerSetup';
 
 useTriggerHarness();

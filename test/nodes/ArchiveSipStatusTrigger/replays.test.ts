@@ -1,5 +1,5 @@
 import { freezeClock, postRaw } from '../../../dev/harness/webhook';
-import { newSecret, signedHeaders, sipEventBody } from './fixtures';
+import { newSecret, signedHeaders, sipEventBody } from '../../../dev/emulators/webhook/fixtures';
 import { NOW_SECONDS, SECRET, deliver, startTrigger, useTriggerHarness } from './triggerSetup';
 
 useTriggerHarness();

@@ -21,7 +21,7 @@ import {
 	newSecret,
 	signedHeaders,
 	sipEventBody,
-} from './fixtures';
+} from '../../../dev/emulators/webhook/fixtures';
 import { SENDER_GONE_GRACE_MS } from '../../../nodes/ArchiveSipStatusTrigger/inFlight';
 import { loadIsolatedNodeType } from './triggerSetup';
 

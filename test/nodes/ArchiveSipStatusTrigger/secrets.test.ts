@@ -7,7 +7,7 @@ import {
 	splitAdditionalSecrets,
 } from '../../../nodes/ArchiveSipStatusTrigger/verify/secrets';
 import type { ICredentialTestFunctions, ICredentialsDecrypted } from 'n8n-workflow';
-import { KNOWN_ANSWER_VECTORS, newSecret } from './fixtures';
+import { KNOWN_ANSWER_VECTORS, newSecret } from '../../../dev/emulators/webhook/fixtures';
 
 describe('parseSigningSecret', () => {
 	it('decodes whsec_ + base64 to the key bytes', () => {

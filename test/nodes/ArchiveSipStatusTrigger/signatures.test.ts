@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 
 import { postBytes, postRaw } from '../../../dev/harness/webhook';
-import { newSecret, sign, signedHeaders, sipEventBody } from './fixtures';
+import {
+	newSecret,
+	sign,
+	signedHeaders,
+	sipEventBody,
+} from '../../../dev/emulators/webhook/fixtures';
 import {
 	NOW_SECONDS,
 	SECRET,

@@ -10,7 +10,7 @@ import {
 	recordedLogs,
 	type WebhookHarnessOptions,
 } from '../../../dev/harness/webhook';
-import { newSecret, signedHeaders, sipEventBody } from './fixtures';
+import { newSecret, signedHeaders, sipEventBody } from '../../../dev/emulators/webhook/fixtures';
 import {
 	NOW_SECONDS,
 	SECRET,

@@ -16,7 +16,12 @@ import {
 	type WebhookHarnessOptions,
 } from '../../../dev/harness/webhook';
 import { acceptedIds } from '../../../nodes/ArchiveSipStatusTrigger/replay/acceptedIds';
-import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders } from './fixtures';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE_NAME,
+	newSecret,
+	signedHeaders,
+} from '../../../dev/emulators/webhook/fixtures';
 
 /**
  * The trigger over real HTTP (dev/harness/webhook) for the delivery tests of this folder: a node started per test,

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 
 import { Webhook } from 'standardwebhooks';
 
-/** Test-side signing with the `standardwebhooks` library, independent of the node's own code. */
+/**
+ * Reference signing of SIP status events with the `standardwebhooks` library, independent of the node's own code and
+ * of the sender emulator (`sender.ts`), with the known-answer vectors: what the tests and the benchmarks share.
+ */
 
 export const NODE_TYPE_NAME = 'n8n-nodes-archive-services.archiveSipStatusTrigger';
 
