@@ -17,6 +17,7 @@ import type { ViewSource } from '../api/viewSource';
 import { shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import {
+	concurrencyOption,
 	outputProperties,
 	keepRawJsonOption,
 	optionsCollection,
@@ -25,6 +26,15 @@ import {
 	showFor,
 } from './common';
 import { idParameterOf, readGetParameters } from './parameters';
+
+/** Identifiers per request: 500 UUIDs are about 20 KB of variables, and 1,000 items take 2 requests. */
+const IDS_PER_REQUEST = 500;
+
+/** Max Concurrent Requests of Get and Download Files: their look-up batches in flight (as in Organization's Get). */
+export const lookupConcurrencyOption: INodeProperties = {
+	...concurrencyOption,
+	description: `How many requests to send at the same time; each asks for up to ${IDS_PER_REQUEST} distinct IDs of the input items`,
+};
 
 const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');
 const PERSON_RESOURCES = resourcesWhere((view) => view.idColumn === 'id');
@@ -84,6 +94,7 @@ export const description: INodeProperties[] = [
 	...outputProperties(GET_RESOURCES, ['get']),
 	optionsCollection(showFor(GET_RESOURCES, ['get']), [
 		keepRawJsonOption,
+		lookupConcurrencyOption,
 		retriesOption,
 		returnEmptyWhenNotFoundOption('record'),
 	]),
@@ -106,9 +117,6 @@ export function checkRecordId(
 		);
 	}
 }
-
-/** Identifiers per request: 500 UUIDs are about 20 KB of variables, and 1,000 items take 2 requests. */
-const IDS_PER_REQUEST = 500;
 
 export function recordNotFound(
 	ctx: IExecuteFunctions,
@@ -189,9 +197,9 @@ export async function findRecordsById(
 
 type GetParameters = ReturnType<typeof readGetParameters>;
 
-/** Items that ask alike (connection and columns) are looked up together. */
+/** Items that ask alike (connection, requests in flight and columns) are looked up together. */
 function lookupKeyOf({ options, selection }: GetParameters): string {
-	return JSON.stringify([options.maxRetries, selection]);
+	return JSON.stringify([options.maxRetries, options.concurrency, selection]);
 }
 
 /**
