@@ -353,8 +353,11 @@ export async function executeDownloadFiles(
 				items
 					.filter(({ itemIndex }) => wanted.has(itemIndex))
 					.map((item) => item.parameters.taskId),
-				[...new Set([...baseColumnsOf(view), ...columns])],
-				concurrency,
+				{
+					fields: [...new Set([...baseColumnsOf(view), ...columns])],
+					concurrency,
+					itemIndex: first,
+				},
 			);
 			for (const { itemIndex, parameters } of items) {
 				const files = wanted.get(itemIndex);

@@ -141,6 +141,13 @@ export function recordKeyOf(view: ResolvedView, id: string): string {
 	return idColumn && view.columnTypes[idColumn] === 'uuid' ? id.toLowerCase() : id;
 }
 
+/** How a group's records are read: the columns, the requests in flight, and the item its errors name (its first). */
+interface RecordLookup {
+	fields: string[];
+	concurrency: number;
+	itemIndex: number;
+}
+
 /**
  * The records with these identifiers, by `recordKeyOf`: the distinct ids asked for with `<id column> _in [...]`,
  * 500 per request, `concurrency` requests in flight. An id without a record is absent from the map. The id column
@@ -150,8 +157,7 @@ export async function findRecordsById(
 	ctx: IExecuteFunctions,
 	source: ViewSource,
 	ids: string[],
-	fields: string[],
-	concurrency: number,
+	{ fields, concurrency, itemIndex }: RecordLookup,
 ): Promise<Map<string, IDataObject>> {
 	const { view } = source;
 	const idColumn = view.idColumn;
@@ -159,6 +165,7 @@ export async function findRecordsById(
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`${view.rootField} has no identifier column to look records up by`,
+			{ itemIndex },
 		);
 	}
 	const distinct = [...new Set(ids.map((id) => recordKeyOf(view, id)))];
@@ -170,7 +177,7 @@ export async function findRecordsById(
 			await readRows(
 				ctx,
 				source,
-				0,
+				itemIndex,
 				{
 					where: { [idColumn]: { _in: batch } },
 					orderBy: stableOrderBy(view),
@@ -234,8 +241,7 @@ export async function executeGet(
 				ctx,
 				source,
 				valid.map((item) => item.parameters.id),
-				fields,
-				options.concurrency,
+				{ fields, concurrency: options.concurrency, itemIndex: first },
 			);
 			for (const { itemIndex, parameters: item } of valid) {
 				const record = records.get(recordKeyOf(view, item.id));

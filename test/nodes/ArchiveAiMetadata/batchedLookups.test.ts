@@ -1,8 +1,10 @@
+import type { OperationDefinitionNode } from 'graphql';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../dev/emulators';
 import { forward, startTestOrigin } from '../../../dev/harness/testOrigin';
 import type { TestCredentialsHelper } from '../../../dev/harness/credentialsHelper';
+import { GraphqlClient } from '../../../nodes/shared/graphql/client';
 import { aiCredentials, graphqlRequests, jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 // Get and Download Files look the records of all input items up together: the distinct ids in as few requests as
@@ -157,6 +159,26 @@ describe('batched look-ups across input items', () => {
 			input: [{ id: tasks[1].task_id }, { id: 'not-a-uuid' }, { id: MISSING }],
 		});
 		expect(result.error?.message).toBe('Parameter "Task ID": must be a UUID, got "not-a-uuid"');
+	});
+
+	it('Get: a group whose first item is not item 0 reads its records for that item, so errors name it', async () => {
+		const request = jest.spyOn(GraphqlClient.prototype, 'request');
+		try {
+			// Item 0 fails its own check; items 1 and 2 are one group.
+			const result = await runAi(sandbox, getByTaskId, {
+				input: [{ id: '' }, { id: tasks[1].task_id }, { id: tasks[2].task_id }],
+				settings: { continueOnFail: true },
+			});
+			expect(result.error).toBeUndefined();
+			const reads = request.mock.calls.filter(
+				([{ document }]) =>
+					(document.definitions[0] as OperationDefinitionNode).name?.value === 'ReadRows',
+			);
+			expect(reads).toHaveLength(1);
+			expect(reads[0][1]).toBe(1);
+		} finally {
+			request.mockRestore();
+		}
 	});
 
 	it('Get: items whose parameters differ are grouped, each group with its own columns', async () => {
