@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 import { Webhook } from 'standardwebhooks';
 
 /**
@@ -10,10 +8,6 @@ import { Webhook } from 'standardwebhooks';
 export const NODE_TYPE_NAME = 'n8n-nodes-archive-services.archiveSipStatusTrigger';
 
 export const CREDENTIAL_TYPE = 'archiveSipWebhookApi';
-
-export function newSecret(bytes = 32): string {
-	return `whsec_${randomBytes(bytes).toString('base64')}`;
-}
 
 export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
 	return new Webhook(secret).sign(id, new Date(timestampSeconds * 1000), body);

@@ -19,9 +19,9 @@ import { acceptedIds } from '../../../nodes/ArchiveSipStatusTrigger/replay/accep
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE_NAME,
-	newSecret,
 	signedHeaders,
 } from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 
 /**
  * The trigger over real HTTP (dev/harness/webhook) for the delivery tests of this folder: a node started per test,
@@ -29,7 +29,7 @@ import {
  */
 
 export const NOW_SECONDS = 1_758_548_009;
-export const SECRET = newSecret();
+export const SECRET = generateSecret();
 
 let harnesses: WebhookHarness[] = [];
 let workflowCounter = 0;
