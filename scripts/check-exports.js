@@ -1,19 +1,26 @@
 #!/usr/bin/env node
-// Fails on exports of the product (nodes/, credentials/) that no other file imports, and on import cycles among
-// product files. One TypeScript program over the repo (tsconfig.test.json: product, dev/, test/, scripts/).
+// Fails on exports of the product (nodes/, credentials/) that no other file imports, on import cycles among
+// product files, and on imports against the grain: a file of dev/, nodes/, credentials/ or scripts/ (TypeScript or
+// JavaScript) that imports from test/ (tests may import dev/, never the other way). One TypeScript program over the
+// repo (tsconfig.test.json: product, dev/, test/, scripts/); the JavaScript files are read on their own.
 //
 // An export counts as used when another file imports it by name (import, `import type`, re-export, typed
 // `import('…').Name`, or a destructured require()/import()), imports the whole module (`import * as`, `export *`,
 // a bare require()/import()), or when it is an entry point listed in package.json "n8n" (the node and credential
 // classes n8n loads). A use within its own file does not count: such a name need not be exported.
 //
-//   node scripts/check-exports.js      prints `file:line name` per unused export and each cycle; exit 1 if any
+//   node scripts/check-exports.js      prints `file:line name` per unused export, each cycle and each import from
+//                                      test/ outside test/; exit 1 if any
 'use strict';
+const fs = require('node:fs');
 const path = require('node:path');
 const ts = require('typescript');
 
 const root = path.resolve(__dirname, '..');
 const PRODUCT_DIRS = ['nodes', 'credentials'];
+/** Folders whose files must not import from test/. */
+const NOT_FROM_TEST_DIRS = ['dev', 'nodes', 'credentials', 'scripts'];
+const SCRIPT_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'];
 
 function isProduct(fileName) {
 	const relative = path.relative(root, fileName).split(path.sep);
@@ -165,15 +172,85 @@ function main() {
 	const cycles = findCycles(imports).map((cycle) =>
 		cycle.map((f) => path.relative(root, f)).join(' -> '),
 	);
+	const fromTest = importsFromTest();
 	for (const line of unused.sort()) console.log(`unused export: ${line}`);
 	for (const cycle of cycles) console.log(`import cycle: ${cycle}`);
-	if (unused.length > 0 || cycles.length > 0) {
+	for (const line of fromTest) console.log(`import from test/: ${line}`);
+	if (unused.length > 0 || cycles.length > 0 || fromTest.length > 0) {
 		console.error(
-			`check-exports: ${unused.length} unused export(s), ${cycles.length} import cycle(s)`,
+			`check-exports: ${unused.length} unused export(s), ${cycles.length} import cycle(s), ${fromTest.length} import(s) from test/`,
 		);
 		process.exit(1);
 	}
-	console.log(`check-exports: no unused exports, no import cycles (${files.length} files)`);
+	console.log(
+		`check-exports: no unused exports, no import cycles, no imports from test/ (${files.length} files)`,
+	);
+}
+
+/** Every source file under `dir` (recursively), node_modules left out. */
+function sourceFiles(dir) {
+	if (!fs.existsSync(dir)) return [];
+	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(dir, entry.name);
+		if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(full);
+		return SCRIPT_EXTENSIONS.some((extension) => entry.name.endsWith(extension)) &&
+			!entry.name.endsWith('.d.ts')
+			? [full]
+			: [];
+	});
+}
+
+/** The module specifiers of a file: imports, re-exports, `import('…')` types, require() and import() calls. */
+function specifiersOf(sourceFile) {
+	const found = [];
+	const visit = (node) => {
+		if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+			if (ts.isStringLiteralLike(node.moduleSpecifier)) found.push(node.moduleSpecifier);
+		} else if (ts.isImportEqualsDeclaration(node)) {
+			const reference = node.moduleReference;
+			if (ts.isExternalModuleReference(reference) && ts.isStringLiteralLike(reference.expression))
+				found.push(reference.expression);
+		} else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+			if (ts.isStringLiteralLike(node.argument.literal)) found.push(node.argument.literal);
+		} else if (
+			ts.isCallExpression(node) &&
+			node.arguments.length >= 1 &&
+			ts.isStringLiteralLike(node.arguments[0]) &&
+			(node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+				(ts.isIdentifier(node.expression) && node.expression.text === 'require') ||
+				// require.resolve('…')
+				(ts.isPropertyAccessExpression(node.expression) &&
+					ts.isIdentifier(node.expression.expression) &&
+					node.expression.expression.text === 'require'))
+		) {
+			found.push(node.arguments[0]);
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(sourceFile);
+	return found;
+}
+
+/** Imports against the grain: `file:line specifier` for each relative import that lands in test/. */
+function importsFromTest() {
+	const testDir = path.join(root, 'test');
+	const problems = [];
+	for (const dir of NOT_FROM_TEST_DIRS) {
+		for (const fileName of sourceFiles(path.join(root, dir))) {
+			const text = fs.readFileSync(fileName, 'utf8');
+			const sourceFile = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+			for (const literal of specifiersOf(sourceFile)) {
+				const specifier = literal.text;
+				if (!specifier.startsWith('.') && !path.isAbsolute(specifier)) continue;
+				const target = path.resolve(path.dirname(fileName), specifier);
+				const relative = path.relative(testDir, target);
+				if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
+				const { line } = sourceFile.getLineAndCharacterOfPosition(literal.getStart());
+				problems.push(`${path.relative(root, fileName)}:${line + 1} ${specifier}`);
+			}
+		}
+	}
+	return problems.sort();
 }
 
 // Strongly connected components (Tarjan); each with more than one file, or a file importing itself, is a cycle.

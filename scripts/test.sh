@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite, as CI runs it.
-#   1. lint (n8n community-node rules), unused exports and import cycles in nodes/ and credentials/
-#      (scripts/check-exports.js), formatting (Prettier) and type check of everything, tests included
+#   1. lint (n8n community-node rules), unused exports and import cycles in nodes/ and credentials/, imports
+#      from test/ in dev/, nodes/, credentials/ and scripts/ (scripts/check-exports.js), formatting (Prettier) and
+#      type check of everything, tests included
 #   2. build (bundle)
 #   3. package size and one bundled graphql (scripts/package-size.js); n8n's community-package scan of the
 #      source and of the packed tarball (scripts/scan.sh); n8n's official CLI lint, `n8n-node lint` with its

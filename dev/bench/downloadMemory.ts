@@ -181,7 +181,7 @@ async function parent(): Promise<void> {
 	const sizes = argument('sizes', '10,100,500').split(',').map(Number);
 	const variants = argument('variants', VARIANTS.join(',')).split(',') as Variant[];
 	const { startSandbox } = await import('../emulators');
-	const { forward, startTestOrigin } = await import('../../test/nodes/shared/testOrigin');
+	const { forward, startTestOrigin } = await import('../harness/testOrigin');
 	const sandbox = await startSandbox({ rows: 20, aiRawStorage: 'paths' });
 
 	let nextSize = 1024;

@@ -30,7 +30,7 @@ import {
 	NODE_TYPE_NAME,
 	signedHeaders,
 	sipEventBody,
-} from '../../test/nodes/ArchiveSipStatusTrigger/fixtures';
+} from '../emulators/webhook/fixtures';
 import { percentile, ratio, round } from './lib/stats';
 
 export type RequestKind = 'valid' | 'commas16k' | 'tenEntries' | 'malformed' | 'unsigned';

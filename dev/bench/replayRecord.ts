@@ -31,7 +31,7 @@ import {
 	NODE_TYPE_NAME,
 	signedHeaders,
 	sipEventBody,
-} from '../../test/nodes/ArchiveSipStatusTrigger/fixtures';
+} from '../emulators/webhook/fixtures';
 import { timedSipTrigger } from './lib/handlerCpu';
 import { percentile, round } from './lib/stats';
 

@@ -17,8 +17,8 @@ import { graphqlProbe } from '../../dev/harness/graphqlProbe';
 import { AI_METADATA_SERVICE } from '../../nodes/ArchiveAiMetadata/api/client';
 import { ORGANIZATION_SERVICE } from '../../nodes/ArchiveOrganization/api/resources';
 import { aiCredentials, orgCredentials } from '../../dev/harness/sandboxCredentials';
-import { forward, redirect, startTestOrigin } from '../nodes/shared/testOrigin';
-import type { TestOrigin } from '../nodes/shared/testOrigin';
+import { forward, redirect, startTestOrigin } from '../../dev/harness/testOrigin';
+import type { TestOrigin } from '../../dev/harness/testOrigin';
 
 const aiProbe = graphqlProbe(AI_METADATA_SERVICE);
 const orgProbe = graphqlProbe(ORGANIZATION_SERVICE);

@@ -5,8 +5,8 @@ import { runNode } from '../../dev/harness/execute';
 import { graphqlProbe } from '../../dev/harness/graphqlProbe';
 import { AI_METADATA_SERVICE } from '../../nodes/ArchiveAiMetadata/api/client';
 import { aiCredentials } from '../../dev/harness/sandboxCredentials';
-import { startTestOrigin } from '../nodes/shared/testOrigin';
-import type { TestOrigin } from '../nodes/shared/testOrigin';
+import { startTestOrigin } from '../../dev/harness/testOrigin';
+import type { TestOrigin } from '../../dev/harness/testOrigin';
 
 const aiProbe = graphqlProbe(AI_METADATA_SERVICE);
 const QUERY = 'query Probe { face_tasks(limit: 1) { task_id } }';

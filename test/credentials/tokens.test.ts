@@ -13,7 +13,7 @@ import {
 	aiCredentials as sandboxAiCredentials,
 	orgCredentials as sandboxOrgCredentials,
 } from '../../dev/harness/sandboxCredentials';
-import { forward, startTestOrigin } from '../nodes/shared/testOrigin';
+import { forward, startTestOrigin } from '../../dev/harness/testOrigin';
 
 const aiProbe = graphqlProbe(AI_METADATA_SERVICE);
 const orgProbe = graphqlProbe(ORGANIZATION_SERVICE);

@@ -5,11 +5,8 @@ import { promisify } from 'node:util';
 
 import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 import { startWebhookHarness, type WebhookHarness } from '../../dev/harness/webhook';
-import {
-	CREDENTIAL_TYPE,
-	NODE_TYPE_NAME,
-	newSecret,
-} from '../nodes/ArchiveSipStatusTrigger/fixtures';
+import { CREDENTIAL_TYPE, NODE_TYPE_NAME } from '../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../dev/emulators/webhook/sender';
 
 // README is what a builder reads first: it stays short, and its copy-paste recipe for a signed test event works
 // as written (bash, openssl, curl and coreutils, against the trigger's Test URL over real HTTP).
@@ -80,11 +77,11 @@ describe("README's signed test event", () => {
 	});
 
 	it('signs with the secret pasted into it', async () => {
-		const secret = newSecret(24);
+		const secret = generateSecret(24);
 		expect((await runRecipe(secret, secret)).split('\n')[0]).toMatch(/^HTTP\/1\.1 204/);
 
 		await harness!.close();
-		const refused = await runRecipe(secret, newSecret(24));
+		const refused = await runRecipe(secret, generateSecret(24));
 		expect(refused).toMatch(/^HTTP\/1\.1 401/);
 		expect(harness!.runs()).toHaveLength(0);
 	});

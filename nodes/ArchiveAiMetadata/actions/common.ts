@@ -58,7 +58,7 @@ const pageSizeOption: INodeProperties = {
 	description: 'Rows requested per call (limit/offset paging)',
 };
 
-const concurrencyOption: INodeProperties = {
+export const concurrencyOption: INodeProperties = {
 	displayName: 'Max Concurrent Requests',
 	name: 'maxConcurrency',
 	type: 'number',

@@ -11,7 +11,6 @@ import type {
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
-import { DEFAULT_ACTION_CONCURRENCY } from '../../shared/n8n/limits';
 import { assertValidAgainstSchema } from '../api/documents';
 import { DEFAULT_MAX_FILE_SIZE_MIB, downloadPresignedFile } from '../api/download';
 import type { BinarySource } from '../api/download';
@@ -31,7 +30,13 @@ import type { AiMetadataConnection } from '../api/client';
 import { viewKeyOf } from '../api/views';
 import type { AiViewKey, DownloadableFile, ResolvedView } from '../api/views';
 import { RESOURCES_WITH_FILES, optionsCollection, retriesOption, showFor } from './common';
-import { checkRecordId, findRecordsById, recordKeyOf, recordNotFound } from './get.operation';
+import {
+	checkRecordId,
+	findRecordsById,
+	lookupConcurrencyOption,
+	recordKeyOf,
+	recordNotFound,
+} from './get.operation';
 import { MAX_FILE_SIZE_LIMIT_MIB, readDownloadParameters } from './parameters';
 import type { DownloadParameters } from './parameters';
 
@@ -66,6 +71,7 @@ export const description: INodeProperties[] = [
 			description:
 				'Largest file to download (at most 1024); a larger one stops the item with an error naming the file, after reading no more than this much of it',
 		},
+		lookupConcurrencyOption,
 		retriesOption,
 	]),
 ];
@@ -322,11 +328,12 @@ export async function executeDownloadFiles(
 			.then((credentials) => readDownloadPolicy(ctx.getNode(), credentials)));
 	return await executeGrouped(ctx, {
 		read: (itemIndex) => readDownloadParameters(ctx, itemIndex, viewKey),
-		groupKey: (parameters) => String(parameters.maxRetries),
+		groupKey: ({ maxRetries, concurrency }) => JSON.stringify([maxRetries, concurrency]),
 		run: async (items) => {
 			const first = items[0].itemIndex;
+			const { maxRetries, concurrency } = items[0].parameters;
 			const downloadPolicy = await readPolicy();
-			const connection = await session.connect(items[0].parameters.maxRetries);
+			const connection = await session.connect(maxRetries);
 			const source = await viewOf(ctx, connection, viewKey, { itemIndex: first });
 			const { view } = source;
 			const results: GroupResults = new Map();
@@ -346,8 +353,11 @@ export async function executeDownloadFiles(
 				items
 					.filter(({ itemIndex }) => wanted.has(itemIndex))
 					.map((item) => item.parameters.taskId),
-				[...new Set([...baseColumnsOf(view), ...columns])],
-				DEFAULT_ACTION_CONCURRENCY,
+				{
+					fields: [...new Set([...baseColumnsOf(view), ...columns])],
+					concurrency,
+					itemIndex: first,
+				},
 			);
 			for (const { itemIndex, parameters } of items) {
 				const files = wanted.get(itemIndex);

@@ -17,6 +17,7 @@ import type { ViewSource } from '../api/viewSource';
 import { shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import {
+	concurrencyOption,
 	outputProperties,
 	keepRawJsonOption,
 	optionsCollection,
@@ -25,6 +26,15 @@ import {
 	showFor,
 } from './common';
 import { idParameterOf, readGetParameters } from './parameters';
+
+/** Identifiers per request: 500 UUIDs are about 20 KB of variables, and 1,000 items take 2 requests. */
+const IDS_PER_REQUEST = 500;
+
+/** Max Concurrent Requests of Get and Download Files: their look-up batches in flight (as in Organization's Get). */
+export const lookupConcurrencyOption: INodeProperties = {
+	...concurrencyOption,
+	description: `How many requests to send at the same time; each asks for up to ${IDS_PER_REQUEST} distinct IDs of the input items`,
+};
 
 const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');
 const PERSON_RESOURCES = resourcesWhere((view) => view.idColumn === 'id');
@@ -84,6 +94,7 @@ export const description: INodeProperties[] = [
 	...outputProperties(GET_RESOURCES, ['get']),
 	optionsCollection(showFor(GET_RESOURCES, ['get']), [
 		keepRawJsonOption,
+		lookupConcurrencyOption,
 		retriesOption,
 		returnEmptyWhenNotFoundOption('record'),
 	]),
@@ -106,9 +117,6 @@ export function checkRecordId(
 		);
 	}
 }
-
-/** Identifiers per request: 500 UUIDs are about 20 KB of variables, and 1,000 items take 2 requests. */
-const IDS_PER_REQUEST = 500;
 
 export function recordNotFound(
 	ctx: IExecuteFunctions,
@@ -133,6 +141,13 @@ export function recordKeyOf(view: ResolvedView, id: string): string {
 	return idColumn && view.columnTypes[idColumn] === 'uuid' ? id.toLowerCase() : id;
 }
 
+/** How a group's records are read: the columns, the requests in flight, and the item its errors name (its first). */
+interface RecordLookup {
+	fields: string[];
+	concurrency: number;
+	itemIndex: number;
+}
+
 /**
  * The records with these identifiers, by `recordKeyOf`: the distinct ids asked for with `<id column> _in [...]`,
  * 500 per request, `concurrency` requests in flight. An id without a record is absent from the map. The id column
@@ -142,8 +157,7 @@ export async function findRecordsById(
 	ctx: IExecuteFunctions,
 	source: ViewSource,
 	ids: string[],
-	fields: string[],
-	concurrency: number,
+	{ fields, concurrency, itemIndex }: RecordLookup,
 ): Promise<Map<string, IDataObject>> {
 	const { view } = source;
 	const idColumn = view.idColumn;
@@ -151,6 +165,7 @@ export async function findRecordsById(
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`${view.rootField} has no identifier column to look records up by`,
+			{ itemIndex },
 		);
 	}
 	const distinct = [...new Set(ids.map((id) => recordKeyOf(view, id)))];
@@ -162,7 +177,7 @@ export async function findRecordsById(
 			await readRows(
 				ctx,
 				source,
-				0,
+				itemIndex,
 				{
 					where: { [idColumn]: { _in: batch } },
 					orderBy: stableOrderBy(view),
@@ -189,9 +204,9 @@ export async function findRecordsById(
 
 type GetParameters = ReturnType<typeof readGetParameters>;
 
-/** Items that ask alike (connection and columns) are looked up together. */
+/** Items that ask alike (connection, requests in flight and columns) are looked up together. */
 function lookupKeyOf({ options, selection }: GetParameters): string {
-	return JSON.stringify([options.maxRetries, selection]);
+	return JSON.stringify([options.maxRetries, options.concurrency, selection]);
 }
 
 /**
@@ -226,8 +241,7 @@ export async function executeGet(
 				ctx,
 				source,
 				valid.map((item) => item.parameters.id),
-				fields,
-				options.concurrency,
+				{ fields, concurrency: options.concurrency, itemIndex: first },
 			);
 			for (const { itemIndex, parameters: item } of valid) {
 				const record = records.get(recordKeyOf(view, item.id));

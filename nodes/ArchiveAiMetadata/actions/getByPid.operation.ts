@@ -123,9 +123,10 @@ async function lookUpPids(
 	const fields = fieldsFor(session.ctx, itemIndex, settings.selection, view);
 	if (pids.length === 0) return { view, rowsByPid: new Map() };
 	const where = buildWhere(session.ctx, itemIndex, view, settings.filters);
+	const lookup: GroupLookup = { session, settings, itemIndex };
 	const rowsByPid = view.columns.includes('pid')
-		? await rowsByDirectPid(session, source, pids, fields, settings, where)
-		: await rowsThroughClusters(session, source, pids, fields, settings, where);
+		? await rowsByDirectPid(lookup, source, pids, fields, where)
+		: await rowsThroughClusters(lookup, source, pids, fields, where);
 	return { view, rowsByPid };
 }
 
@@ -139,16 +140,23 @@ function rowsForItem(rows: IDataObject[], item: PidLookup, view: ResolvedView): 
 	});
 }
 
+/** One group's look-up: its run's session, the settings its items share, and its first item (named in errors). */
+interface GroupLookup {
+	session: AiSession;
+	settings: PidLookupParameters;
+	itemIndex: number;
+}
+
 /** Views with a pid column: the rows of the PIDs, each filed under its own PID. */
 async function rowsByDirectPid(
-	session: AiSession,
+	lookup: GroupLookup,
 	source: ViewSource,
 	pids: string[],
 	fields: string[],
-	settings: PidLookupParameters,
 	where: IDataObject,
 ): Promise<Map<string, IDataObject[]>> {
-	const rows = await readRowsWhereIn(session, settings, {
+	const { settings } = lookup;
+	const rows = await readRowsWhereIn(lookup, {
 		source,
 		column: 'pid',
 		values: pids,
@@ -165,26 +173,26 @@ async function rowsByDirectPid(
  * `cluster_uuid`. First the tasks of the PIDs (batched), then the matches of their clusters (batched).
  */
 async function rowsThroughClusters(
-	session: AiSession,
+	lookup: GroupLookup,
 	source: ViewSource,
 	pids: string[],
 	fields: string[],
-	settings: PidLookupParameters,
 	where: IDataObject,
 ): Promise<Map<string, IDataObject[]>> {
-	const ctx = session.ctx;
+	const { session, settings, itemIndex } = lookup;
 	const { view } = source;
 	const taskViewKey = view.definition.clusterTaskView;
 	if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
 		throw new NodeOperationError(
-			ctx.getNode(),
+			session.ctx.getNode(),
 			`${view.rootField} has no pid column and no cluster to find its PIDs through`,
+			{ itemIndex },
 		);
 	}
-	const taskSource = await session.openView(taskViewKey, settings.maxRetries, 0);
+	const taskSource = await session.openView(taskViewKey, settings.maxRetries, itemIndex);
 	const taskView = taskSource.view;
 	const pidsByCluster = new Map<string, Set<string>>();
-	const tasks = await readRowsWhereIn(session, settings, {
+	const tasks = await readRowsWhereIn(lookup, {
 		source: taskSource,
 		column: 'pid',
 		values: pids,
@@ -201,7 +209,7 @@ async function rowsThroughClusters(
 			pidsByCluster.set(String(cluster), owners);
 		}
 	}
-	const matches = await readRowsWhereIn(session, settings, {
+	const matches = await readRowsWhereIn(lookup, {
 		source,
 		column: 'cluster_uuid',
 		values: [...pidsByCluster.keys()],
@@ -233,8 +241,7 @@ interface WhereInQuery extends Pick<ReadRequest, 'fields'> {
 
 /** Rows whose `column` is one of `values`: one `_in` query per batch of values (batches in parallel, pages in order). */
 async function readRowsWhereIn(
-	session: AiSession,
-	settings: PidLookupParameters,
+	{ session, settings, itemIndex }: GroupLookup,
 	query: WhereInQuery,
 ): Promise<IDataObject[]> {
 	const batches = await mapWithConcurrency(
@@ -244,7 +251,7 @@ async function readRowsWhereIn(
 			await readRows(
 				session.ctx,
 				query.source,
-				0,
+				itemIndex,
 				{
 					where: combineConditions([{ [query.column]: { _in: batch } }, query.filter ?? {}]),
 					orderBy: stableOrderBy(query.source.view, query.orderBy),

@@ -171,6 +171,8 @@ export interface DownloadParameters {
 	files: string[];
 	prefix: string;
 	maxRetries: number;
+	/** Look-up batches in flight. */
+	concurrency: number;
 	maxBytes: number;
 }
 
@@ -185,6 +187,7 @@ export function readDownloadParameters(
 		files: splitList(ctx.getNodeParameter('files', itemIndex, [])),
 		prefix: String(options.binaryPropertyPrefix ?? '').trim(),
 		maxRetries: readMaxRetries(ctx, itemIndex, options.maxRetries),
+		concurrency: readMaxConcurrency(ctx, itemIndex, options.maxConcurrency),
 		maxBytes: readMaxFileSize(ctx, itemIndex, options.maxFileSizeMiB),
 	};
 }

@@ -107,7 +107,7 @@ function aliasedDocument(
 		},
 	}));
 	const document = buildAliasedLookupQuery({
-		operationName: operationName('Get', resource, true),
+		operationName: operationName('Get', resource),
 		rootField: resource.rootField,
 		lookups,
 		// Results are only ordered with an offset: sent on every call, as for a single Get.
@@ -118,13 +118,18 @@ function aliasedDocument(
 	return document;
 }
 
+/** One batch of keys and its document. */
+interface Batch {
+	keys: Array<{ keyId: string; key: GetKey }>;
+	document: DocumentNode;
+}
+
 /** One request for a batch of keys; a failure of the whole request is the answer of each of its keys. */
 async function fetchBatch(
 	client: GraphqlClient,
 	query: BatchQuery,
-	keys: Array<{ keyId: string; key: GetKey }>,
+	{ keys, document }: Batch,
 ): Promise<Array<[string, KeyAnswer]>> {
-	const document = aliasedDocument(query, keys);
 	const variables = Object.fromEntries(
 		keys.map(({ key }, index) => [`k${index}`, key.lookupValue]),
 	);
@@ -154,9 +159,11 @@ async function fetchKeys(
 	const root = requireRootField(ctx, schema, resource, itemIndex);
 	const fields = selectedFieldPaths(ctx, root, resource, shape.output, itemIndex);
 	const query: BatchQuery = { ctx, schema, root, resource, fields, itemIndex };
-	const batches = chunk(keys, KEYS_PER_REQUEST);
-	// Documents are built (and checked) first: a document the schema refuses fails the whole group, unsent.
-	aliasedDocument(query, batches[0] ?? []);
+	// Each document is built (and checked) once, before any is sent: a document the schema refuses fails the whole
+	// group, unsent.
+	const batches = chunk(keys, KEYS_PER_REQUEST).map(
+		(batch): Batch => ({ keys: batch, document: aliasedDocument(query, batch) }),
+	);
 	const answers = await mapWithConcurrency(
 		batches,
 		shape.request.concurrency,

@@ -55,7 +55,6 @@ export async function getMany(
 	const query = readGetManySettings(ctx, itemIndex, resource);
 
 	const { client, document } = await prepareQuery(ctx, resource, itemIndex, request, output, {
-		prefix: 'GetMany',
 		argumentNames: [...Object.keys(query.filters), 'offset', 'limit'],
 		checkSchema: (schema) => checkEnumFilters(ctx, schema, resource, query.filters, itemIndex),
 	});

@@ -9,15 +9,13 @@ import { openOrganizationApi, operationName } from '../api/session';
 import type { RequestSettings } from './parameters';
 
 interface QuerySpec {
-	/** Operation name prefix: `Get` or `GetMany` (plural). */
-	prefix: 'Get' | 'GetMany';
 	/** The root field's arguments the document declares as variables. */
 	argumentNames: string[];
 	/** Checks of the parameters against the live schema, run before the fields are resolved. */
 	checkSchema?: (schema: GraphQLSchema) => void;
 }
 
-/** Opens the API and builds the operation's document from the live schema (or the documented one). */
+/** Opens the API and builds Get Many's document from the live schema (or the documented one). */
 export async function prepareQuery(
 	ctx: IExecuteFunctions,
 	resource: OrgResource,
@@ -30,13 +28,12 @@ export async function prepareQuery(
 	const root = requireRootField(ctx, schema, resource, itemIndex);
 	spec.checkSchema?.(schema);
 	const fields = selectedFieldPaths(ctx, root, resource, output, itemIndex);
-	const name = operationName(spec.prefix, resource, spec.prefix === 'GetMany');
 	const document = buildDocument(
 		ctx,
 		schema,
 		root,
 		resource,
-		name,
+		operationName('GetMany', resource),
 		spec.argumentNames,
 		fields,
 		itemIndex,

@@ -58,7 +58,11 @@ export async function editorSchema(ctx: RequestContext): Promise<GraphQLSchema> 
 	}
 }
 
-export function operationName(prefix: string, resource: OrgResource, plural: boolean): string {
+/**
+ * Names the operation in the server's logs: `GetPartners` for Get's aliased batches, `GetManyPartners` for Get Many
+ * (both ask for several entities).
+ */
+export function operationName(prefix: 'Get' | 'GetMany', resource: OrgResource): string {
 	const base = resource.name.charAt(0).toUpperCase() + resource.name.slice(1);
-	return `${prefix}${base}${plural ? 's' : ''}`;
+	return `${prefix}${base}s`;
 }

@@ -10,7 +10,10 @@ export interface ReadItem<P> {
 	parameters: P;
 }
 
-/** What a group returns for each of its items: the item's result, or the error that item alone gets. */
+/**
+ * What a group returns for each of its items: the item's result, or the error that item alone gets. An item left
+ * out fails with an internal error.
+ */
 export type GroupResults = Map<number, OperationResult | Error>;
 
 interface GroupedOperation<P> {
@@ -54,7 +57,11 @@ export async function executeGrouped<P>(
 			for (const { itemIndex } of items) {
 				const result = results.get(itemIndex);
 				outcomes[itemIndex] =
-					result instanceof Error ? failure(ctx, result, itemIndex) : (result ?? []);
+					result === undefined
+						? noResult(ctx, itemIndex)
+						: result instanceof Error
+							? failure(ctx, result, itemIndex)
+							: result;
 			}
 		} catch (error) {
 			for (const { itemIndex } of items) outcomes[itemIndex] = failure(ctx, error, itemIndex);
@@ -76,6 +83,15 @@ export async function executeGrouped<P>(
 /** One item's error as an n8n error. */
 function failure(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	return asNodeError(ctx, error, itemIndex);
+}
+
+/** A group's run that leaves one of its items without a result is a defect: that item fails instead of vanishing. */
+function noResult(ctx: IExecuteFunctions, itemIndex: number): Error {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Internal error: item ${itemIndex} got no result from its group's look-up`,
+		{ itemIndex, description: 'This is a defect of the node; please report it.' },
+	);
 }
 
 /** The error thrown for the first failing item: it names that item, also when its group or key shared the error. */

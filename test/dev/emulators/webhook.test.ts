@@ -13,7 +13,7 @@ import {
 	send,
 	sign,
 } from '../../../dev/emulators/webhook/sender';
-import { KNOWN_ANSWER_VECTORS } from '../../nodes/ArchiveSipStatusTrigger/fixtures';
+import { KNOWN_ANSWER_VECTORS } from '../../../dev/emulators/webhook/fixtures';
 
 describe('webhook signing', () => {
 	it.each(KNOWN_ANSWER_VECTORS)(

@@ -1,12 +1,46 @@
+import type { OperationDefinitionNode } from 'graphql';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../dev/emulators';
-import { graphqlRequests, jsonOf, resetState, runAi, withSandbox } from './helpers';
+import { forward, startTestOrigin } from '../../../dev/harness/testOrigin';
+import type { TestCredentialsHelper } from '../../../dev/harness/credentialsHelper';
+import { GraphqlClient } from '../../../nodes/shared/graphql/client';
+import { aiCredentials, graphqlRequests, jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 // Get and Download Files look the records of all input items up together: the distinct ids in as few requests as
 // the API allows (`task_id _in [...]`, 500 per request), each item still getting exactly its own record.
 
 const MISSING = '00000000-0000-4000-8000-00000000beef';
+
+/** `count` distinct UUIDs that no record has. */
+function missingIds(count: number): string[] {
+	return Array.from(
+		{ length: count },
+		(_unused, index) => `00000000-0000-4000-8000-${index.toString(16).padStart(12, '0')}`,
+	);
+}
+
+/**
+ * A loopback front to the AI emulator that counts the look-up requests (`ReadRows`) and the most it had open at
+ * once; the emulator answers slowly, so requests sent together are open together.
+ */
+async function startLookupGauge(sandbox: Sandbox) {
+	const gauge = { lookups: 0, maxInFlight: 0 };
+	let inFlight = 0;
+	const front = await startTestOrigin((request, res) => {
+		if (request.body.toString('utf8').includes('query ReadRows')) {
+			gauge.lookups++;
+			gauge.maxInFlight = Math.max(gauge.maxInFlight, ++inFlight);
+			res.on('close', () => inFlight--);
+		}
+		forward(request, res, sandbox.ai.baseUrl);
+	});
+	sandbox.faults.set('ai', { slowMs: 100 });
+	const credentials: TestCredentialsHelper = aiCredentials(sandbox, {
+		graphqlUrl: `${front.baseUrl}${new URL(sandbox.ai.graphqlUrl).pathname}`,
+	});
+	return { gauge, credentials, close: async () => await front.close() };
+}
 
 describe('batched look-ups across input items', () => {
 	let sandbox: Sandbox;
@@ -39,6 +73,26 @@ describe('batched look-ups across input items', () => {
 				return { json: { task_id: id, pid: task.pid }, pairedItem: { item: index } };
 			}),
 		);
+	});
+
+	it('Get: at most Max Concurrent Requests look-up batches in flight', async () => {
+		// 1,200 distinct ids: 3 batches of at most 500.
+		const ids = tasks.map((task) => String(task.task_id));
+		expect(ids).toHaveLength(1200);
+		const { gauge, credentials, close } = await startLookupGauge(sandbox);
+		try {
+			const result = await runAi(
+				sandbox,
+				{ ...getByTaskId, options: { maxConcurrency: 2 } },
+				{ input: ids.map((id) => ({ id })), credentials },
+			);
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result).map((row) => row.task_id)).toEqual(ids);
+			expect(gauge.lookups).toBe(3);
+			expect(gauge.maxInFlight).toBe(2);
+		} finally {
+			await close();
+		}
 	});
 
 	it('Get: the id column is only output when selected, and a UUID matches in any letter case', async () => {
@@ -107,6 +161,26 @@ describe('batched look-ups across input items', () => {
 		expect(result.error?.message).toBe('Parameter "Task ID": must be a UUID, got "not-a-uuid"');
 	});
 
+	it('Get: a group whose first item is not item 0 reads its records for that item, so errors name it', async () => {
+		const request = jest.spyOn(GraphqlClient.prototype, 'request');
+		try {
+			// Item 0 fails its own check; items 1 and 2 are one group.
+			const result = await runAi(sandbox, getByTaskId, {
+				input: [{ id: '' }, { id: tasks[1].task_id }, { id: tasks[2].task_id }],
+				settings: { continueOnFail: true },
+			});
+			expect(result.error).toBeUndefined();
+			const reads = request.mock.calls.filter(
+				([{ document }]) =>
+					(document.definitions[0] as OperationDefinitionNode).name?.value === 'ReadRows',
+			);
+			expect(reads).toHaveLength(1);
+			expect(reads[0][1]).toBe(1);
+		} finally {
+			request.mockRestore();
+		}
+	});
+
 	it('Get: items whose parameters differ are grouped, each group with its own columns', async () => {
 		const input = [
 			{ id: tasks[1].task_id, fields: 'pid' },
@@ -168,5 +242,32 @@ describe('Download Files looks the tasks of all items up together', () => {
 		}
 		// Introspection, one look-up for the four distinct ids, one more page because one id has no task.
 		expect(graphqlRequests(sandbox)).toBe(3);
+	});
+
+	it('at most Max Concurrent Requests look-up batches in flight', async () => {
+		// 1,001 distinct ids (none has a task): 3 batches of at most 500.
+		const ids = missingIds(1001);
+		const { gauge, credentials, close } = await startLookupGauge(sandbox);
+		try {
+			const result = await runAi(
+				sandbox,
+				{
+					resource: 'speechTask',
+					operation: 'downloadFiles',
+					taskId: '={{ $json.id }}',
+					files: ['transcript_txt'],
+					options: { maxConcurrency: 2 },
+				},
+				{ input: ids.map((id) => ({ id })), settings: { continueOnFail: true }, credentials },
+			);
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result).map((row) => row.error)).toEqual(
+				ids.map((id) => `No speech task with task_id "${id}" was found`),
+			);
+			expect(gauge.lookups).toBeGreaterThanOrEqual(3);
+			expect(gauge.maxInFlight).toBe(2);
+		} finally {
+			await close();
+		}
 	});
 });

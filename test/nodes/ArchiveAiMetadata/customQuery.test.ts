@@ -2,8 +2,8 @@ import { parse, print } from 'graphql';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../dev/emulators';
-import { forward, startTestOrigin } from '../shared/testOrigin';
-import type { TestOrigin } from '../shared/testOrigin';
+import { forward, startTestOrigin } from '../../../dev/harness/testOrigin';
+import type { TestOrigin } from '../../../dev/harness/testOrigin';
 import { aiCredentials, jsonOf, resetState, runAi, withSandbox } from './helpers';
 
 let sandbox: Sandbox;

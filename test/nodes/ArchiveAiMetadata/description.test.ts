@@ -2,6 +2,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
+import { ArchiveOrganization } from '../../../nodes/ArchiveOrganization/ArchiveOrganization.node';
 
 const description = new ArchiveAiMetadata().description;
 
@@ -48,6 +49,38 @@ describe('node description', () => {
 		expect(Object.keys(new ArchiveAiMetadata().methods.listSearch)).toEqual([
 			'searchRecentRecords',
 		]);
+	});
+
+	it('Get and Download Files offer Max Concurrent Requests for their look-up batches, as Organization Get does', () => {
+		const optionOf = (properties: INodeProperties[], resource: string, operation: string) =>
+			properties
+				.filter(
+					(property) =>
+						property.name === 'options' &&
+						property.displayOptions?.show?.resource?.includes(resource) &&
+						property.displayOptions?.show?.operation?.includes(operation),
+				)
+				.flatMap((collection) => (collection.options ?? []) as INodeProperties[])
+				.find((option) => option.name === 'maxConcurrency');
+		const organizationGet = optionOf(
+			new ArchiveOrganization().description.properties,
+			'contentPartner',
+			'get',
+		);
+		expect(organizationGet).toBeDefined();
+		for (const [resource, operation] of [
+			['speechTask', 'get'],
+			['refsetPerson', 'get'],
+			['speechTask', 'downloadFiles'],
+			['nerTask', 'downloadFiles'],
+		]) {
+			const option = optionOf(description.properties, resource, operation);
+			expect(option).toEqual({
+				...organizationGet,
+				description:
+					'How many requests to send at the same time; each asks for up to 500 distinct IDs of the input items',
+			});
+		}
 	});
 
 	it('Get Many offers Status and Content Partner as multi-selects loaded from the API', () => {

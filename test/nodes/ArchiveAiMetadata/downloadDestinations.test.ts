@@ -19,7 +19,7 @@ import {
 } from '../../../nodes/ArchiveAiMetadata/api/presign';
 import type { Sandbox } from '../../../dev/emulators';
 import { runNode } from '../../../dev/harness/execute';
-import type { TestOrigin } from '../shared/testOrigin';
+import type { TestOrigin } from '../../../dev/harness/testOrigin';
 import { PRESIGN, startRewritingFront, succeededSpeechTaskId } from './downloadFront';
 import { aiCredentials, resetState, withSandbox } from './helpers';
 import { withEgressFilter } from './egressFilter';

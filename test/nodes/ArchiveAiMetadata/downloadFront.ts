@@ -4,8 +4,8 @@ import type { ServerResponse } from 'node:http';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../dev/emulators';
-import { forward, startTestOrigin } from '../shared/testOrigin';
-import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
+import { forward, startTestOrigin } from '../../../dev/harness/testOrigin';
+import type { ReceivedRequest, TestOrigin } from '../../../dev/harness/testOrigin';
 
 /** The set-up of the Download Files tests that choose where the node's download links point. */
 

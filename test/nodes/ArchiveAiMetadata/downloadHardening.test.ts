@@ -5,9 +5,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import type { Sandbox } from '../../../dev/emulators';
 import { runNode } from '../../../dev/harness/execute';
-import { startTestOrigin } from '../shared/testOrigin';
+import { startTestOrigin } from '../../../dev/harness/testOrigin';
 import { startRewritingFront, succeededSpeechTaskId } from './downloadFront';
-import type { ReceivedRequest, TestOrigin } from '../shared/testOrigin';
+import type { ReceivedRequest, TestOrigin } from '../../../dev/harness/testOrigin';
 import { aiCredentials, resetState, withSandbox } from './helpers';
 
 /**

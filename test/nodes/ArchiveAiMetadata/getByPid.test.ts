@@ -1,6 +1,9 @@
+import type { OperationDefinitionNode } from 'graphql';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { AiNaming, Sandbox } from '../../../dev/emulators';
+import { AiSession } from '../../../nodes/ArchiveAiMetadata/api/viewSource';
+import { GraphqlClient } from '../../../nodes/shared/graphql/client';
 import { graphqlRequests, resetState, runAi, sortBy, withSandbox } from './helpers';
 
 function pairedIndex(item: { pairedItem?: unknown }): number {
@@ -230,6 +233,44 @@ describe('Get by PID input checks', () => {
 		);
 		expect(items.slice(1).every((item) => pairedIndex(item) === 1)).toBe(true);
 	});
+
+	it.each([
+		['nerTask', 1],
+		['faceMatch', 2],
+	])(
+		'%s: a group whose first item is not item 0 opens its views and reads its rows for that item, so errors name it',
+		async (resource, views) => {
+			const openView = jest.spyOn(AiSession.prototype, 'openView');
+			const request = jest.spyOn(GraphqlClient.prototype, 'request');
+			try {
+				const pids = sandbox.data.ai
+					.records('face_tasks', ['pid'])
+					.slice(0, 2)
+					.map((row) => String(row.pid));
+				// Item 0 fails its own check; items 1 and 2 are one group.
+				const result = await runAi(
+					sandbox,
+					{ resource, operation: 'getByPid', pid: '={{ $json.pid }}' },
+					{
+						input: [{ pid: '' }, ...pids.map((pid) => ({ pid }))],
+						settings: { continueOnFail: true },
+					},
+				);
+				expect(result.error).toBeUndefined();
+				// The view asked for, and for matches the task view their PIDs are found through.
+				expect(openView.mock.calls.map((call) => call[2])).toEqual(Array(views).fill(1));
+				const reads = request.mock.calls.filter(
+					([{ document }]) =>
+						(document.definitions[0] as OperationDefinitionNode).name?.value === 'ReadRows',
+				);
+				expect(reads.length).toBeGreaterThanOrEqual(views);
+				expect(reads.map((call) => call[1])).toEqual(reads.map(() => 1));
+			} finally {
+				openView.mockRestore();
+				request.mockRestore();
+			}
+		},
+	);
 
 	it('with Continue On Fail, an API failure gives every item an error item', async () => {
 		sandbox.faults.set('ai', { status5xx: { every: 1, code: 500 } });

@@ -3,7 +3,7 @@ import { NodeHelpers, Workflow, type INode, type INodeTypes } from 'n8n-workflow
 import { ArchiveSipWebhookApi } from '../../../credentials/ArchiveSipWebhookApi.credentials';
 import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
 import codex from '../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node.json';
-import { NODE_TYPE_NAME } from './fixtures';
+import { NODE_TYPE_NAME } from '../../../dev/emulators/webhook/fixtures';
 
 const nodeType = new ArchiveSipStatusTrigger();
 

@@ -1,5 +1,5 @@
 import { postBytes, postRaw } from '../../../dev/harness/webhook';
-import { signedHeaders, sipEventBody } from './fixtures';
+import { signedHeaders, sipEventBody } from '../../../dev/emulators/webhook/fixtures';
 import {
 	NOW_SECONDS,
 	SECRET,

@@ -1,5 +1,5 @@
 import { recordedLogs } from '../../../dev/harness/webhook';
-import { sipEventBody } from './fixtures';
+import { sipEventBody } from '../../../dev/emulators/webhook/fixtures';
 import { SECRET, deliver, onlyItem, startTrigger, useTriggerHarness } from './triggerSetup';
 
 useTriggerHarness();

@@ -23,13 +23,13 @@ import {
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE_NAME,
-	newSecret,
 	signedHeaders,
 	sipEventBody,
-} from './fixtures';
+} from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 
 const NOW_SECONDS = 1_758_548_009;
-const SECRET = newSecret();
+const SECRET = generateSecret();
 /** 2001-01-01T00:00:00Z: a captured delivery from long ago. */
 const YEAR_2001_SECONDS = 978_307_200;
 const BURST = 300;
@@ -115,7 +115,10 @@ afterEach(async () => {
 describe('a request that can never verify reads no credential', () => {
 	it('refuses a forgery with a timestamp from 2001 without reading the credential', async () => {
 		const { harness } = await startTrigger();
-		const answer = await deliver(harness, { secret: newSecret(), timestamp: YEAR_2001_SECONDS });
+		const answer = await deliver(harness, {
+			secret: generateSecret(),
+			timestamp: YEAR_2001_SECONDS,
+		});
 		expect(answer.status).toBe(401);
 		expect(errorOf(answer)).toBe('webhook-timestamp is too old');
 		expect(harness.credentialReads()).toBe(0);
@@ -134,7 +137,7 @@ describe('a request that can never verify reads no credential', () => {
 		const { harness } = await startTrigger();
 		const body = sipEventBody();
 		const headers = {
-			...signedHeaders(newSecret(), 'msg_cost_header', NOW_SECONDS, body),
+			...signedHeaders(generateSecret(), 'msg_cost_header', NOW_SECONDS, body),
 			'webhook-timestamp': timestamp,
 		};
 		const answer = await postRaw(harness.url, body, headers);
@@ -168,7 +171,7 @@ describe('concurrent deliveries share one credential read', () => {
 	it(`reads the credential at most once for ${BURST} concurrent forgeries after the keys expired`, async () => {
 		const { harness, reads } = await triggerWithExpiredKeys();
 		const answers = await burst(harness, reads, BURST, async () =>
-			deliver(harness, { secret: newSecret(), timestamp: later }),
+			deliver(harness, { secret: generateSecret(), timestamp: later }),
 		);
 		expect(answers.every((answer) => answer.status === 401)).toBe(true);
 		expect(errorOf(answers[0])).toBe('no valid webhook signature');

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 import { postRaw } from '../../../dev/harness/webhook';
-import { sign, signedHeaders, sipEventBody } from './fixtures';
+import { sign, signedHeaders, sipEventBody } from '../../../dev/emulators/webhook/fixtures';
 import {
 	NOW_SECONDS,
 	SECRET,

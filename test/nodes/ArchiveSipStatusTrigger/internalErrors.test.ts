@@ -10,10 +10,10 @@ import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE_NAME,
-	newSecret,
 	signedHeaders,
 	sipEventBody,
-} from './fixtures';
+} from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import {
 	NOW_SECONDS,
 	SECRET,
@@ -64,7 +64,7 @@ describe('secrets and internal errors', () => {
 	});
 
 	it('never puts a secret or a signature in any answer or log', async () => {
-		const rotated = newSecret();
+		const rotated = generateSecret();
 		const trigger = await startTrigger({
 			credentials: { signingSecret: SECRET, additionalSecrets: `${rotated}\nnot-a-secret` },
 			parameters: { options: { eventsPerMinute: 3 } },
@@ -78,7 +78,7 @@ describe('secrets and internal errors', () => {
 		};
 		await send(signedHeaders(SECRET, 'msg_s1', NOW_SECONDS, body));
 		await send(signedHeaders(rotated, 'msg_s2', NOW_SECONDS - 900, body));
-		await send(signedHeaders(newSecret(), 'msg_s3', NOW_SECONDS, body));
+		await send(signedHeaders(generateSecret(), 'msg_s3', NOW_SECONDS, body));
 		await send(signedHeaders(SECRET, 'msg_s4', NOW_SECONDS, '{"type": 1}'), '{"type": 1}');
 		await send(signedHeaders(SECRET, 'msg_s5', NOW_SECONDS, body));
 		await send(signedHeaders(SECRET, 'msg_s6', NOW_SECONDS, body));

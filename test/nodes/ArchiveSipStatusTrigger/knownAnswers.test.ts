@@ -1,5 +1,5 @@
 import { freezeClock, postRaw } from '../../../dev/harness/webhook';
-import { KNOWN_ANSWER_VECTORS } from './fixtures';
+import { KNOWN_ANSWER_VECTORS } from '../../../dev/emulators/webhook/fixtures';
 import { errorOf, onlyItem, startTrigger, useTriggerHarness } from './triggerSetup';
 
 useTriggerHarness();

@@ -1,5 +1,6 @@
 import { freezeClock } from '../../../dev/harness/webhook';
-import { newSecret, sipEventBody } from './fixtures';
+import { sipEventBody } from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import { NOW_SECONDS, deliver, startTrigger, useTriggerHarness } from './triggerSetup';
 
 useTriggerHarness();
@@ -34,7 +35,9 @@ describe('rate limit', () => {
 	it('does not count unsigned deliveries', async () => {
 		const trigger = await startTrigger({ parameters: { options: { eventsPerMinute: 1 } } });
 		for (let index = 0; index < 3; index += 1) {
-			expect((await deliver(trigger, sipEventBody(), { secret: newSecret() })).status).toBe(401);
+			expect((await deliver(trigger, sipEventBody(), { secret: generateSecret() })).status).toBe(
+				401,
+			);
 		}
 		expect((await deliver(trigger, sipEventBody())).status).toBe(204);
 	});

@@ -4,7 +4,7 @@ import {
 	acceptedIds,
 	MAX_RECORDED_IDS,
 } from '../../../nodes/ArchiveSipStatusTrigger/replay/acceptedIds';
-import { signedHeaders, sipEventBody } from './fixtures';
+import { signedHeaders, sipEventBody } from '../../../dev/emulators/webhook/fixtures';
 import {
 	NOW_SECONDS,
 	SECRET,

@@ -1,5 +1,6 @@
 import { freezeClock, postRaw } from '../../../dev/harness/webhook';
-import { newSecret, signedHeaders, sipEventBody } from './fixtures';
+import { signedHeaders, sipEventBody } from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import { NOW_SECONDS, SECRET, deliver, startTrigger, useTriggerHarness } from './triggerSetup';
 
 useTriggerHarness();
@@ -34,9 +35,9 @@ describe('replays', () => {
 	it('does not let an unsigned delivery reserve an id', async () => {
 		const trigger = await startTrigger();
 		const body = sipEventBody();
-		expect((await deliver(trigger, body, { id: 'msg_poison', secret: newSecret() })).status).toBe(
-			401,
-		);
+		expect(
+			(await deliver(trigger, body, { id: 'msg_poison', secret: generateSecret() })).status,
+		).toBe(401);
 		expect((await deliver(trigger, body, { id: 'msg_poison' })).status).toBe(204);
 		expect(trigger.runs()).toHaveLength(1);
 	});
@@ -72,7 +73,7 @@ describe('replays', () => {
 	});
 
 	it('keeps triggers with different secrets apart: the same id runs at each', async () => {
-		const otherSecret = newSecret();
+		const otherSecret = generateSecret();
 		const first = await startTrigger();
 		const second = await startTrigger({ credentials: { signingSecret: otherSecret } });
 		const body = sipEventBody();
@@ -85,7 +86,7 @@ describe('replays', () => {
 	});
 
 	it('records a delivery signed by two secrets (rotation) under both', async () => {
-		const newer = newSecret();
+		const newer = generateSecret();
 		const oldOnly = await startTrigger();
 		const rotated = await startTrigger({
 			credentials: { signingSecret: newer, additionalSecrets: SECRET },

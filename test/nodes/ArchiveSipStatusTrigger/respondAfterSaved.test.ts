@@ -18,14 +18,14 @@ import {
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE_NAME,
-	newSecret,
 	signedHeaders,
 	sipEventBody,
-} from './fixtures';
+} from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import { SENDER_GONE_GRACE_MS } from '../../../nodes/ArchiveSipStatusTrigger/inFlight';
 import { loadIsolatedNodeType } from './triggerSetup';
 
-const SECRET = newSecret();
+const SECRET = generateSecret();
 const AFTER_SAVED: INodeParameters = { respond: 'afterSaved' };
 
 interface WorkflowRow {

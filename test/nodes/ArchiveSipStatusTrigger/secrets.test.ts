@@ -7,7 +7,8 @@ import {
 	splitAdditionalSecrets,
 } from '../../../nodes/ArchiveSipStatusTrigger/verify/secrets';
 import type { ICredentialTestFunctions, ICredentialsDecrypted } from 'n8n-workflow';
-import { KNOWN_ANSWER_VECTORS, newSecret } from './fixtures';
+import { KNOWN_ANSWER_VECTORS } from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 
 describe('parseSigningSecret', () => {
 	it('decodes whsec_ + base64 to the key bytes', () => {
@@ -105,7 +106,7 @@ describe('parseSigningSecret', () => {
 
 describe('parseSigningKeys', () => {
 	it('collects the main secret and one secret per line', () => {
-		const [main, second, third] = [newSecret(), newSecret(), newSecret()];
+		const [main, second, third] = [generateSecret(), generateSecret(), generateSecret()];
 		const parsed = parseSigningKeys(main, `${second}\r\n\n ${third} `);
 		expect(parsed.errors).toEqual([]);
 		expect(parsed.keys.map((key) => `whsec_${key.toString('base64')}`)).toEqual([
@@ -116,7 +117,7 @@ describe('parseSigningKeys', () => {
 	});
 
 	it('numbers the additional secret that is wrong and keeps the good ones', () => {
-		const parsed = parseSigningKeys(newSecret(), `${newSecret()}\nv1,abc`);
+		const parsed = parseSigningKeys(generateSecret(), `${generateSecret()}\nv1,abc`);
 		expect(parsed.keys).toHaveLength(2);
 		expect(parsed.errors).toEqual([
 			expect.stringContaining('Additional Secret 2 looks like a signature'),
@@ -138,7 +139,9 @@ describe('credential test archiveSipWebhookSecretTest', () => {
 		);
 
 	it('reports OK for valid secrets', async () => {
-		expect(await runTest({ signingSecret: newSecret(), additionalSecrets: newSecret() })).toEqual({
+		expect(
+			await runTest({ signingSecret: generateSecret(), additionalSecrets: generateSecret() }),
+		).toEqual({
 			status: 'OK',
 			message: '2 signing secrets valid',
 		});
@@ -164,7 +167,10 @@ describe('credential test archiveSipWebhookSecretTest', () => {
 	});
 
 	it('fails for a key under 16 bytes, also when another secret is fine', async () => {
-		const result = await runTest({ signingSecret: newSecret(), additionalSecrets: 'whsec_QQ==' });
+		const result = await runTest({
+			signingSecret: generateSecret(),
+			additionalSecrets: 'whsec_QQ==',
+		});
 		expect(result).toEqual({
 			status: 'Error',
 			message:

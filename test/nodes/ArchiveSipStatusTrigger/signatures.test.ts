@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 import { postBytes, postRaw } from '../../../dev/harness/webhook';
-import { newSecret, sign, signedHeaders, sipEventBody } from './fixtures';
+import { sign, signedHeaders, sipEventBody } from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import {
 	NOW_SECONDS,
 	SECRET,
@@ -29,12 +30,16 @@ describe('signatures', () => {
 
 	it('rejects a delivery signed with another secret', async () => {
 		const trigger = await startTrigger();
-		expect((await deliver(trigger, sipEventBody(), { secret: newSecret() })).status).toBe(401);
+		expect((await deliver(trigger, sipEventBody(), { secret: generateSecret() })).status).toBe(401);
 		expect(trigger.runs()).toHaveLength(0);
 	});
 
 	it('accepts the old and the new secret while rotating', async () => {
-		const [oldSecret, olderSecret, newestSecret] = [newSecret(), newSecret(), newSecret()];
+		const [oldSecret, olderSecret, newestSecret] = [
+			generateSecret(),
+			generateSecret(),
+			generateSecret(),
+		];
 		const trigger = await startTrigger({
 			credentials: {
 				signingSecret: newestSecret,

@@ -10,7 +10,8 @@ import {
 	recordedLogs,
 	type WebhookHarnessOptions,
 } from '../../../dev/harness/webhook';
-import { newSecret, signedHeaders, sipEventBody } from './fixtures';
+import { signedHeaders, sipEventBody } from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import {
 	NOW_SECONDS,
 	SECRET,
@@ -46,7 +47,7 @@ describe('signing keys: read once, reused for a few seconds by production delive
 	it('verifies an event signed with a secret added to the credential at once (rotation)', async () => {
 		const { harness, credential } = await startEditableTrigger();
 		expect((await deliver(harness, sipEventBody())).status).toBe(204);
-		const rotated = newSecret();
+		const rotated = generateSecret();
 		credential.signingSecret = rotated;
 		credential.additionalSecrets = SECRET;
 		expect((await deliver(harness, sipEventBody(), { secret: rotated })).status).toBe(204);
@@ -57,7 +58,7 @@ describe('signing keys: read once, reused for a few seconds by production delive
 	it('stops verifying a secret removed from the credential once the window has passed', async () => {
 		const { harness, credential } = await startEditableTrigger();
 		expect((await deliver(harness, sipEventBody())).status).toBe(204);
-		credential.signingSecret = newSecret();
+		credential.signingSecret = generateSecret();
 		// Within the window the keys read a moment ago still hold the removed secret (the documented delay) ...
 		freezeClock(NOW_SECONDS * 1000 + SIGNING_KEY_REUSE_MS - 1);
 		expect((await deliver(harness, sipEventBody())).status).toBe(204);
@@ -72,7 +73,7 @@ describe('signing keys: read once, reused for a few seconds by production delive
 	it('reads the credential again before refusing a signature, so forged deliveries cost what they did', async () => {
 		const { harness } = await startEditableTrigger();
 		expect((await deliver(harness, sipEventBody())).status).toBe(204);
-		expect((await deliver(harness, sipEventBody(), { secret: newSecret() })).status).toBe(401);
+		expect((await deliver(harness, sipEventBody(), { secret: generateSecret() })).status).toBe(401);
 		expect(harness.credentialReads()).toBe(2);
 	});
 
@@ -84,10 +85,11 @@ describe('signing keys: read once, reused for a few seconds by production delive
 			401,
 		);
 		expect(
-			(await deliver(harness, body, { secret: newSecret(), timestamp: NOW_SECONDS - 3600 })).status,
+			(await deliver(harness, body, { secret: generateSecret(), timestamp: NOW_SECONDS - 3600 }))
+				.status,
 		).toBe(401);
 		const overlong = {
-			...signedHeaders(newSecret(), nextId(), NOW_SECONDS, body),
+			...signedHeaders(generateSecret(), nextId(), NOW_SECONDS, body),
 			'webhook-signature': 'v1,x '.repeat(11),
 		};
 		expect((await postRaw(harness.url, body, overlong)).status).toBe(401);
@@ -98,13 +100,19 @@ describe('signing keys: read once, reused for a few seconds by production delive
 		const { harness } = await startEditableTrigger();
 		expect((await deliver(harness, sipEventBody())).status).toBe(204);
 		for (let index = 0; index < 5; index++) {
-			expect((await deliver(harness, sipEventBody(), { secret: newSecret() })).status).toBe(401);
+			expect((await deliver(harness, sipEventBody(), { secret: generateSecret() })).status).toBe(
+				401,
+			);
 		}
 		expect(harness.credentialReads()).toBe(2);
 		freezeClock(NOW_SECONDS * 1000 + FORCED_REREAD_INTERVAL_MS);
 		expect(
-			(await deliver(harness, sipEventBody(), { secret: newSecret(), timestamp: NOW_SECONDS + 5 }))
-				.status,
+			(
+				await deliver(harness, sipEventBody(), {
+					secret: generateSecret(),
+					timestamp: NOW_SECONDS + 5,
+				})
+			).status,
 		).toBe(401);
 		expect(harness.credentialReads()).toBe(3);
 	});

@@ -1,4 +1,4 @@
-import { sipEventBody } from './fixtures';
+import { sipEventBody } from '../../../dev/emulators/webhook/fixtures';
 import { NOW_SECONDS, deliver, errorOf, startTrigger, useTriggerHarness } from './triggerSetup';
 
 useTriggerHarness();

@@ -16,7 +16,12 @@ import {
 	type WebhookHarnessOptions,
 } from '../../../dev/harness/webhook';
 import { acceptedIds } from '../../../nodes/ArchiveSipStatusTrigger/replay/acceptedIds';
-import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders } from './fixtures';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE_NAME,
+	signedHeaders,
+} from '../../../dev/emulators/webhook/fixtures';
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
 
 /**
  * The trigger over real HTTP (dev/harness/webhook) for the delivery tests of this folder: a node started per test,
@@ -24,7 +29,7 @@ import { CREDENTIAL_TYPE, NODE_TYPE_NAME, newSecret, signedHeaders } from './fix
  */
 
 export const NOW_SECONDS = 1_758_548_009;
-export const SECRET = newSecret();
+export const SECRET = generateSecret();
 
 let harnesses: WebhookHarness[] = [];
 let workflowCounter = 0;

@@ -1,4 +1,4 @@
-import { sipEventBody } from './fixtures';
+import { sipEventBody } from '../../../dev/emulators/webhook/fixtures';
 import { NOW_SECONDS, deliver, onlyItem, startTrigger, useTriggerHarness } from './triggerSetup';
 
 useTriggerHarness();

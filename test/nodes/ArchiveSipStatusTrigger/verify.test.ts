@@ -6,7 +6,7 @@ import {
 	verifyDelivery,
 } from '../../../nodes/ArchiveSipStatusTrigger/verify/signature';
 import { parseSigningSecret } from '../../../nodes/ArchiveSipStatusTrigger/verify/secrets';
-import { KNOWN_ANSWER_VECTORS } from './fixtures';
+import { KNOWN_ANSWER_VECTORS } from '../../../dev/emulators/webhook/fixtures';
 
 function keyOf(secret: string): Buffer {
 	const parsed = parseSigningSecret(secret, 'secret');

@@ -10,8 +10,8 @@ import { ArchiveOrganization } from '../../../nodes/ArchiveOrganization/ArchiveO
 import { clearSchemaCache } from '../../../nodes/shared/graphql/schemaCache';
 import { credentialsFor, runNode } from '../../../dev/harness/execute';
 import type { NodeRunResult } from '../../../dev/harness/execute';
-import { startTestOrigin } from './testOrigin';
-import type { ReceivedRequest, TestOrigin } from './testOrigin';
+import { startTestOrigin } from '../../../dev/harness/testOrigin';
+import type { ReceivedRequest, TestOrigin } from '../../../dev/harness/testOrigin';
 
 /**
  * A careless server that echoes the whole request (headers, query string, body) in its answers, in every way an

@@ -6,8 +6,8 @@ import { startSandbox } from '../../../dev/emulators';
 import type { Sandbox } from '../../../dev/emulators';
 import { runNode } from '../../../dev/harness/execute';
 import { aiCredentials } from '../../../dev/harness/sandboxCredentials';
-import { forward, startTestOrigin } from './testOrigin';
-import type { ReceivedRequest, TestOrigin } from './testOrigin';
+import { forward, startTestOrigin } from '../../../dev/harness/testOrigin';
+import type { ReceivedRequest, TestOrigin } from '../../../dev/harness/testOrigin';
 
 let sandbox: Sandbox;
 /** The GraphQL endpoint the node talks to; `answer` decides per request whether it fails or passes on. */

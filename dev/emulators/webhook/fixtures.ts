@@ -1,16 +1,13 @@
-import { randomBytes } from 'node:crypto';
-
 import { Webhook } from 'standardwebhooks';
 
-/** Test-side signing with the `standardwebhooks` library, independent of the node's own code. */
+/**
+ * Reference signing of SIP status events with the `standardwebhooks` library, independent of the node's own code and
+ * of the sender emulator (`sender.ts`), with the known-answer vectors: what the tests and the benchmarks share.
+ */
 
 export const NODE_TYPE_NAME = 'n8n-nodes-archive-services.archiveSipStatusTrigger';
 
 export const CREDENTIAL_TYPE = 'archiveSipWebhookApi';
-
-export function newSecret(bytes = 32): string {
-	return `whsec_${randomBytes(bytes).toString('base64')}`;
-}
 
 export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
 	return new Webhook(secret).sign(id, new Date(timestampSeconds * 1000), body);
