@@ -11,6 +11,7 @@ import {
 	N8nInstance,
 	type CredentialImport,
 	type ExecutionRecord,
+	type ExecutionStatus,
 	type PackageMode,
 } from '../../n8n/n8n';
 import { runGroup, spawnGroup, type GroupProcess } from '../../n8n/processes';
@@ -118,6 +119,10 @@ export class QueueCluster {
 		return await this.mainInstance.importWorkflow(workflow);
 	}
 
+	async importWorkflows(workflows: WorkflowJson[]): Promise<void> {
+		await this.mainInstance.importWorkflows(workflows);
+	}
+
 	async activate(workflowId: string, name: string): Promise<void> {
 		await this.mainInstance.activate(workflowId, name);
 	}
@@ -185,6 +190,14 @@ export class QueueCluster {
 			finished: row.finished,
 			data: row.data ? (flatted.parse(row.data) as RunExecutionData) : undefined,
 		}));
+	}
+
+	/** Id and status of each execution of the workflow, oldest first, without their data. */
+	async executionStatuses(workflowId: string): Promise<ExecutionStatus[]> {
+		const rows = await this.sql<{ id: number; status: string }>(
+			`SELECT id, status FROM execution_entity WHERE "workflowId" = '${workflowId.replace(/'/g, "''")}' ORDER BY id`,
+		);
+		return rows.map((row) => ({ id: String(row.id), status: row.status }));
 	}
 
 	/** When each execution of the workflow stopped (epoch ms), by execution id. */
@@ -352,9 +365,13 @@ export class QueueCluster {
 	): Promise<ExecutionRecord[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const all = await this.executions(workflowId);
+			// Statuses only while waiting: the data of hundreds of executions is read once, at the end.
+			const all = await this.executionStatuses(workflowId);
 			const done = all.filter((each) => !['new', 'running', 'waiting'].includes(each.status));
-			if (done.length >= count && done.length === all.length) return done;
+			if (done.length >= count && done.length === all.length) {
+				const finished = new Set(done.map((each) => each.id));
+				return (await this.executions(workflowId)).filter((each) => finished.has(each.id));
+			}
 			if (Date.now() > deadline) {
 				throw new Error(
 					`${done.length}/${count} executions of ${workflowId} finished (${all.length} recorded) after ${timeoutMs} ms\n${this.logs()}`,
