@@ -512,7 +512,7 @@ export class N8nInstance {
 }
 
 /** Where the harness keeps what it derives from an n8n install (beside the install, outside the repo). */
-function harnessCacheDir(install: N8nInstall): string {
+export function harnessCacheDir(install: N8nInstall): string {
 	return path.join(path.dirname(install.dir), 'harness', install.version);
 }
 
