@@ -225,12 +225,23 @@ export class N8nInstance {
 	}
 
 	/**
-	 * Marks an imported workflow active so that `start()` registers its triggers. Must be called
-	 * while the server is stopped (the CLI writes the database directly).
+	 * Marks an imported workflow active so that `start()` registers its triggers. It writes what
+	 * `n8n update:workflow --active=true` (1.x) and `n8n publish:workflow` (2.x) write: `active`, and
+	 * `activeVersionId` pointing at the workflow's current version; a CLI run would cost about 5
+	 * CPU-seconds. Must be called while the server is stopped (it caches the database).
 	 */
 	async activate(workflowId: string, workflowName: string): Promise<void> {
 		if (this.server) throw new Error('activate() needs the server stopped; call it before start()');
-		await this.cli(this.activationArgs(workflowId));
+		const { changes } = await this.write(
+			`UPDATE workflow_entity SET active = 1, activeVersionId = versionId WHERE id = '${sqlString(workflowId)}'`,
+		);
+		if (changes !== 1)
+			throw new Error(`cannot activate workflow ${workflowId}: it is not imported`);
+		this.expectActivation(workflowId, workflowName);
+	}
+
+	/** Makes `start()` wait until this workflow's triggers are registered (its activation was written elsewhere). */
+	expectActivation(workflowId: string, workflowName: string): void {
 		this.activated.set(workflowId, workflowName);
 	}
 
@@ -434,15 +445,28 @@ export class N8nInstance {
 	/** Read-only SQL on this instance's database, run with the sqlite3 addon n8n ships. */
 	async query<Row>(sql: string, flattedColumns: string[] = []): Promise<Row[]> {
 		if (!fs.existsSync(this.databaseFile)) return [];
+		return JSON.parse(await this.runSqlite([], sql, flattedColumns)) as Row[];
+	}
+
+	/** One statement that changes this instance's database (the server stopped). */
+	private async write(statement: string): Promise<{ changes: number }> {
+		return JSON.parse(await this.runSqlite(['--write'], statement)) as { changes: number };
+	}
+
+	private async runSqlite(
+		flags: string[],
+		sql: string,
+		flattedColumns: string[] = [],
+	): Promise<string> {
 		const script = path.join(REPO_ROOT, 'dev', 'n8n', 'sqlite-query.cjs');
 		const n8nPackageDir = path.dirname(path.dirname(this.install.n8nBin));
-		const result = await runGroup(
-			this.install.nodeBin,
-			[script, n8nPackageDir, this.databaseFile, sql, ...flattedColumns],
-			{ env: { PATH: process.env.PATH }, timeoutMs: 60_000 },
-		);
-		if (result.code !== 0) throw new Error(`sqlite query failed: ${result.stderr}`);
-		return JSON.parse(result.stdout) as Row[];
+		const args = [script, ...flags, n8nPackageDir, this.databaseFile, sql, ...flattedColumns];
+		const result = await runGroup(this.install.nodeBin, args, {
+			env: { PATH: process.env.PATH },
+			timeoutMs: 60_000,
+		});
+		if (result.code !== 0) throw new Error(`sqlite failed: ${result.stderr}`);
+		return result.stdout;
 	}
 
 	/** Stops the server and deletes a temp user folder (set E2E_KEEP_USER_FOLDER=1 to keep it). */
@@ -471,13 +495,6 @@ export class N8nInstance {
 		for (const file of fs.readdirSync(template)) {
 			fs.copyFileSync(path.join(template, file), path.join(target, file));
 		}
-	}
-
-	private activationArgs(workflowId: string): string[] {
-		// 2.x replaced the active flag with publishing a workflow version.
-		return this.majorVersion < 2
-			? ['update:workflow', `--id=${workflowId}`, '--active=true']
-			: ['publish:workflow', `--id=${workflowId}`];
 	}
 
 	private runCli(args: string[], timeoutMs: number): Promise<RunResult> {

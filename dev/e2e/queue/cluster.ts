@@ -126,8 +126,14 @@ export class QueueCluster {
 		await this.mainInstance.importWorkflows(workflows);
 	}
 
+	/** As N8nInstance.activate, in PostgreSQL: what `update:workflow --active=true` / `publish:workflow` write. */
 	async activate(workflowId: string, name: string): Promise<void> {
-		await this.mainInstance.activate(workflowId, name);
+		const changed = await this.psqlJson<{ id: string }[]>(
+			`WITH changed AS (UPDATE workflow_entity SET active = true, "activeVersionId" = "versionId" WHERE id = '${workflowId.replace(/'/g, "''")}' RETURNING id) SELECT coalesce(json_agg(changed), '[]'::json) FROM changed`,
+		);
+		if (changed.length !== 1)
+			throw new Error(`cannot activate workflow ${workflowId}: it is not imported`);
+		this.mainInstance.expectActivation(workflowId, name);
 	}
 
 	/** Starts main (waits for activation), then workers and webhook processors until each is ready. */
@@ -386,7 +392,11 @@ export class QueueCluster {
 
 	/** One query as the `postgres` superuser, rows as JSON (psql of the installed PostgreSQL). */
 	async sql<Row>(query: string): Promise<Row[]> {
-		const wrapped = `SELECT coalesce(json_agg(t), '[]'::json) FROM (${query}) t`;
+		return await this.psqlJson<Row[]>(`SELECT coalesce(json_agg(t), '[]'::json) FROM (${query}) t`);
+	}
+
+	/** Runs one statement that selects a single JSON value, and returns it parsed. */
+	private async psqlJson<T>(statement: string): Promise<T> {
 		const result = await runGroup(
 			'psql',
 			[
@@ -402,12 +412,12 @@ export class QueueCluster {
 				'-d',
 				DATABASE,
 				'-c',
-				wrapped,
+				statement,
 			],
 			{ env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeoutMs: 60_000 },
 		);
 		if (result.code !== 0) throw new Error(`psql failed: ${result.stderr}`);
-		return JSON.parse(result.stdout) as Row[];
+		return JSON.parse(result.stdout) as T;
 	}
 
 	/** Stops every n8n process, then PostgreSQL and Redis, and deletes the temp folders. */
