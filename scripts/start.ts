@@ -89,8 +89,7 @@ async function importDemoData(n8n: N8nInstance, sandbox: Sandbox, secret: string
 		step('importing and activating the demo workflows');
 		const sip = sipStatusWorkflow();
 		const exporter = scheduledExportWorkflow(EXPORT_DIR, EXPORT_START_FROM);
-		await n8n.importWorkflow(sip);
-		await n8n.importWorkflow(exporter);
+		await n8n.importWorkflows([sip, exporter]);
 		await n8n.activate(sip.id, sip.name);
 		await n8n.activate(exporter.id, exporter.name);
 		fs.writeFileSync(SETUP_MARKER, new Date().toISOString());

@@ -15,17 +15,36 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 results=.build/test-results
 mkdir -p "$results"
-rm -f "$results"/*.json
+rm -f "$results"/*.json "$results"/*.log
 trap 'node scripts/test-summary.js "$results"' EXIT
 
-npm run lint
-node scripts/check-exports.js
-npm run format:check
-npm run typecheck
-npm run build
-node scripts/package-size.js
-bash scripts/scan.sh
-bash scripts/node-cli-lint.sh
+# Steps 1-3 in two lanes at once (each lane is one process at a time; CI has 2 cores); each lane's output is printed
+# when it ends, and the run stops if either failed.
+lane() {
+	local name=$1
+	shift
+	local log="$results/$name.log"
+	(
+		set -e
+		for step in "$@"; do
+			echo "---- $step"
+			bash -c "$step"
+		done
+	) >"$log" 2>&1
+}
+lane checks 'npm run lint' 'node scripts/check-exports.js' 'npm run format:check' 'npm run typecheck' &
+checks_pid=$!
+lane package 'npm run build' 'node scripts/package-size.js' 'bash scripts/scan.sh' 'bash scripts/node-cli-lint.sh' &
+package_pid=$!
+checks_status=0
+wait "$checks_pid" || checks_status=$?
+package_status=0
+wait "$package_pid" || package_status=$?
+cat "$results/checks.log" "$results/package.log"
+if [ "$checks_status" -ne 0 ] || [ "$package_status" -ne 0 ]; then
+	echo "npm test: lint, type check or package checks failed (see above)" >&2
+	exit 1
+fi
 npx jest --json --outputFile="$results/unit.json"
 if [ "${SKIP_E2E:-}" != "1" ]; then
 	npm run e2e -- --json --outputFile="$PWD/$results/e2e.json"

@@ -23,7 +23,7 @@ import { request } from '../n8n/http';
 import { REPO_ROOT } from '../n8n/install';
 import { N8nInstance, type CredentialImport } from '../n8n/n8n';
 import type { CredentialRef, WorkflowJson } from '../n8n/workflows';
-import { idsOf, importWorkflows } from './lib/importing';
+import { idsOf } from './lib/importing';
 import { fetchAiToken } from './lib/tokens';
 import { renderResults, type BenchResults } from './lib/results';
 import { getByPidWorkflows, planPids, runGetByPid } from './sections/getByPid';
@@ -461,7 +461,7 @@ async function main(): Promise<void> {
 			(each): each is WorkflowJson => each !== undefined,
 		);
 		log('importing the workflows');
-		await importWorkflows(n8n, [
+		await n8n.importWorkflows([
 			...Object.values(returnAll),
 			...Object.values(orgReturnAll),
 			...Object.values(pid),

@@ -159,6 +159,8 @@ export interface WebhookHarness {
 	credentialReads(): number;
 	/** How many requests reached n8n's webhook handling so far (the node's webhook() is called for each). */
 	requestsStarted(): number;
+	/** How many of those requests' connections closed (answered, or their sender gave up). */
+	requestsClosed(): number;
 	close(): Promise<void>;
 }
 
@@ -245,9 +247,11 @@ export async function startWebhookHarness(
 	};
 
 	let requestsStarted = 0;
+	let requestsClosed = 0;
 
 	async function handle(req: N8nRequest, res: ServerResponse): Promise<void> {
 		requestsStarted++;
+		res.once('close', () => requestsClosed++);
 		await prepareRequest(req, options.rawBody ?? 'eager');
 		const workflow = inMemoryWorkflow ?? newWorkflow();
 		const node = workflow.getNode(TRIGGER_NODE_NAME)!;
@@ -419,6 +423,7 @@ export async function startWebhookHarness(
 		runs: () => calls.flatMap((call) => (call.execution ? [call.execution] : [])),
 		credentialReads: () => credentialReads,
 		requestsStarted: () => requestsStarted,
+		requestsClosed: () => requestsClosed,
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve, reject) =>

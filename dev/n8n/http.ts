@@ -67,10 +67,16 @@ export interface RecordedRequest {
 	body: string;
 }
 
+export interface RecordingServer {
+	url: string;
+	requests: RecordedRequest[];
+	close(): Promise<void>;
+}
+
 /** A loopback server that answers every request with JSON and records what it got. */
 export async function startRecordingServer(
 	answer: (request: RecordedRequest) => unknown = () => ({ ok: true }),
-): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
+): Promise<RecordingServer> {
 	const requests: RecordedRequest[] = [];
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];

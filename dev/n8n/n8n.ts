@@ -48,6 +48,11 @@ export interface N8nInstanceOptions {
 	onServerOutput?: (chunk: string) => void;
 }
 
+export interface ExecutionStatus {
+	id: string;
+	status: string;
+}
+
 export interface ExecutionRecord {
 	id: string;
 	workflowId: string;
@@ -99,7 +104,7 @@ export class N8nInstance {
 			const mode = options.packageMode ?? 'symlink';
 			if (mode !== 'none') placePackage(userFolder, options.packageRoot ?? REPO_ROOT, mode);
 			const [port, runnerBrokerPort] = await Promise.all([options.port ?? freePort(), freePort()]);
-			return new N8nInstance(
+			const instance = new N8nInstance(
 				install,
 				userFolder,
 				port,
@@ -108,6 +113,8 @@ export class N8nInstance {
 				ownsUserFolder,
 				options.onServerOutput,
 			);
+			if (ownsUserFolder && instance.env().DB_TYPE === 'sqlite') await instance.seedDatabase();
+			return instance;
 		} catch (error) {
 			if (ownsUserFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 			throw error;
@@ -157,6 +164,9 @@ export class N8nInstance {
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 			N8N_LOG_LEVEL: 'info',
 			N8N_LOG_OUTPUT: 'console',
+			// Every n8n CLI run and server start loads thousands of modules; V8's code cache on disk
+			// saves about a sixth of that CPU (about 1 s per run on 2 cores).
+			NODE_COMPILE_CACHE: path.join(harnessCacheDir(this.install), 'compile-cache'),
 			// Each instance brokers its own task runners; the default port would collide.
 			N8N_RUNNERS_BROKER_PORT: String(this.runnerBrokerPort),
 			// 1.x runs the Code node in-process unless told otherwise; 2.x always uses runners.
@@ -186,8 +196,15 @@ export class N8nInstance {
 
 	/** Imports a workflow (inactive); its `id` is kept, so tests can execute or activate it. */
 	async importWorkflow(workflow: WorkflowJson): Promise<string> {
-		await this.withImportFile(workflow, (file) => this.cli(['import:workflow', `--input=${file}`]));
+		await this.importWorkflows([workflow]);
 		return workflow.id;
+	}
+
+	/** Imports several workflows (inactive) in one `n8n import:workflow`: each CLI run costs seconds of CPU. */
+	async importWorkflows(workflows: WorkflowJson[]): Promise<void> {
+		await this.withImportFile(workflows, (file) =>
+			this.cli(['import:workflow', `--input=${file}`]),
+		);
 	}
 
 	/** Runs an imported workflow once with `n8n execute` (its manual trigger) and returns the run. */
@@ -208,12 +225,23 @@ export class N8nInstance {
 	}
 
 	/**
-	 * Marks an imported workflow active so that `start()` registers its triggers. Must be called
-	 * while the server is stopped (the CLI writes the database directly).
+	 * Marks an imported workflow active so that `start()` registers its triggers. It writes what
+	 * `n8n update:workflow --active=true` (1.x) and `n8n publish:workflow` (2.x) write: `active`, and
+	 * `activeVersionId` pointing at the workflow's current version; a CLI run would cost about 5
+	 * CPU-seconds. Must be called while the server is stopped (it caches the database).
 	 */
 	async activate(workflowId: string, workflowName: string): Promise<void> {
 		if (this.server) throw new Error('activate() needs the server stopped; call it before start()');
-		await this.cli(this.activationArgs(workflowId));
+		const { changes } = await this.write(
+			`UPDATE workflow_entity SET active = 1, activeVersionId = versionId WHERE id = '${sqlString(workflowId)}'`,
+		);
+		if (changes !== 1)
+			throw new Error(`cannot activate workflow ${workflowId}: it is not imported`);
+		this.expectActivation(workflowId, workflowName);
+	}
+
+	/** Makes `start()` wait until this workflow's triggers are registered (its activation was written elsewhere). */
+	expectActivation(workflowId: string, workflowName: string): void {
 		this.activated.set(workflowId, workflowName);
 	}
 
@@ -385,6 +413,14 @@ export class N8nInstance {
 		}));
 	}
 
+	/** Id and status of each execution of the workflow, oldest first, without their data. */
+	async executionStatuses(workflowId: string): Promise<ExecutionStatus[]> {
+		const rows = await this.query<{ id: unknown; status: unknown }>(
+			`SELECT id, status FROM execution_entity WHERE workflowId = '${sqlString(workflowId)}' ORDER BY id`,
+		);
+		return rows.map((row) => ({ id: String(row.id), status: String(row.status) }));
+	}
+
 	/** Polls the database until `count` executions of the workflow have finished (any outcome) with their run data saved. */
 	async waitForExecutions(
 		workflowId: string,
@@ -409,15 +445,28 @@ export class N8nInstance {
 	/** Read-only SQL on this instance's database, run with the sqlite3 addon n8n ships. */
 	async query<Row>(sql: string, flattedColumns: string[] = []): Promise<Row[]> {
 		if (!fs.existsSync(this.databaseFile)) return [];
+		return JSON.parse(await this.runSqlite([], sql, flattedColumns)) as Row[];
+	}
+
+	/** One statement that changes this instance's database (the server stopped). */
+	private async write(statement: string): Promise<{ changes: number }> {
+		return JSON.parse(await this.runSqlite(['--write'], statement)) as { changes: number };
+	}
+
+	private async runSqlite(
+		flags: string[],
+		sql: string,
+		flattedColumns: string[] = [],
+	): Promise<string> {
 		const script = path.join(REPO_ROOT, 'dev', 'n8n', 'sqlite-query.cjs');
 		const n8nPackageDir = path.dirname(path.dirname(this.install.n8nBin));
-		const result = await runGroup(
-			this.install.nodeBin,
-			[script, n8nPackageDir, this.databaseFile, sql, ...flattedColumns],
-			{ env: { PATH: process.env.PATH }, timeoutMs: 60_000 },
-		);
-		if (result.code !== 0) throw new Error(`sqlite query failed: ${result.stderr}`);
-		return JSON.parse(result.stdout) as Row[];
+		const args = [script, ...flags, n8nPackageDir, this.databaseFile, sql, ...flattedColumns];
+		const result = await runGroup(this.install.nodeBin, args, {
+			env: { PATH: process.env.PATH },
+			timeoutMs: 60_000,
+		});
+		if (result.code !== 0) throw new Error(`sqlite failed: ${result.stderr}`);
+		return result.stdout;
 	}
 
 	/** Stops the server and deletes a temp user folder (set E2E_KEEP_USER_FOLDER=1 to keep it). */
@@ -434,11 +483,18 @@ export class N8nInstance {
 		return redacted;
 	}
 
-	private activationArgs(workflowId: string): string[] {
-		// 2.x replaced the active flag with publishing a workflow version.
-		return this.majorVersion < 2
-			? ['update:workflow', `--id=${workflowId}`, '--active=true']
-			: ['publish:workflow', `--id=${workflowId}`];
+	/**
+	 * Gives a fresh user folder the database n8n's first run would create: a copy of one migrated,
+	 * empty database per n8n version (built once, by n8n itself). Migrations cost every fresh
+	 * instance 2-4 s of CPU in its first CLI run otherwise.
+	 */
+	private async seedDatabase(): Promise<void> {
+		const template = await migratedDatabase(this);
+		const target = path.dirname(this.databaseFile);
+		fs.mkdirSync(target, { recursive: true });
+		for (const file of fs.readdirSync(template)) {
+			fs.copyFileSync(path.join(template, file), path.join(target, file));
+		}
 	}
 
 	private runCli(args: string[], timeoutMs: number): Promise<RunResult> {
@@ -469,6 +525,54 @@ export class N8nInstance {
 			// Short values (ports, flags) would redact unrelated text.
 			if (typeof value === 'string' && value.length >= 6) this.secrets.add(value);
 		}
+	}
+}
+
+/** Where the harness keeps what it derives from an n8n install (beside the install, outside the repo). */
+export function harnessCacheDir(install: N8nInstall): string {
+	return path.join(path.dirname(install.dir), 'harness', install.version);
+}
+
+/**
+ * The directory holding a migrated, empty SQLite database of the instance's n8n version (the
+ * database file and its write-ahead log, as n8n left them), built on first use by `n8n
+ * import:workflow` of nothing in a scratch user folder. Concurrent builders race harmlessly: each
+ * builds in its own folder and the first rename wins.
+ */
+async function migratedDatabase(instance: N8nInstance): Promise<string> {
+	const template = path.join(harnessCacheDir(instance.install), 'migrated-database');
+	if (fs.existsSync(template)) return template;
+	fs.mkdirSync(path.dirname(template), { recursive: true });
+	const scratch = fs.mkdtempSync(`${template}.build-`);
+	try {
+		const emptyImport = path.join(scratch, 'empty.json');
+		fs.writeFileSync(emptyImport, '[]');
+		const result = await runGroup(
+			instance.install.nodeBin,
+			[instance.install.n8nBin, 'import:workflow', `--input=${emptyImport}`],
+			{
+				cwd: scratch,
+				env: { ...instance.env(), N8N_USER_FOLDER: scratch },
+				timeoutMs: CLI_TIMEOUT_MS,
+			},
+		);
+		if (result.code !== 0) {
+			throw new Error(`n8n could not create its database:\n${result.stdout}${result.stderr}`);
+		}
+		const built = path.join(scratch, 'database');
+		fs.mkdirSync(built);
+		for (const file of ['database.sqlite', 'database.sqlite-wal']) {
+			const source = path.join(scratch, '.n8n', file);
+			if (fs.existsSync(source)) fs.copyFileSync(source, path.join(built, file));
+		}
+		try {
+			fs.renameSync(built, template);
+		} catch (error) {
+			if (!fs.existsSync(template)) throw error;
+		}
+		return template;
+	} finally {
+		fs.rmSync(scratch, { recursive: true, force: true });
 	}
 }
 

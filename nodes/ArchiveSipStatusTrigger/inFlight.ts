@@ -42,6 +42,9 @@ function release(record: AcceptedIdRecord, recordKeys: string[]): void {
 export interface AnsweredResponse {
 	statusCode: number;
 	readonly headersSent: boolean;
+	/** The connection is gone ('close' already emitted, so a listener added now never runs). */
+	readonly closed?: boolean;
+	readonly destroyed?: boolean;
 	end: (...args: never[]) => unknown;
 	once(event: 'close', listener: () => void): unknown;
 }
@@ -105,7 +108,7 @@ export function holdUntilAnswered(
 	record: AcceptedIdRecord,
 ): void {
 	markInFlight(recordKeys);
-	res.once('close', () => {
+	const onClose = () => {
 		if (res.headersSent) {
 			// n8n answered, whether or not every byte reached the sender.
 			if (is2xx(res.statusCode)) settle(recordKeys);
@@ -131,7 +134,11 @@ export function holdUntilAnswered(
 				release(record, recordKeys);
 			}
 		});
-	});
+	};
+	// Under load n8n can reach webhook() after the sender already gave up: 'close' has fired then, and waiting for it
+	// would hold the id in flight (409 to every retry) forever, although its execution runs.
+	if (res.closed === true || res.destroyed === true) onClose();
+	else res.once('close', onClose);
 }
 
 /**

@@ -2,6 +2,7 @@
 # Redis and PostgreSQL for n8n queue mode, as the project's own loopback processes.
 #
 #   services.sh ensure                     install redis-server and postgresql (apt) when missing
+#   services.sh major                      print the installed PostgreSQL's major version
 #   services.sh redis <port>               run Redis in the foreground on 127.0.0.1:<port>
 #   services.sh postgres <port> <dir>      initdb into <dir> (trust auth), then run PostgreSQL in
 #                                          the foreground on 127.0.0.1:<port> (socket dir <dir>);
@@ -47,6 +48,12 @@ as_db_user() {
 	fi
 }
 
+major() {
+	local bin
+	bin=$(postgres_bin_dir) || die "PostgreSQL is not installed (run: services.sh ensure)"
+	basename "$(dirname "$bin")"
+}
+
 redis() {
 	local port=${1:?port}
 	exec redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
@@ -75,7 +82,8 @@ command=${1:-}
 shift || true
 case "$command" in
 	ensure) ensure ;;
+	major) major ;;
 	redis) redis "$@" ;;
 	postgres) postgres "$@" ;;
-	*) die "usage: services.sh ensure | redis <port> | postgres <port> <dir>" ;;
+	*) die "usage: services.sh ensure | major | redis <port> | postgres <port> <dir>" ;;
 esac

@@ -133,8 +133,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 			]);
 			const seedWorkflow = seedNamesWorkflow(seedCredential, seed);
 			const liveWorkflow = liveNamesWorkflow(liveCredential, live);
-			await n8n.importWorkflow(seedWorkflow);
-			await n8n.importWorkflow(liveWorkflow);
+			await n8n.importWorkflows([seedWorkflow, liveWorkflow]);
 			seedRun = (await n8n.execute(seedWorkflow.id)).run.data;
 			liveRun = (await n8n.execute(liveWorkflow.id)).run.data;
 		});

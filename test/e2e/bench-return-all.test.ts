@@ -4,7 +4,7 @@ import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
 import { DEFAULT_ACTION_CONCURRENCY } from '../../nodes/shared/n8n/limits';
-import { idsOf, importWorkflows } from '../../dev/bench/lib/importing';
+import { idsOf } from '../../dev/bench/lib/importing';
 import { returnAllSection } from '../../dev/bench/lib/results';
 import { fetchAiToken } from '../../dev/bench/lib/tokens';
 import { pagingWorkflows, runPaging, type PagingResult } from '../../dev/bench/sections/returnAll';
@@ -54,7 +54,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata').each(NEWEST_VERSION)(
 				log: () => undefined,
 			};
 			const workflows = pagingWorkflows(setup, 'smoke-');
-			await importWorkflows(n8n, Object.values(workflows));
+			await n8n.importWorkflows(Object.values(workflows));
 			result = await runPaging(
 				{ ...setup, token: await fetchAiToken(sandbox) },
 				idsOf(workflows),

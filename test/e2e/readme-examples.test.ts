@@ -336,13 +336,12 @@ describeIfPackageBuilt(
 			taskCp: String(speech[1].cp),
 		};
 		const more = moreExamplesWorkflow(input);
-		await n8n.importWorkflow(more);
-		moreRun = (await n8n.execute(more.id)).run.data;
-
 		const sip = sipStatusWorkflow();
 		const exporter = scheduledExportWorkflow(exportDir, EXPORT_START_FROM);
-		sipWorkflowId = await n8n.importWorkflow(sip);
-		await n8n.importWorkflow(exporter);
+		await n8n.importWorkflows([more, sip, exporter]);
+		sipWorkflowId = sip.id;
+		moreRun = (await n8n.execute(more.id)).run.data;
+
 		await n8n.activate(sip.id, sip.name);
 		await n8n.activate(exporter.id, exporter.name);
 		await n8n.start();

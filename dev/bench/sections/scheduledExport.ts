@@ -7,7 +7,6 @@ import { N8nInstance, type CredentialImport } from '../../n8n/n8n';
 import type { CredentialRef, WorkflowJson } from '../../n8n/workflows';
 import { DEFAULT_TRIGGER_CONCURRENCY } from '../../../nodes/shared/n8n/limits';
 import { countsSince, snapshot } from '../lib/counters';
-import { importWorkflows } from '../lib/importing';
 import { cpuInWindow, GroupMemorySampler, mebibytes, memoryInWindow } from '../lib/memory';
 import { median, ratio } from '../lib/stats';
 import {
@@ -311,7 +310,7 @@ async function runCase(
 						plan,
 						IDLE_LEAD_SECONDS,
 					);
-		await importWorkflows(n8n, [workflow]);
+		await n8n.importWorkflows([workflow]);
 		await n8n.activate(workflow.id, workflow.name);
 
 		const cache = setup.sandbox.responseCaches?.ai;

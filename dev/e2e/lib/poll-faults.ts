@@ -1,5 +1,5 @@
 import type { Sandbox } from '../../emulators';
-import type { ExecutionRecord, N8nInstance } from '../../n8n/n8n';
+import type { ExecutionRecord, ExecutionStatus, N8nInstance } from '../../n8n/n8n';
 import { newCredentialId } from '../../n8n/package';
 import { restartAfterKill } from './fault-burst';
 import {
@@ -102,7 +102,7 @@ export async function produceRowsWithKills(
 async function killDuringRun(n8n: N8nInstance, workflowId: string): Promise<void> {
 	const deadline = Date.now() + 60_000;
 	while (Date.now() < deadline) {
-		const executions = await n8n.executions(workflowId);
+		const executions = await n8n.executionStatuses(workflowId);
 		if (executions.some((execution) => isGoing(execution))) break;
 		await sleep(100);
 	}
@@ -110,7 +110,7 @@ async function killDuringRun(n8n: N8nInstance, workflowId: string): Promise<void
 	await restartAfterKill(n8n);
 }
 
-function isGoing(execution: ExecutionRecord): boolean {
+function isGoing(execution: ExecutionStatus): boolean {
 	return ['new', 'running'].includes(execution.status);
 }
 

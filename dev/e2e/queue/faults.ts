@@ -62,7 +62,7 @@ export function queueFault(
 export function clusterHost(cluster: QueueCluster): ReceiverHost {
 	return {
 		importCredentials: async (credentials) => await cluster.importCredentials(credentials),
-		importWorkflow: async (workflow) => await cluster.importWorkflow(workflow),
+		importWorkflows: async (workflows) => await cluster.importWorkflows(workflows),
 		activate: async (workflowId, name) => await cluster.activate(workflowId, name),
 		baseUrl: cluster.webhookBaseUrls[0],
 	};

@@ -214,10 +214,9 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 			webhookTrigger('Webhook', { path: tokenPath }),
 			organizationOperations(tokenCredential, partnerId)[0],
 		]);
-		for (const workflow of Object.values(workflows)) {
-			await cluster.importWorkflow(workflow);
+		await cluster.importWorkflows(Object.values(workflows));
+		for (const workflow of Object.values(workflows))
 			await cluster.activate(workflow.id, workflow.name);
-		}
 		await cluster.start();
 	});
 

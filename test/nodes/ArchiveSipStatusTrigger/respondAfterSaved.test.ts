@@ -51,10 +51,12 @@ async function startProcess(
 		parameters = AFTER_SAVED,
 		fault,
 		executionNodeType,
+		credentialRead,
 	}: {
 		parameters?: INodeParameters;
 		fault?: (call: number) => ExecutionFault | Promise<ExecutionFault>;
 		executionNodeType?: INodeType;
+		credentialRead?: () => Promise<void>;
 	} = {},
 ): Promise<WebhookHarness> {
 	const harness = await startWebhookHarness(loadIsolatedNodeType(), {
@@ -65,6 +67,7 @@ async function startProcess(
 		sharedStaticData: row,
 		executionFault: fault,
 		executionNodeType,
+		credentialRead,
 	});
 	started.push(harness);
 	return harness;
@@ -224,6 +227,30 @@ describe('Respond: After the Event Is Saved', () => {
 		await waitUntil(() => executionsOf(process) === 1);
 		// Its execution ran the trigger: the id counts as accepted, and the next retry is a replay.
 		expect((await deliver(process, 'msg_gone_1')).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
+	});
+
+	it('accepts an id whose sender gave up before webhook() ran (n8n slow under load), once its execution ran: retries are replays', async () => {
+		// n8n reaches the node only after the sender's timeout: the request is already closed when webhook() holds it.
+		const credentialRead = gate();
+		let reads = 0;
+		const process = await startProcess(newWorkflow(), {
+			credentialRead: async () => {
+				reads += 1;
+				if (reads === 1) await credentialRead.fault;
+			},
+		});
+		const body = sipEventBody();
+		const headers = signedHeaders(SECRET, 'msg_gone_early', Math.floor(Date.now() / 1000), body);
+		await expect(postRaw(process.url, body, headers, 200)).rejects.toThrow(/gave up/);
+		// The request is closed before the node goes on.
+		await waitUntil(() => reads === 1 && process.requestsClosed() === 1);
+		credentialRead.release('run');
+		await waitUntil(() => executionsOf(process) === 1);
+		await settled();
+
+		expect((await deliver(process, 'msg_gone_early')).status).toBe(204);
+		expect((await deliver(process, 'msg_gone_early')).status).toBe(204);
 		expect(executionsOf(process)).toBe(1);
 	});
 
