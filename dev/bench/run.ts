@@ -1,8 +1,8 @@
 /**
- * `npm run bench [-- --n8n 2.40.7 --rows 100000 --latencies 0,20,50,100 --concurrencies 8,16
+ * `npm run bench [-- --n8n 2.40.7 --rows 100000 --latencies 0,20,50,100 --concurrencies 4,16
  *   --org-rows 2800 --org-latencies 0,50 --small-rows 10000 --pid-items 1000 --token-runs 50
  *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
- *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 8 --enrich-items 10000 --enrich-partners 500 --enrich-latency 50
+ *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 2,4 --enrich-items 10000 --enrich-partners 500 --enrich-latency 50
  *   --enrich-ai-items 1000 --enrich-ai-distinct 1000
  *   --only returnAll,orgReturnAll,getByPid,enrichment,tokens,trigger,scheduledExport]`
  *
@@ -77,7 +77,7 @@ interface BenchOptions {
 	rounds: number;
 	/** Delays the bench server adds per GraphQL request, one Return All scenario each. */
 	latenciesMs: number[];
-	/** Max Concurrent Requests tried besides the node's default (4). */
+	/** Max Concurrent Requests tried besides the node's default (DEFAULT_ACTION_CONCURRENCY). */
 	concurrencies: number[];
 	/** Scale of the Organization emulator for its Return All (2,800: about 10,000 organizations). */
 	orgRows: number;
@@ -147,7 +147,7 @@ function parseOptions(argv: string[]): BenchOptions {
 		warmup: integer('warmup', 20),
 		rounds: Math.max(1, integer('rounds', 4)),
 		latenciesMs: integers('latencies', '0,20,50,100'),
-		concurrencies: integers('concurrencies', '8,16').filter(
+		concurrencies: integers('concurrencies', '4,16').filter(
 			(each) => each > 0 && each !== DEFAULT_ACTION_CONCURRENCY,
 		),
 		orgRows: integer('org-rows', 2800),
@@ -157,7 +157,7 @@ function parseOptions(argv: string[]): BenchOptions {
 		exportWarmup: integer('export-warmup', 1) > 0,
 		exportSeed: integer('export-seed', 5),
 		exportLatencyMs: integer('export-latency', 50),
-		exportConcurrencies: integers('export-concurrencies', '8').filter(
+		exportConcurrencies: integers('export-concurrencies', '2,4').filter(
 			(each) => each > 0 && each !== DEFAULT_TRIGGER_CONCURRENCY,
 		),
 		// 0 items leave that case of the enrichment section out.

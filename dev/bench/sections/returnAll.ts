@@ -110,7 +110,7 @@ export interface PagingSetup {
 const LABEL: Record<PagingApi, string> = { ai: 'Archive AI Metadata', org: 'Archive Organization' };
 
 function concurrenciesOf(setup: PagingSetup): number[] {
-	return [setup.defaultConcurrency, ...setup.otherConcurrencies];
+	return [...new Set([setup.defaultConcurrency, ...setup.otherConcurrencies])];
 }
 
 function pageSizeOf(api: PagingApi): number {
@@ -153,10 +153,12 @@ export function pagingWorkflows(
 	}
 	if (setup.packageBuilt) {
 		for (const concurrency of concurrenciesOf(setup as PagingSetup)) {
+			// The default case leaves the option unset: it measures the node's own default.
+			const set = concurrency === setup.defaultConcurrency ? undefined : concurrency;
 			workflows[`${prefix}ours${concurrency}`] =
 				setup.api === 'ai'
-					? ourReturnAllWorkflow(setup.ourCredential, concurrency)
-					: ourOrgReturnAllWorkflow(setup.ourCredential, concurrency);
+					? ourReturnAllWorkflow(setup.ourCredential, set)
+					: ourOrgReturnAllWorkflow(setup.ourCredential, set);
 		}
 	}
 	return workflows;

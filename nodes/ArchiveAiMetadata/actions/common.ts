@@ -64,7 +64,8 @@ export const concurrencyOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
 	default: DEFAULT_ACTION_CONCURRENCY,
-	description: 'How many page requests may be in flight at once',
+	description:
+		'How many page requests may be in flight at once. More than the default helps only over long distances, and asks more of the API.',
 };
 
 export const retriesOption = maxRetriesOption('action');

@@ -167,7 +167,8 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
 				default: DEFAULT_TRIGGER_CONCURRENCY,
-				description: 'How many pages are requested at the same time when many records are new',
+				description:
+					'How many pages are requested at the same time when many records are new. More than the default helps only over long distances, and asks more of the API.',
 			},
 			{
 				displayName: 'Max Records per Poll',

@@ -78,7 +78,7 @@ export function optionsCollection(resource: OrgResource, operation: Operation): 
 		default: DEFAULT_ACTION_CONCURRENCY,
 		description:
 			operation === 'getAll'
-				? 'How many pages to fetch at the same time'
+				? 'How many pages to fetch at the same time. More than the default helps only over long distances, and asks more of the API.'
 				: 'How many requests to send at the same time; each asks for up to 50 distinct keys of the input items',
 	});
 	entries.push(maxRetriesOption('action'));
