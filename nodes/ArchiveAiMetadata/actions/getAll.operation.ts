@@ -108,7 +108,9 @@ export async function executeGetMany(
 				},
 			},
 		);
-		return rows.map((row) => shapeRecord(view, row, options));
+		// Each row was parsed for this item alone.
+		const shaping = { keepRawJson: options.keepRawJson, inPlace: true };
+		return rows.map((row) => shapeRecord(view, row, shaping));
 	});
 }
 

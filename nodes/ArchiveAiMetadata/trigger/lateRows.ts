@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { IDataObject } from 'n8n-workflow';
 
-import type { CursorColumns, EmittedMemory } from './cursor';
+import type { EmittedMemory } from './cursor';
 
 /**
  * The trigger's memory of rows it emitted recently. Each poll re-reads the "Late Rows Window" before the newest
@@ -45,12 +44,8 @@ export function windowStart(watermarkMicros: number, windowMinutes: number): num
 	return watermarkMicros - Math.round(windowMinutes * MICROS_PER_MINUTE);
 }
 
-/** A row's identity: its time and key columns, so a row whose time moved (re-processed) is a new one. */
-export function rowHash(row: IDataObject, columns: CursorColumns): string {
-	const identity = JSON.stringify([
-		row[columns.time] ?? null,
-		...columns.key.map((column) => row[column] ?? null),
-	]);
+/** The hash a memory entry keeps of a row's identity (`rowIdentity`: its time and key columns). */
+export function identityHash(identity: string): string {
 	return createHash('sha256').update(identity).digest('base64url').slice(0, 11);
 }
 
@@ -66,32 +61,58 @@ export function rememberedHashes(memory: EmittedMemory): Set<string> {
 	return new Set(memory.entries.map(entryHash));
 }
 
+/** The newest time (µs) the memory holds, or -Infinity: rows after it cannot be remembered. */
+export function newestRemembered(memory: EmittedMemory): number {
+	let newest = Number.NEGATIVE_INFINITY;
+	for (const entry of memory.entries) newest = Math.max(newest, entryTime(entry));
+	return newest;
+}
+
+/** A row to remember: its time in µs and its identity text (hashed only if the row stays in the memory). */
+interface EmittedRow {
+	micros: number;
+	identity: string;
+}
+
 /**
- * The memory after a poll emitted `rows` (each with its time in µs): entries older than the window dropped; over
- * the bound, the oldest whole time groups dropped (never those at the newest time) and the floor raised to them.
+ * The memory after a poll emitted `emitted`: entries older than the window dropped; over the bound, the oldest
+ * whole time groups dropped (never those at the newest time) and the floor raised to them. Times are compared as
+ * numbers and only the rows kept are hashed: a poll of 100,000 rows keeps at most the bound's worth.
  */
 export function remember(
 	memory: EmittedMemory,
-	emitted: Array<{ micros: number; hash: string }>,
+	emitted: EmittedRow[],
 	lowerBoundMicros: number,
 	newestMicros: number,
 ): EmittedMemory {
-	const entries = [
-		...memory.entries,
-		...emitted.map(({ micros, hash }) => `${micros.toString(36)}.${hash}`),
-	]
-		.filter((entry) => entryTime(entry) >= lowerBoundMicros)
-		.sort((a, b) => entryTime(a) - entryTime(b));
+	const entries: Array<{ micros: number; text?: string; identity?: string }> = [];
+	for (const text of memory.entries) {
+		const micros = entryTime(text);
+		if (micros >= lowerBoundMicros) entries.push({ micros, text });
+	}
+	for (const { micros, identity } of emitted) {
+		if (micros >= lowerBoundMicros) entries.push({ micros, identity });
+	}
+	// Stable: the stored entries and each poll's rows are in time order already.
+	entries.sort((a, b) => a.micros - b.micros);
 	let floorMicros = memory.floor === null ? undefined : timestampMicros(memory.floor);
 	let dropUntil = entries.length - MAX_REMEMBERED_ROWS;
 	if (dropUntil > 0) {
 		// Whole time groups go, so no row at the new floor is half remembered.
-		const lastDropped = entryTime(entries[dropUntil - 1]);
-		const cut = Math.min(lastDropped, newestMicros - 1);
-		while (dropUntil < entries.length && entryTime(entries[dropUntil]) <= cut) dropUntil++;
-		while (dropUntil > 0 && entryTime(entries[dropUntil - 1]) > cut) dropUntil--;
+		const cut = Math.min(entries[dropUntil - 1].micros, newestMicros - 1);
+		while (dropUntil < entries.length && entries[dropUntil].micros <= cut) dropUntil++;
+		while (dropUntil > 0 && entries[dropUntil - 1].micros > cut) dropUntil--;
 		floorMicros = Math.max(floorMicros ?? cut, cut);
-		entries.splice(0, dropUntil);
+	} else {
+		dropUntil = 0;
 	}
-	return { floor: floorMicros === undefined ? null : microsToIso(floorMicros), entries };
+	return {
+		floor: floorMicros === undefined ? null : microsToIso(floorMicros),
+		entries: entries
+			.slice(dropUntil)
+			.map(
+				({ micros, text, identity }) =>
+					text ?? `${micros.toString(36)}.${identityHash(identity as string)}`,
+			),
+	};
 }

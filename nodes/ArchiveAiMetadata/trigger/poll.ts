@@ -2,15 +2,16 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { shapeRecord } from '../api/views';
-import { cursorAfter, readCursor, saveCursor } from './cursor';
+import { cursorAfter, readCursor, rowIdentity, saveCursor } from './cursor';
 import type { Cursor, CursorColumns, EmittedMemory } from './cursor';
 import { canConfirmRuns, claimPoll, emitConfirmed, settlePendingRun } from './runConfirmation';
 import {
 	MAX_REMEMBERED_ROWS,
 	microsToIso,
 	remember,
+	identityHash,
+	newestRemembered,
 	rememberedHashes,
-	rowHash,
 	timestampMicros,
 	windowStart,
 } from './lateRows';
@@ -22,6 +23,7 @@ import {
 	selectedColumns,
 	userFilters,
 } from './query';
+import type { OrderedRow } from './query';
 import { openViewSource } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
 import { readSettings } from './settings';
@@ -84,7 +86,6 @@ async function pollOnce(
 	const columns = cursorColumnsOf(source.view);
 	const watermark = requireMicros(ctx, cursor.time, columns.time);
 	const lowerBound = windowStart(watermark, settings.lateRowsWindowMinutes);
-	const remembered = cursor.memory ? rememberedHashes(cursor.memory) : new Set<string>();
 	const rows = await fetchOrdered(
 		ctx,
 		source,
@@ -92,12 +93,9 @@ async function pollOnce(
 		userFilters(source.view, settings),
 		selectedColumns(ctx, source.view, settings),
 		settings,
-		settings.maxRecordsPerPoll + remembered.size,
+		settings.maxRecordsPerPoll + (cursor.memory?.entries.length ?? 0),
 	);
-	const fresh = rows
-		.map((row) => ({ row, hash: rowHash(row, columns) }))
-		.filter(({ hash }) => !remembered.has(hash))
-		.slice(0, settings.maxRecordsPerPoll);
+	const fresh = notEmittedYet(rows, cursor.memory).slice(0, settings.maxRecordsPerPoll);
 	if (fresh.length === 0) return null;
 	// Shaped first: a row that cannot be emitted must not be remembered as emitted.
 	const items = emit(
@@ -139,6 +137,20 @@ function runStillGoing(
 }
 
 /**
+ * The rows the memory does not hold. Only a row at or before the newest remembered time can be held (a row's
+ * identity includes its time), so the rows after it are not hashed.
+ */
+function notEmittedYet(rows: OrderedRow[], memory: EmittedMemory | undefined): OrderedRow[] {
+	if (!memory || memory.entries.length === 0) return rows;
+	const remembered = rememberedHashes(memory);
+	const newest = newestRemembered(memory);
+	return rows.filter(
+		({ identity, micros }) =>
+			(micros !== undefined && micros > newest) || !remembered.has(identityHash(identity)),
+	);
+}
+
+/**
  * The cursor after emitting `fresh`: the newest time emitted so far (and that row's key), and the memory of the
  * rows emitted within the window below it. A cursor without a readable memory starts an empty one with its
  * time as the floor: rows at or before it were emitted under the (time, key) rule.
@@ -146,7 +158,7 @@ function runStillGoing(
 function nextCursor(
 	ctx: IPollFunctions,
 	cursor: Cursor,
-	fresh: Array<{ row: IDataObject; hash: string }>,
+	fresh: OrderedRow[],
 	columns: CursorColumns,
 	settings: TriggerSettings,
 ): Cursor {
@@ -155,13 +167,13 @@ function nextCursor(
 		time: cursor.time,
 		key: cursor.key,
 	};
-	const emitted = fresh.map(({ row, hash }) => {
+	const emitted = fresh.map(({ row, identity, micros: read }) => {
 		const time = String(row[columns.time]);
-		const micros = requireMicros(ctx, time, columns.time);
+		const micros = read ?? requireMicros(ctx, time, columns.time);
 		// Rows come oldest first: the last one at the newest time is the newest row.
 		if (micros >= newest.micros)
 			newest = { micros, time, key: cursorAfter(row, columns, settings.view)?.key ?? null };
-		return { micros, hash };
+		return { micros, identity };
 	});
 	const memory = cursor.memory ?? { floor: cursor.time, entries: [] };
 	return {
@@ -249,7 +261,7 @@ async function existingRowsInWindow(
 	);
 	const entries = rows.map((row) => ({
 		micros: requireMicros(ctx, String(row[columns.time]), columns.time),
-		hash: rowHash(row, columns),
+		identity: rowIdentity(row, columns),
 	}));
 	// All rows of the window were read, or only the newest: then what is older than the oldest time read is out.
 	const floorMicros =
@@ -289,7 +301,7 @@ function emit(
 	let records: IDataObject[];
 	try {
 		records = rows.map((row) =>
-			shapeRecord(source.view, row, { keepRawJson: settings.keepRawJson }),
+			shapeRecord(source.view, row, { keepRawJson: settings.keepRawJson, inPlace: true }),
 		);
 	} catch (error) {
 		// A list column holding neither a JSON array nor a Postgres array literal.

@@ -5,6 +5,7 @@ import { readRows } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
 import type { ResolvedView } from '../api/views';
 import { afterCursorFilter, cursorOrder, rowIdentity } from './cursor';
+import { timestampMicros } from './lateRows';
 import type { Cursor, CursorColumns } from './cursor';
 import type { TriggerSettings } from './settings';
 
@@ -87,6 +88,14 @@ export function positionFilter(
 		: { _and: [span, { [columns.time]: { _gt: cursor.memory.floor } }] };
 }
 
+/** A row a poll read, with its identity (`rowIdentity`, hashed for the memory) and its time in µs, read once. */
+export interface OrderedRow {
+	row: IDataObject;
+	identity: string;
+	/** Undefined when the time column holds no timestamp (an error once the row is to be emitted). */
+	micros: number | undefined;
+}
+
 /**
  * The rows of one position (up to `maxRows`), oldest first, by (time, key). The filter is fixed for the whole
  * poll, so offsets address one ordered result; a row seen twice (rows arriving while paging shift offsets) is
@@ -100,7 +109,7 @@ export async function fetchOrdered(
 	fields: string[],
 	settings: Pick<TriggerSettings, 'pageSize' | 'concurrency'>,
 	maxRows: number,
-): Promise<IDataObject[]> {
+): Promise<OrderedRow[]> {
 	const columns = cursorColumnsOf(source.view);
 	const rows = await readRows(
 		ctx,
@@ -118,10 +127,12 @@ export async function fetchOrdered(
 		PARAMETER_NAMES,
 	);
 	const seen = new Set<string>();
-	return rows.filter((row) => {
+	const ordered: OrderedRow[] = [];
+	for (const row of rows) {
 		const identity = rowIdentity(row, columns);
-		if (seen.has(identity)) return false;
+		if (seen.has(identity)) continue;
 		seen.add(identity);
-		return true;
-	});
+		ordered.push({ row, identity, micros: timestampMicros(String(row[columns.time])) });
+	}
+	return ordered;
 }
