@@ -2,7 +2,7 @@
  * `npm run bench [-- --n8n 2.40.7 --rows 100000 --latencies 0,20,50,100 --concurrencies 4,16
  *   --org-rows 2800 --org-latencies 0,50 --small-rows 10000 --pid-items 1000 --token-runs 50
  *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
- *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 2,4 --enrich-items 10000 --enrich-partners 500 --enrich-latency 50
+ *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 2,4 --export-floor 1 --enrich-items 10000 --enrich-partners 500 --enrich-latency 50
  *   --enrich-ai-items 1000 --enrich-ai-distinct 1000
  *   --only returnAll,orgReturnAll,getByPid,enrichment,tokens,trigger,scheduledExport]`
  *
@@ -96,6 +96,8 @@ interface BenchOptions {
 	exportLatencyMs: number;
 	/** Max Concurrent Requests tried for our trigger besides its default. */
 	exportConcurrencies: number[];
+	/** Also run the export's floor: the same flow with a trigger that emits the rows parsed already. */
+	exportFloor: boolean;
 	/** Enrichment: input items, distinct content partners among them, delay per Organization API request. */
 	enrichItems: number;
 	enrichPartners: number;
@@ -160,6 +162,7 @@ function parseOptions(argv: string[]): BenchOptions {
 		exportConcurrencies: integers('export-concurrencies', '2,4').filter(
 			(each) => each > 0 && each !== DEFAULT_TRIGGER_CONCURRENCY,
 		),
+		exportFloor: integer('export-floor', 1) > 0,
 		// 0 items leave that case of the enrichment section out.
 		enrichItems: integer('enrich-items', 10_000),
 		enrichPartners: Math.max(1, integer('enrich-partners', 500)),
@@ -581,6 +584,7 @@ async function main(): Promise<void> {
 					fetchToken: () => fetchAiToken(exportSandbox),
 					latencyMs: options.exportLatencyMs,
 					ourConcurrencies: options.exportConcurrencies,
+					floor: options.exportFloor,
 					rounds: options.exportRounds,
 					warmup: options.exportWarmup,
 					log,

@@ -45,6 +45,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 				},
 				fetchToken: () => fetchAiToken(sandbox),
 				latencyMs: 50,
+				floor: true,
 				rounds: 1,
 				warmup: false,
 				log: () => undefined,
@@ -59,6 +60,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 			expect(result.cases.map((each) => [each.contender, each.error])).toEqual([
 				['ours', undefined],
 				['builtin', undefined],
+				['floor', undefined],
 			]);
 		});
 
@@ -67,8 +69,13 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 			for (const each of result.cases) {
 				expect(each.csvRows).toBe(ROWS);
 				expect(each.executions).toBe(1);
-				expect(each.graphqlRequests).toBeGreaterThanOrEqual(Math.ceil(ROWS / result.pageSize));
+				// The floor fetches nothing: its trigger emits rows it parsed already.
+				if (each.contender === 'floor') expect(each.graphqlRequests).toBe(0);
+				else expect(each.graphqlRequests).toBeGreaterThanOrEqual(Math.ceil(ROWS / result.pageSize));
 			}
+			const floor = result.cases.find((each) => each.contender === 'floor');
+			// Its clock starts at its own mark, before n8n creates the execution.
+			expect(floor?.pollMs).toBeGreaterThanOrEqual(0);
 		});
 
 		it('prints the section table side by side with the ratios', () => {
@@ -77,6 +84,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 			expect(section).toContain('+50 ms per request');
 			expect(section).toContain('| Contender | Run | Time ms |');
 			expect(section).toContain('| Ratio ours / built-in |');
+			expect(section).toContain('| Ratio ours / floor |');
 			expect(section).toContain('time ours / built-in');
 			const markdown = renderResults({
 				generatedAt: new Date().toISOString(),

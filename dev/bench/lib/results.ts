@@ -326,6 +326,7 @@ export function scheduledExportSection(result: ExportResult): string {
 		]),
 	);
 	const builtin = result.summaries.find((each) => each.contender === 'builtin');
+	const floor = result.summaries.find((each) => each.contender === 'floor');
 	const ourSummaries = result.summaries.filter((each) => each.contender === 'ours');
 	const over = (ours: number, theirs: number | undefined) =>
 		theirs ? Math.round((ours / theirs) * 100) / 100 : undefined;
@@ -355,6 +356,16 @@ export function scheduledExportSection(result: ExportResult): string {
 				undefined,
 				undefined,
 			]),
+			...(floor
+				? ourSummaries.map((ours) => [
+						`Ratio ours${ours.concurrency === undefined ? '' : ` (${ours.concurrency} in flight)`} / floor`,
+						over(ours.medianTotalMs, floor.medianTotalMs),
+						over(ours.medianPeakRssMiB, floor.medianPeakRssMiB),
+						over(ours.medianGrowthMiB, floor.medianGrowthMiB),
+						undefined,
+						undefined,
+					])
+				: []),
 		],
 	);
 	const best = result.bestOurs;
@@ -366,10 +377,15 @@ export function scheduledExportSection(result: ExportResult): string {
 		[
 			'Targets:',
 			`- time ours / built-in: ${verdict(result.timeRatio, 0.5)}`,
-			`- peak RSS ours / built-in: ${verdict(result.peakRssRatio, 0.7)}`,
+			`- peak RSS ours / built-in: ${verdict(result.peakRssRatio, 1)}`,
+			...(floor
+				? [
+						`- time ours / floor (where n8n bounds the flow): ${verdict(result.floorTimeRatio, 1.2)}; peak RSS ours / floor: ${result.floorPeakRssRatio ?? '–'}`,
+					]
+				: []),
 			...(best
 				? [
-						`- fastest setting of ours (${best.concurrency === undefined ? 'default' : `${best.concurrency} in flight`}): time ${verdict(best.timeRatio, 0.5)}; peak RSS ${verdict(best.peakRssRatio, 0.7)}`,
+						`- fastest setting of ours (${best.concurrency === undefined ? 'default' : `${best.concurrency} in flight`}): time ${verdict(best.timeRatio, 0.5)}; peak RSS ${verdict(best.peakRssRatio, 1)}`,
 					]
 				: []),
 		].join('\n'),

@@ -446,6 +446,24 @@ export function ourExportWorkflow(
 	]);
 }
 
+/** The bench-only floor package (dev/bench/floorNode) and its node type. */
+export const FLOOR_PACKAGE_NAME = 'n8n-nodes-bench-floor';
+const FLOOR_NODE_TYPE = `${FLOOR_PACKAGE_NAME}.benchFloor`;
+
+/**
+ * The export's floor: the same flow as ours with the trigger replaced by one that only emits rows it has parsed
+ * already (polling every 5 seconds like ours): what n8n and Convert to File need for the rows, without fetching.
+ */
+export function floorExportWorkflow(
+	plan: ExportPlan,
+	files: { rowsFile: string; startFile: string },
+): WorkflowJson {
+	return chainWorkflow('bench export floor', [
+		node(EXPORT_TRIGGER_NODE, FLOOR_NODE_TYPE, { pollTimes: POLL_EVERY_FIVE_SECONDS, ...files }),
+		...csvToDiskNodes(plan.csvPath),
+	]);
+}
+
 /**
  * The flow a user builds from n8n's own nodes: a Schedule Trigger (a cron that fires once, `leadSeconds` after the
  * workflow is activated), the HTTP Request node (v4.2) POSTing the GraphQL query with the token in a header and

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import type { Sandbox } from '../../emulators';
+import { REPO_ROOT } from '../../n8n/install';
 import { N8nInstance, type CredentialImport } from '../../n8n/n8n';
 import type { CredentialRef, WorkflowJson } from '../../n8n/workflows';
 import { DEFAULT_TRIGGER_CONCURRENCY } from '../../../nodes/shared/n8n/limits';
@@ -14,6 +15,8 @@ import {
 	EXPORT_PAGE_SIZE,
 	EXPORT_POLL_SECONDS,
 	EXPORT_VIEW,
+	FLOOR_PACKAGE_NAME,
+	floorExportWorkflow,
 	ourExportWorkflow,
 	SPEECH_TASK_EXPORT_COLUMNS,
 	type ExportPlan,
@@ -36,11 +39,14 @@ import {
  *   startedAt (before its first request).
  * End = the execution's stoppedAt (the CSV is on disk). Every request to the AI API (GraphQL and token) waits
  * `latencyMs` in the emulator before its answer, for both alike: the real API is Hasura across the internet.
+ * - floor (when asked): ours with the trigger replaced by a bench-only one (dev/bench/floorNode) that emits the same
+ *   rows parsed already, released like ours. Start = that trigger's own mark after parsing, before it returns its
+ *   items: what n8n and Convert to File need for the rows, which no trigger can go below.
  * Memory and CPU: the n8n process group (n8n + task runners) sampled from /proc every 100 ms; the peak between start
  * and end, and its growth over the last sample before start.
  */
 
-export type ExportContender = 'ours' | 'builtin';
+export type ExportContender = 'ours' | 'builtin' | 'floor';
 
 export interface ExportCase {
 	contender: ExportContender;
@@ -51,7 +57,10 @@ export interface ExportCase {
 	round: number;
 	/** Start to end (see above). */
 	totalMs: number;
-	/** Ours: the poll's first GraphQL request to execution start (the poll fetching every row before the run exists). */
+	/**
+	 * Ours: the poll's first GraphQL request to execution start (the poll fetching every row before the run exists);
+	 * floor: its mark to execution start.
+	 */
 	pollMs?: number;
 	/** The execution's stoppedAt - startedAt. */
 	executionMs: number;
@@ -102,9 +111,12 @@ export interface ExportResult {
 	warmup: boolean;
 	cases: ExportCase[];
 	summaries: ExportSummary[];
-	/** Medians, ours (default settings) over built-in (targets: time ≤ 0.5, peak RSS ≤ 0.7). */
+	/** Medians, ours (default settings) over built-in (targets: time ≤ 0.5, peak RSS ≤ 1: issue 26). */
 	timeRatio?: number;
 	peakRssRatio?: number;
+	/** Medians, ours (default settings) over the floor, when the floor ran (target: time ≤ 1.2). */
+	floorTimeRatio?: number;
+	floorPeakRssRatio?: number;
 	/** Ours at the Max Concurrent Requests with the lowest median time, when other settings ran too. */
 	bestOurs?: { concurrency?: number; timeRatio?: number; peakRssRatio?: number };
 }
@@ -133,6 +145,8 @@ export interface ExportSetup {
 	/** Ours runs at its default Max Concurrent Requests and also at each of these. */
 	ourConcurrencies?: number[];
 	rounds: number;
+	/** Also run the floor (a trigger emitting the rows parsed already) beside ours and the built-in flow. */
+	floor?: boolean;
 	/** Run each contender once first, unmeasured, so the bench server has rendered every page. */
 	warmup: boolean;
 	log: (line: string) => void;
@@ -147,6 +161,8 @@ interface Contender {
 function labelOf({ contender, concurrency }: Contender): string {
 	if (contender === 'builtin')
 		return 'Schedule Trigger -> HTTP Request -> Split Out -> Convert to File';
+	if (contender === 'floor')
+		return 'Floor: a trigger emitting the rows parsed already -> Convert to File';
 	return `Archive AI Metadata Trigger${concurrency === undefined ? '' : ` (Max Concurrent Requests ${concurrency})`} -> Convert to File`;
 }
 
@@ -201,7 +217,11 @@ async function runRounds(setup: ExportSetup, rows: number): Promise<ExportResult
 				})),
 			]
 		: [];
-	const contenders: Contender[] = [...ours, { contender: 'builtin' }];
+	const contenders: Contender[] = [
+		...ours,
+		{ contender: 'builtin' },
+		...(setup.floor ? [{ contender: 'floor' as const }] : []),
+	];
 	const cases: ExportCase[] = [];
 	for (let round = setup.warmup ? 0 : 1; round <= setup.rounds; round++) {
 		// Alternating, so that a change in machine load hits both alike.
@@ -222,6 +242,7 @@ async function runRounds(setup: ExportSetup, rows: number): Promise<ExportResult
 		(each) => each.contender === 'ours' && each.concurrency === undefined,
 	);
 	const builtin = summaries.find((each) => each.contender === 'builtin');
+	const floor = summaries.find((each) => each.contender === 'floor' && each.rounds > 0);
 	const fastestOurs = summaries
 		.filter((each) => each.contender === 'ours' && each.rounds > 0)
 		.sort((a, b) => a.medianTotalMs - b.medianTotalMs)[0];
@@ -243,6 +264,12 @@ async function runRounds(setup: ExportSetup, rows: number): Promise<ExportResult
 			? {
 					timeRatio: ratio(oursDefault.medianTotalMs, builtin.medianTotalMs),
 					peakRssRatio: ratio(oursDefault.medianPeakRssMiB, builtin.medianPeakRssMiB),
+				}
+			: {}),
+		...(oursDefault && floor
+			? {
+					floorTimeRatio: ratio(oursDefault.medianTotalMs, floor.medianTotalMs),
+					floorPeakRssRatio: ratio(oursDefault.medianPeakRssMiB, floor.medianPeakRssMiB),
 				}
 			: {}),
 		...(fastestOurs && builtin && ours.length > 1
@@ -297,19 +324,35 @@ async function runCase(
 	let sampler: GroupMemorySampler | undefined;
 	const dataset = setup.sandbox.data.ai;
 	let withheld = false;
+	const floorFiles = {
+		rowsFile: path.join(csvDir, 'rows.json'),
+		startFile: path.join(csvDir, 'start'),
+	};
+	const floorRowsPending = `${floorFiles.rowsFile}.pending`;
+	// Ours and the floor get their rows at a moment the bench chooses; the built-in flow's schedule fires by itself.
+	const released = contender !== 'builtin';
 	try {
-		const credential =
-			contender === 'ours' ? setup.ourCredential : setup.headerCredential(await setup.fetchToken());
-		await n8n.importCredentials([credential.imported]);
-		const workflow: WorkflowJson =
-			contender === 'ours'
-				? ourExportWorkflow(credential.ref, plan, concurrency)
-				: builtinExportWorkflow(
-						setup.sandbox.ai.graphqlUrl,
-						credential.ref,
-						plan,
-						IDLE_LEAD_SECONDS,
-					);
+		let workflow: WorkflowJson;
+		if (contender === 'floor') {
+			placeFloorPackage(n8n.userFolder);
+			writeFloorRows(floorRowsPending, setup.sandbox);
+			workflow = floorExportWorkflow(plan, floorFiles);
+		} else {
+			const credential =
+				contender === 'ours'
+					? setup.ourCredential
+					: setup.headerCredential(await setup.fetchToken());
+			await n8n.importCredentials([credential.imported]);
+			workflow =
+				contender === 'ours'
+					? ourExportWorkflow(credential.ref, plan, concurrency)
+					: builtinExportWorkflow(
+							setup.sandbox.ai.graphqlUrl,
+							credential.ref,
+							plan,
+							IDLE_LEAD_SECONDS,
+						);
+		}
 		await n8n.importWorkflows([workflow]);
 		await n8n.activate(workflow.id, workflow.name);
 
@@ -329,15 +372,19 @@ async function runCase(
 		if (pid === undefined) throw new Error('n8n did not start');
 		sampler = new GroupMemorySampler(pid);
 		await starting;
-		if (contender === 'ours') {
+		if (released) {
 			await sleep(releaseDelayMs(Date.now()));
 			// One synchronous step: no request can reach the emulator (in this process) between these lines.
 			before = snapshot(setup.sandbox);
 			rendersBefore = cache.stats().misses;
 			cpuBefore = process.cpuUsage();
 			setup.sandbox.counters.watchFirstRequest();
-			dataset.release(EXPORT_VIEW);
-			withheld = false;
+			if (contender === 'ours') {
+				dataset.release(EXPORT_VIEW);
+				withheld = false;
+			} else {
+				fs.renameSync(floorRowsPending, floorFiles.rowsFile);
+			}
 		}
 		const execution = await waitForExecution(n8n, workflow.id);
 		const memory = sampler.stop();
@@ -351,7 +398,12 @@ async function runCase(
 		const startedAt = sqliteTime(execution.startedAt);
 		const stoppedAt = sqliteTime(execution.stoppedAt);
 		const firstRequest = setup.sandbox.counters.firstRequestAt('ai', 'graphql');
-		const start = contender === 'ours' ? (firstRequest ?? Number.NaN) : startedAt;
+		const start =
+			contender === 'ours'
+				? (firstRequest ?? Number.NaN)
+				: contender === 'floor'
+					? floorStart(floorFiles.startFile)
+					: startedAt;
 		const window = memoryInWindow(memory.series, start, stoppedAt - start);
 		const csv = fs.existsSync(plan.csvPath) ? fs.readFileSync(plan.csvPath) : Buffer.alloc(0);
 		const csvRows = countCsvRecords(csv) - (csv.length > 0 ? 1 : 0);
@@ -365,7 +417,7 @@ async function runCase(
 			...(concurrency === undefined ? {} : { concurrency }),
 			label: labelOf({ contender, concurrency }),
 			totalMs: stoppedAt - start,
-			...(contender === 'ours' ? { pollMs: startedAt - start } : {}),
+			...(released ? { pollMs: startedAt - start } : {}),
 			executionMs: stoppedAt - startedAt,
 			peakRssMiB: mebibytes(window.peakBytes),
 			rssAtStartMiB: mebibytes(window.atStartBytes),
@@ -386,6 +438,27 @@ async function runCase(
 		await n8n.dispose();
 		fs.rmSync(csvDir, { recursive: true, force: true });
 	}
+}
+
+/** The floor package (dev/bench/floorNode) into an n8n user folder, where n8n loads community packages from. */
+function placeFloorPackage(userFolder: string): void {
+	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', FLOOR_PACKAGE_NAME);
+	fs.cpSync(path.join(REPO_ROOT, 'dev', 'bench', 'floorNode'), target, { recursive: true });
+}
+
+/** The rows the floor emits: every speech task with the columns ours selects, as the API sends them. */
+function writeFloorRows(file: string, sandbox: Sandbox): void {
+	const rows = sandbox.data.ai
+		.rows(EXPORT_VIEW)
+		.map((row) =>
+			Object.fromEntries(SPEECH_TASK_EXPORT_COLUMNS.map((column) => [column, row[column]])),
+		);
+	fs.writeFileSync(file, JSON.stringify(rows));
+}
+
+/** The floor trigger's mark (ms since the epoch), written once its rows were parsed. */
+function floorStart(file: string): number {
+	return fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8')) : Number.NaN;
 }
 
 /**
