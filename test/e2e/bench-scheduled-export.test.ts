@@ -64,7 +64,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 			]);
 		});
 
-		it('writes a CSV with every speech task from both flows', () => {
+		it('writes a CSV with every speech task from every flow (ours, built-in, floor)', () => {
 			expect(result.rows).toBe(ROWS);
 			for (const each of result.cases) {
 				expect(each.csvRows).toBe(ROWS);
