@@ -157,6 +157,21 @@ export async function readRows(
 	request: ReadRequest,
 	names: ParameterNames,
 ): Promise<IDataObject[]> {
+	return await readMappedRows(ctx, source, itemIndex, request, names, (rows) => rows);
+}
+
+/**
+ * `readRows`, with each page's rows mapped as soon as that page arrives (`mapPage`), while later pages are still
+ * on their way: work per row then costs the reader no time of its own.
+ */
+export async function readMappedRows<T>(
+	ctx: RequestContext,
+	source: ViewSource,
+	itemIndex: number,
+	request: ReadRequest,
+	names: ParameterNames,
+	mapPage: (rows: IDataObject[]) => T[],
+): Promise<T[]> {
 	const { view, client } = source;
 	const document = buildViewQuery(view, {
 		operationName: request.operationName ?? 'ReadRows',
@@ -189,7 +204,7 @@ export async function readRows(
 			signal,
 		);
 		const rows = data[view.rootField];
-		return Array.isArray(rows) ? rows : [];
+		return mapPage(Array.isArray(rows) ? rows : []);
 	};
 	try {
 		if (request.singlePage) return await fetchPage(0, pageSize);

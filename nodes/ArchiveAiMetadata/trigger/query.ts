@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { fieldsFor } from '../api/documents';
-import { readRows } from '../api/viewSource';
+import { readMappedRows, readRows } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
 import type { ResolvedView } from '../api/views';
 import { afterCursorFilter, cursorOrder, rowIdentity } from './cursor';
@@ -111,7 +111,7 @@ export async function fetchOrdered(
 	maxRows: number,
 ): Promise<OrderedRow[]> {
 	const columns = cursorColumnsOf(source.view);
-	const rows = await readRows(
+	const rows = await readMappedRows(
 		ctx,
 		source,
 		0,
@@ -125,14 +125,18 @@ export async function fetchOrdered(
 			operationName: OPERATION_NAME,
 		},
 		PARAMETER_NAMES,
+		// Read while the next pages are on their way.
+		(page) =>
+			page.map((row) => ({
+				row,
+				identity: rowIdentity(row, columns),
+				micros: timestampMicros(String(row[columns.time])),
+			})),
 	);
 	const seen = new Set<string>();
-	const ordered: OrderedRow[] = [];
-	for (const row of rows) {
-		const identity = rowIdentity(row, columns);
-		if (seen.has(identity)) continue;
+	return rows.filter(({ identity }) => {
+		if (seen.has(identity)) return false;
 		seen.add(identity);
-		ordered.push({ row, identity, micros: timestampMicros(String(row[columns.time])) });
-	}
-	return ordered;
+		return true;
+	});
 }
