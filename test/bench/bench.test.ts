@@ -238,6 +238,7 @@ describe('scheduled export figures', () => {
 			cpuSeconds: 1,
 			csvRows: 10,
 			csvMiB: 0.1,
+			csvBytes: 100_000,
 			graphqlRequests: 1,
 			tokenRequests: 1,
 			serverCpuSeconds: 0.1,

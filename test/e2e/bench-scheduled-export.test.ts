@@ -74,6 +74,9 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 				else expect(each.graphqlRequests).toBeGreaterThanOrEqual(Math.ceil(ROWS / result.pageSize));
 			}
 			const floor = result.cases.find((each) => each.contender === 'floor');
+			const ours = result.cases.find((each) => each.contender === 'ours');
+			// The floor emits the rows ours fetches (the same columns, transcripts included), in another order.
+			expect(floor?.csvBytes).toBe(ours?.csvBytes);
 			// Its clock starts at its own mark, before n8n creates the execution.
 			expect(floor?.pollMs).toBeGreaterThanOrEqual(0);
 		});

@@ -72,6 +72,8 @@ export interface ExportCase {
 	/** Data rows of the CSV on disk (header excluded). */
 	csvRows: number;
 	csvMiB: number;
+	/** The CSV's size in bytes (the floor's must equal ours': the same rows, the same columns). */
+	csvBytes: number;
 	graphqlRequests: number;
 	tokenRequests: number;
 	/** CPU seconds of the bench process (emulator in it) between start and end: an upper bound on the server's. */
@@ -425,6 +427,7 @@ async function runCase(
 			cpuSeconds: cpuInWindow(memory.cpuSeries, start, stoppedAt - start),
 			csvRows,
 			csvMiB: mebibytes(csv.length),
+			csvBytes: csv.length,
 			graphqlRequests: counts.aiGraphql,
 			tokenRequests: counts.aiToken,
 			serverCpuSeconds: Math.round(((cpu.user + cpu.system) / 1e6) * 100) / 100,
@@ -446,14 +449,23 @@ function placeFloorPackage(userFolder: string): void {
 	fs.cpSync(path.join(REPO_ROOT, 'dev', 'bench', 'floorNode'), target, { recursive: true });
 }
 
-/** The rows the floor emits: every speech task with the columns ours selects, as the API sends them. */
+const floorRowsText = new WeakMap<Sandbox, string>();
+
+/**
+ * The rows the floor emits: every speech task with the columns ours selects, exactly as the API answers them
+ * (transcripts included), rendered once per emulator.
+ */
 function writeFloorRows(file: string, sandbox: Sandbox): void {
-	const rows = sandbox.data.ai
-		.rows(EXPORT_VIEW)
-		.map((row) =>
-			Object.fromEntries(SPEECH_TASK_EXPORT_COLUMNS.map((column) => [column, row[column]])),
+	let text = floorRowsText.get(sandbox);
+	if (text === undefined) {
+		const dataset = sandbox.data.ai;
+		const columns = [...SPEECH_TASK_EXPORT_COLUMNS];
+		text = JSON.stringify(
+			dataset.rows(EXPORT_VIEW).map((row) => dataset.record(EXPORT_VIEW, row, columns)),
 		);
-	fs.writeFileSync(file, JSON.stringify(rows));
+		floorRowsText.set(sandbox, text);
+	}
+	fs.writeFileSync(file, text);
 }
 
 /** The floor trigger's mark (ms since the epoch), written once its rows were parsed. */
