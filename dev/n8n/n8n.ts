@@ -589,10 +589,15 @@ export async function withN8n<T>(
 	}
 }
 
-function placePackage(userFolder: string, packageRoot: string, mode: 'symlink' | 'copy'): void {
+/** Where n8n loads a community package named `name` from, in a user folder (created if missing). */
+export function communityPackageDir(userFolder: string, name: string): string {
 	const nodeModules = path.join(userFolder, '.n8n', 'nodes', 'node_modules');
 	fs.mkdirSync(nodeModules, { recursive: true });
-	const target = path.join(nodeModules, PACKAGE_NAME);
+	return path.join(nodeModules, name);
+}
+
+function placePackage(userFolder: string, packageRoot: string, mode: 'symlink' | 'copy'): void {
+	const target = communityPackageDir(userFolder, PACKAGE_NAME);
 	// A persistent user folder may hold an older copy or link: replace it.
 	fs.rmSync(target, { recursive: true, force: true });
 	if (mode === 'symlink') {

@@ -2,7 +2,7 @@ import type { GetByPidResult } from '../sections/getByPid';
 import { enrichmentSection, type EnrichmentResult } from '../sections/enrichment';
 import type { PagingResult } from '../sections/returnAll';
 import type { TokenRun } from '../sections/tokens';
-import type { ExportResult } from '../sections/scheduledExport';
+import type { ExportResult, ExportSummary } from '../sections/scheduledExport';
 import type { TriggerResult } from '../sections/trigger';
 import { formatCell, markdownTable, verdict } from './report';
 
@@ -330,6 +330,16 @@ export function scheduledExportSection(result: ExportResult): string {
 	const ourSummaries = result.summaries.filter((each) => each.contender === 'ours');
 	const over = (ours: number, theirs: number | undefined) =>
 		theirs ? Math.round((ours / theirs) * 100) / 100 : undefined;
+	// One row per setting of ours: its medians over the peer's (time, peak RSS, growth).
+	const ratioRows = (peerName: string, peer: ExportSummary | undefined) =>
+		ourSummaries.map((ours) => [
+			`Ratio ours${ours.concurrency === undefined ? '' : ` (${ours.concurrency} in flight)`} / ${peerName}`,
+			over(ours.medianTotalMs, peer?.medianTotalMs),
+			over(ours.medianPeakRssMiB, peer?.medianPeakRssMiB),
+			over(ours.medianGrowthMiB, peer?.medianGrowthMiB),
+			undefined,
+			undefined,
+		]);
 	const sideBySide = markdownTable(
 		[
 			'Median of measured runs (nearest rank: of two, the lower)',
@@ -348,24 +358,8 @@ export function scheduledExportSection(result: ExportResult): string {
 				each.csvRows,
 				each.rounds,
 			]),
-			...ourSummaries.map((ours) => [
-				`Ratio ours${ours.concurrency === undefined ? '' : ` (${ours.concurrency} in flight)`} / built-in`,
-				over(ours.medianTotalMs, builtin?.medianTotalMs),
-				over(ours.medianPeakRssMiB, builtin?.medianPeakRssMiB),
-				over(ours.medianGrowthMiB, builtin?.medianGrowthMiB),
-				undefined,
-				undefined,
-			]),
-			...(floor
-				? ourSummaries.map((ours) => [
-						`Ratio ours${ours.concurrency === undefined ? '' : ` (${ours.concurrency} in flight)`} / floor`,
-						over(ours.medianTotalMs, floor.medianTotalMs),
-						over(ours.medianPeakRssMiB, floor.medianPeakRssMiB),
-						over(ours.medianGrowthMiB, floor.medianGrowthMiB),
-						undefined,
-						undefined,
-					])
-				: []),
+			...ratioRows('built-in', builtin),
+			...(floor ? ratioRows('floor', floor) : []),
 		],
 	);
 	const best = result.bestOurs;

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 
 import type { Sandbox } from '../../emulators';
 import { REPO_ROOT } from '../../n8n/install';
-import { N8nInstance, type CredentialImport } from '../../n8n/n8n';
+import { communityPackageDir, N8nInstance, type CredentialImport } from '../../n8n/n8n';
 import type { CredentialRef, WorkflowJson } from '../../n8n/workflows';
 import { DEFAULT_TRIGGER_CONCURRENCY } from '../../../nodes/shared/n8n/limits';
 import { countsSince, snapshot } from '../lib/counters';
@@ -445,8 +445,11 @@ async function runCase(
 
 /** The floor package (dev/bench/floorNode) into an n8n user folder, where n8n loads community packages from. */
 function placeFloorPackage(userFolder: string): void {
-	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', FLOOR_PACKAGE_NAME);
-	fs.cpSync(path.join(REPO_ROOT, 'dev', 'bench', 'floorNode'), target, { recursive: true });
+	fs.cpSync(
+		path.join(REPO_ROOT, 'dev', 'bench', 'floorNode'),
+		communityPackageDir(userFolder, FLOOR_PACKAGE_NAME),
+		{ recursive: true },
+	);
 }
 
 const floorRowsText = new WeakMap<Sandbox, string>();
