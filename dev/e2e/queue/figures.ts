@@ -16,9 +16,50 @@ export interface TriggerFigures {
 	lost: number;
 }
 
+export interface SoakSettings {
+	events: number;
+	ratePerSecond: number;
+	/** Share of events the sender sends again (signed afresh) after their 2xx. */
+	retryShare: number;
+	/** Share of events an attacker replays byte for byte, `replayAfterMs` after their first attempt. */
+	replayShare: number;
+	replayAfterMs: number;
+	respond: 'afterSaved' | 'immediately';
+}
+
+export interface SoakFigures {
+	version: string;
+	settings: SoakSettings;
+	sendingSeconds: number;
+	answered: number;
+	attemptsBeyondFirst: number;
+	exactlyOnce: number;
+	notRun: number;
+	ranTwice: number;
+	/** Ids the recorder saw that the soak never sent. */
+	foreign: number;
+	executions: number;
+	executionStatuses: Record<string, number>;
+	retriesAfterAnswer: number;
+	retriesAnswered2xx: number;
+	replays: number;
+	replaysAnswered2xx: number;
+	firstThousand: LatencySummary;
+	lastThousand: LatencySummary;
+	p99Ratio: number;
+}
+
+export interface LatencySummary {
+	p50: number;
+	p99: number;
+	count: number;
+}
+
 export interface VersionFigures {
 	trigger: TriggerFigures[];
 	tokenRequests?: { executions: number; tokens: number };
+	/** The reduced soak (newest version only). */
+	soak?: SoakFigures;
 }
 
 export type QueueFigures = Record<string, VersionFigures>;
@@ -32,6 +73,7 @@ export function recordFigures(version: string, update: Partial<VersionFigures>):
 	all[version] = {
 		trigger: [...current.trigger, ...(update.trigger ?? [])],
 		tokenRequests: update.tokenRequests ?? current.tokenRequests,
+		soak: update.soak ?? current.soak,
 	};
 	fs.mkdirSync(path.dirname(FIGURES_FILE), { recursive: true });
 	fs.writeFileSync(FIGURES_FILE, JSON.stringify(all, null, 2));
@@ -65,6 +107,24 @@ export function formatFigures(figures: QueueFigures): string {
 				`  token requests: ${each.tokenRequests.tokens} for ${each.tokenRequests.executions} executions over both workers`,
 			);
 		}
+		if (each.soak) {
+			lines.push('', ...soakTableHeader(each.soak.settings), soakTableRow(each.soak));
+		}
 	}
 	return lines.join('\n');
+}
+
+/** The soak's figures as one row of the table soakTableHeader starts. */
+export function soakTableRow(figures: SoakFigures): string {
+	const { settings, firstThousand: first, lastThousand: last } = figures;
+	return `| ${figures.version} | ${settings.respond} | ${settings.events} at ${settings.ratePerSecond}/s | ${figures.exactlyOnce} | ${figures.notRun} | ${figures.ranTwice} | ${figures.retriesAnswered2xx}/${figures.retriesAfterAnswer} | ${figures.replaysAnswered2xx}/${figures.replays} | ${first.p50} / ${first.p99} | ${last.p50} / ${last.p99} | ${figures.p99Ratio} |`;
+}
+
+export function soakTableHeader(settings: SoakSettings): string[] {
+	return [
+		`SIP trigger soak, queue mode (2 webhook processors routed by webhook-id, 2 workers); ${Math.round(settings.retryShare * 100)} % sent again after their 2xx, ${Math.round(settings.replayShare * 100)} % replayed ${settings.replayAfterMs / 1000} s later`,
+		'',
+		'| n8n | Respond | Events | Ran exactly once | Not run | Ran twice | Retries after 2xx answered 2xx | Replays answered 2xx | First 1,000 p50 / p99 ms | Last 1,000 p50 / p99 ms | p99 last / first |',
+		'|---|---|---|---|---|---|---|---|---|---|---|',
+	];
 }
