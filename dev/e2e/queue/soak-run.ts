@@ -22,7 +22,7 @@ import { newMessageId, signedHeaders, sipEvent, type Delivery } from './sip';
 /** The full soak of issue 23 item 6. */
 export const FULL_SOAK: SoakSettings = {
 	events: 20_000,
-	ratePerSecond: 8,
+	ratePerSecond: 6,
 	retryShare: 0.05,
 	replayShare: 0.01,
 	replayAfterMs: 600_000,
@@ -136,15 +136,35 @@ function latencySummary(outcomes: EventOutcome[]): LatencySummary {
 }
 
 async function waitUntilSettled(cluster: QueueCluster, workflowId: string): Promise<void> {
-	// Executions keep coming while the queue drains: done once none is open and the count held still for 10 s.
+	// Every attempt has its answer by now, so what is left is executions finishing: done once none is open and the
+	// count held still between two looks 3 s apart.
 	let previous = -1;
 	for (;;) {
 		const all = await cluster.executions(workflowId);
 		const open = all.filter((each) => ['new', 'running', 'waiting'].includes(each.status)).length;
 		if (open === 0 && all.length === previous) return;
 		previous = all.length;
-		await sleep(10_000);
+		await sleep(3_000);
 	}
+}
+
+/** How long the rate takes to climb from 0 to the soak's rate, linearly: a cluster just started is still warming up. */
+const RAMP_MS = 30_000;
+
+/**
+ * When each event is due (ms from the start): the rate climbs linearly over RAMP_MS, then holds. Without the climb,
+ * 8 events/s from the first second tipped one webhook processor of a fresh 2.40.7 cluster into a backlog it never left
+ * (2 cores): its attempts waited past the sender's 15 s, the retries added to the queue, and n8n's database ping,
+ * starved, answered `503 Database is not ready!`.
+ */
+function sendSchedule({ events, ratePerSecond }: SoakSettings): number[] {
+	const perMs = ratePerSecond / 1000;
+	const rampEvents = (perMs * RAMP_MS) / 2;
+	return Array.from({ length: events }, (_, index) =>
+		index < rampEvents
+			? Math.sqrt((2 * RAMP_MS * index) / perMs)
+			: RAMP_MS + (index - rampEvents) / perMs,
+	);
 }
 
 /**
@@ -163,15 +183,15 @@ export async function runSoak(
 	log: (line: string) => void = console.log,
 ): Promise<SoakFigures> {
 	const processors = cluster.webhookBaseUrls;
-	const spacingMs = 1000 / settings.ratePerSecond;
-	const sendingMs = settings.events * spacingMs;
-	const replayable = Math.max(0, Math.floor((sendingMs - settings.replayAfterMs) / spacingMs));
+	const dueAt = sendSchedule(settings);
+	const lastDue = dueAt[dueAt.length - 1] ?? 0;
+	const replayable = dueAt.filter((due) => due + settings.replayAfterMs <= lastDue).length;
 	const replayChance =
 		replayable > 0 ? Math.min(1, (settings.replayShare * settings.events) / replayable) : 0;
 	const started = performance.now();
 	const pending: Promise<EventOutcome>[] = [];
 	for (let index = 0; index < settings.events; index++) {
-		const due = started + index * spacingMs;
+		const due = started + dueAt[index];
 		const wait = due - performance.now();
 		if (wait > 0) await sleep(wait);
 		if (index > 0 && index % 1000 === 0) log(`soak: ${index} events sent`);

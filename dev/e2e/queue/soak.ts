@@ -11,7 +11,7 @@ import { FULL_SOAK, runSoak, soakReceiver } from './soak-run';
 // first and last thousand events' latency side by side. `npm test` runs a reduced soak (queue-mode.test.ts). Needs
 // `npm run build` first.
 //   node scripts/run-ts.js dev/e2e/queue/soak.ts
-//   SOAK_EVENTS (20000), SOAK_RATE (events/s, 8), SOAK_RETRY_SHARE (0.05), SOAK_REPLAY_SHARE (0.01),
+//   SOAK_EVENTS (20000), SOAK_RATE (events/s, 6, reached over 30 s), SOAK_RETRY_SHARE (0.05), SOAK_REPLAY_SHARE (0.01),
 //   SOAK_REPLAY_AFTER_S (600), SOAK_RESPOND (afterSaved | immediately), E2E_QUEUE_N8N_VERSIONS
 
 function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): SoakSettings {

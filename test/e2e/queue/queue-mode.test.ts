@@ -59,7 +59,7 @@ const BENCH_EVENTS = Number(process.env.E2E_QUEUE_BENCH_EVENTS ?? 60);
  */
 const SOAK: SoakSettings = {
 	events: Number(process.env.E2E_QUEUE_SOAK_EVENTS ?? 2_000),
-	ratePerSecond: 8,
+	ratePerSecond: 6,
 	retryShare: 0.05,
 	replayShare: 0.01,
 	// Past the 2 minutes a processor holds an id whose sender gave up: the record, not the hold, must refuse.
