@@ -490,9 +490,9 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		expect([oneWorker.lost, twoWorkers.lost]).toEqual([0, 0]);
 	});
 
-	(version === SOAK_VERSION ? it : it.skip)(
-		`soak: runs each of ${SOAK.events} events at ${SOAK.ratePerSecond}/s exactly once, with sender retries after the 2xx and replays ${SOAK.replayAfterMs / 1000} s later answered 2xx without running (figures printed by npm run e2e:queue)`,
-		async () => {
+	// Only where it runs: a skipped test would stand in every other version's results.
+	if (version === SOAK_VERSION)
+		it(`soak: runs each of ${SOAK.events} events at ${SOAK.ratePerSecond}/s exactly once, with sender retries after the 2xx and replays ${SOAK.replayAfterMs / 1000} s later answered 2xx without running (figures printed by npm run e2e:queue)`, async () => {
 			const figures = await runSoak(
 				cluster,
 				soakTarget!,
@@ -527,7 +527,5 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 				retriesAnswered2xx: figures.retriesAfterAnswer,
 				replaysAnswered2xx: figures.replays,
 			});
-		},
-		900_000,
-	);
+		}, 900_000);
 });
