@@ -1,10 +1,15 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 import { Webhook } from 'standardwebhooks';
 
 import { request, type HttpResponse } from '../../n8n/http';
 
 /** A SIP status sender for e2e: signs like the real one (Standard Webhooks), with fresh ids. */
+
+/** The processor (of `count`) a load balancer hashing the `webhook-id` header picks (docs/queue-mode.md). */
+export function routedProcessor(id: string, count: number): number {
+	return createHash('sha256').update(id).digest()[0] % count;
+}
 
 export function newSigningSecret(): string {
 	return `whsec_${randomBytes(32).toString('base64')}`;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 import { request } from '../../n8n/http';
 import {
@@ -10,7 +10,7 @@ import {
 } from '../lib/fault-burst';
 import type { QueueCluster } from './cluster';
 import { percentile, type LatencySummary, type SoakFigures, type SoakSettings } from './figures';
-import { newMessageId, signedHeaders, sipEvent, type Delivery } from './sip';
+import { newMessageId, routedProcessor, signedHeaders, sipEvent, type Delivery } from './sip';
 
 // Issue 23 item 6: the SIP trigger under sustained volume in real n8n queue mode, no faults. Signed events at a
 // steady rate, each sent to the processor a load balancer hashing `webhook-id` picks; a share of them sent again by
@@ -121,11 +121,6 @@ async function deliverEvent(
 	return outcome;
 }
 
-/** The processor a load balancer hashing `webhook-id` picks, of `count`. */
-function processorFor(id: string, count: number): number {
-	return createHash('sha256').update(id).digest()[0] % count;
-}
-
 function latencySummary(outcomes: EventOutcome[]): LatencySummary {
 	const latencies = outcomes.map((each) => each.firstLatencyMs).filter(Number.isFinite);
 	return {
@@ -196,7 +191,7 @@ export async function runSoak(
 		if (wait > 0) await sleep(wait);
 		if (index > 0 && index % 1000 === 0) log(`soak: ${index} events sent`);
 		const delivery = { id: newMessageId(), body: sipEvent(`soak-${randomUUID()}`) };
-		const url = `${processors[processorFor(delivery.id, processors.length)]}${receiver.path}`;
+		const url = `${processors[routedProcessor(delivery.id, processors.length)]}${receiver.path}`;
 		const replayAt =
 			index < replayable && Math.random() < replayChance ? due + settings.replayAfterMs : undefined;
 		pending.push(

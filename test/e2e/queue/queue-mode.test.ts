@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 import { startSandbox, type Sandbox } from '../../../dev/emulators';
 import { postJson, request } from '../../../dev/n8n/http';
@@ -36,6 +36,7 @@ import {
 	mapLimit,
 	newMessageId,
 	newSigningSecret,
+	routedProcessor,
 	sendSigned,
 	signedHeaders,
 	sipEvent,
@@ -262,11 +263,6 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		return `${cluster.webhookBaseUrls[processor]}/webhook/${trigger.webhookId}/sip-status`;
 	}
 
-	/** The processor a load balancer hashing the webhook-id header picks (docs/queue-mode.md), of two. */
-	function routedProcessor(id: string): number {
-		return createHash('sha256').update(id).digest()[0] % 2;
-	}
-
 	it('runs a built-in Webhook workflow on the workers, through both webhook processors', async () => {
 		const answers = await Promise.all(
 			cluster.webhookBaseUrls.map((base, index) =>
@@ -299,7 +295,7 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 			return { id: newMessageId(), body: sipEvent(correlationId) };
 		});
 		// Both processors take events: the ids are random, and the first two are placed one on each.
-		const urlOf = (index: number, id: string) => sipUrl(index < 2 ? index : routedProcessor(id));
+		const urlOf = (index: number, id: string) => sipUrl(index < 2 ? index : routedProcessor(id, 2));
 		for (const [index, delivery] of deliveries.entries()) {
 			expect((await sendSigned(urlOf(index, delivery.id), sipSecret, delivery)).status).toBe(204);
 		}
@@ -346,7 +342,7 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 
 	it('After the Event Is Saved: a sender that gave up while no worker was free is answered 204 as a replay once a worker ran its event', async () => {
 		const delivery = { id: newMessageId(), body: sipEvent(`gone-${randomUUID()}`) };
-		const url = sipUrl(routedProcessor(delivery.id), sipAfterSavedTrigger);
+		const url = sipUrl(routedProcessor(delivery.id, 2), sipAfterSavedTrigger);
 		// No worker takes the execution: n8n saves and queues it, and the sender's attempt times out unanswered.
 		await Promise.all([cluster.stopWorker(0), cluster.stopWorker(1)]);
 		try {
