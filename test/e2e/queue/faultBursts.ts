@@ -1,0 +1,93 @@
+import { generateSecret } from '../../../dev/emulators/webhook/sender';
+import {
+	countOutcomes,
+	EventSink,
+	runBurst,
+	senderRoute,
+	setUpReceivers,
+	type BurstResult,
+	type DurabilityCounts,
+	type EventDetail,
+	type Receiver,
+	type SenderRoute,
+} from '../../../dev/e2e/lib/fault-burst';
+import type { QueueCluster } from '../../../dev/e2e/queue/cluster';
+import {
+	acrossProcessors,
+	clusterHost,
+	keepEvidence,
+	queueFault,
+	UNREADY_RESTART_MS,
+	type QueueScenario,
+} from '../../../dev/e2e/queue/faults';
+
+// Issue 16, queue mode, reduced: the SIP trigger with "Respond: After the Event Is Saved" receives 100 signed events
+// through two webhook processors (each retry goes to the other one), while PostgreSQL is stopped for 10 s, then Redis
+// for 10 s, then one webhook processor and one worker are killed with SIGKILL, each mid-burst. queue-mode.test.ts
+// runs them last, in the cluster its other tests used (one cluster start-up per version instead of two). Full size
+// (1,000 events, 30 s, every mode and n8n's Webhook node): dev/e2e/queue/durability-full.ts.
+
+export const FAULT_SCENARIOS: QueueScenario[] = ['postgres', 'redis', 'processes'];
+export const FAULT_BURST_EVENTS = 100;
+const OUTAGE_MS = 10_000;
+
+/** Held by at least one saved execution, and by none that started. */
+export function onlyNeverStarted(event: EventDetail): boolean {
+	return event.heldBy.length > 0 && event.heldBy.every((execution) => execution.endsWith(':new'));
+}
+
+export interface FaultBurstOutcome {
+	burst: BurstResult;
+	counts: DurabilityCounts;
+	/** n8n processes restarted meanwhile (died, or unready for too long). */
+	restarted: string[];
+}
+
+/** One After the Event Is Saved receiver per scenario, set up before the cluster starts (activation needs that). */
+export class FaultBursts {
+	private route: SenderRoute | undefined;
+
+	private constructor(
+		private readonly cluster: QueueCluster,
+		private readonly secret: string,
+		private readonly sink: EventSink,
+		private readonly receivers: Receiver[],
+	) {}
+
+	/** Imports and activates the receivers: call before `cluster.start()`. */
+	static async prepare(cluster: QueueCluster): Promise<FaultBursts> {
+		const secret = generateSecret(32);
+		const sink = await EventSink.start();
+		const receivers = await setUpReceivers(
+			clusterHost(cluster),
+			secret,
+			FAULT_SCENARIOS.map(() => 'afterSaved'),
+			sink,
+		);
+		return new FaultBursts(cluster, secret, sink, receivers);
+	}
+
+	/** Strikes the scenario's fault once 40 % of the events were answered; counts what ran and what was lost. */
+	async run(scenario: QueueScenario): Promise<FaultBurstOutcome> {
+		// As behind a load balancer that checks readiness: n8n answers 200 to everything while it starts.
+		this.route ??= await senderRoute(this.cluster.webhookBaseUrls, false);
+		const receiver = this.receivers[FAULT_SCENARIOS.indexOf(scenario)];
+		const stopSupervising = this.cluster.supervise({ restartUnreadyAfterMs: UNREADY_RESTART_MS });
+		const burst = await runBurst(
+			queueFault(this.cluster, scenario, OUTAGE_MS),
+			acrossProcessors(this.cluster, receiver, this.route.baseUrls),
+			this.secret,
+			{ events: FAULT_BURST_EVENTS, spacingMs: 50, killAtAnswered: [FAULT_BURST_EVENTS * 0.4] },
+		);
+		const counts = await countOutcomes(this.cluster, receiver.workflow.id, burst, this.sink);
+		const restarted = await stopSupervising();
+		if (counts.lost > 0 || counts.unanswered > 0)
+			await keepEvidence(this.cluster, receiver, scenario, counts);
+		return { burst, counts, restarted };
+	}
+
+	async close(): Promise<void> {
+		await this.route?.close();
+		await this.sink.close();
+	}
+}
