@@ -65,6 +65,8 @@ export interface RecordedRequest {
 	url: string;
 	headers: http.IncomingHttpHeaders;
 	body: string;
+	/** When the whole request had arrived (epoch ms). */
+	receivedAtMs: number;
 }
 
 export interface RecordingServer {
@@ -87,6 +89,7 @@ export async function startRecordingServer(
 				url: req.url ?? '',
 				headers: req.headers,
 				body: Buffer.concat(chunks).toString('utf8'),
+				receivedAtMs: Date.now(),
 			};
 			requests.push(recorded);
 			res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });

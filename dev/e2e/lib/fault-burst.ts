@@ -82,11 +82,31 @@ export class EventSink {
 	/** How often the workflows' next node received each webhook-id. */
 	runsPerId(): Map<string, number> {
 		const runs = new Map<string, number>();
+		for (const { id } of this.received()) runs.set(id, (runs.get(id) ?? 0) + 1);
+		return runs;
+	}
+
+	/**
+	 * When the workflow's last first run of one of these events happened (epoch ms), undefined when none ran: with
+	 * the burst's start, how long the backlog took to drain counted in work done rather than in answers. Events that
+	 * never ran are the lost ones, counted apart.
+	 */
+	lastFirstRunAtMs(ids: Iterable<string>): number | undefined {
+		const firstRun = new Map<string, number>();
+		for (const { id, atMs } of this.received()) if (!firstRun.has(id)) firstRun.set(id, atMs);
+		let last: number | undefined;
+		for (const id of ids) {
+			const at = firstRun.get(id);
+			if (at !== undefined && (last === undefined || at > last)) last = at;
+		}
+		return last;
+	}
+
+	private *received(): Generator<{ id: string; atMs: number }> {
 		for (const request of this.server.requests) {
 			const id = (JSON.parse(request.body) as { webhook_id?: unknown }).webhook_id;
-			if (typeof id === 'string' && id !== '') runs.set(id, (runs.get(id) ?? 0) + 1);
+			if (typeof id === 'string' && id !== '') yield { id, atMs: request.receivedAtMs };
 		}
-		return runs;
 	}
 
 	async close(): Promise<void> {
@@ -295,6 +315,9 @@ export interface BurstResult {
 	kills: number;
 	/** Events not yet answered when n8n was killed, summed over the kills: the most that may run twice. */
 	unansweredAtKills: number;
+	/** When the first event was sent (epoch ms). */
+	startedAtMs: number;
+	/** From the first send to the last answer (or the last attempt given up). */
 	durationMs: number;
 }
 
@@ -346,7 +369,13 @@ export async function runBurst(
 		Array.from({ length: options.events }, (_, index) => deliver(index)),
 	);
 	await restarting;
-	return { events, kills, unansweredAtKills, durationMs: Date.now() - started };
+	return {
+		events,
+		kills,
+		unansweredAtKills,
+		startedAtMs: started,
+		durationMs: Date.now() - started,
+	};
 }
 
 /** webhook-ids an execution holds: the trigger's `webhook_id` field, or the header the Webhook node passes on. */

@@ -2,13 +2,10 @@ import { generateSecret } from '../../emulators/webhook/sender';
 import { packageUnderTest } from '../../n8n/package';
 import {
 	burstSpacingMs,
-	countOutcomes,
 	EventSink,
 	loadAverage,
-	runBurst,
 	senderRoute,
 	setUpReceivers,
-	type DurabilityCounts,
 	type ReceiverKind,
 } from '../lib/fault-burst';
 import { QueueCluster } from './cluster';
@@ -16,9 +13,8 @@ import {
 	acrossProcessors,
 	byWebhookId,
 	clusterHost,
-	queueFault,
+	runQueueBurst,
 	SCENARIO_LABELS,
-	UNREADY_RESTART_MS,
 	type QueueScenario,
 } from './faults';
 import { queueVersions } from './selection';
@@ -70,31 +66,28 @@ async function measureVersion(
 		routeLabel = route.label;
 		for (const [index, { scenario, kind }] of plan.entries()) {
 			const receiver = receivers[index];
-			const stopSupervising = cluster.supervise({ restartUnreadyAfterMs: UNREADY_RESTART_MS });
-			const burst = await runBurst(
-				queueFault(cluster, scenario, outageMs),
-				process.env.DURABILITY_ROUTE === 'id'
-					? byWebhookId(cluster, receiver, route.baseUrls)
-					: acrossProcessors(cluster, receiver, route.baseUrls),
+			const { burst, counts, restarted, lastRunSeconds } = await runQueueBurst(cluster, {
+				scenario,
+				outageMs,
+				receiver,
+				target:
+					process.env.DURABILITY_ROUTE === 'id'
+						? byWebhookId(cluster, receiver, route.baseUrls)
+						: acrossProcessors(cluster, receiver, route.baseUrls),
 				secret,
-				{
+				sink,
+				burst: {
 					events,
 					spacingMs: burstSpacingMs(),
 					killAtAnswered: [Math.round(events * (0.1 + Math.random() * 0.8))],
 				},
-			);
-			const counts: DurabilityCounts = await countOutcomes(
-				cluster,
-				receiver.workflow.id,
-				burst,
-				sink,
-			);
-			const restarted = await stopSupervising();
+			});
+			const answeredSeconds = Math.round(burst.durationMs / 1000);
 			console.log(
-				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, ${KIND_LABELS[kind]}: ${JSON.stringify({ ...counts, restarted, unansweredAtFault: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000), load: loadAverage() })}`,
+				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, ${KIND_LABELS[kind]}: ${JSON.stringify({ ...counts, restarted, unansweredAtFault: burst.unansweredAtKills, seconds: answeredSeconds, lastRunSeconds, load: loadAverage() })}`,
 			);
 			lines.push(
-				`| ${version} | ${SCENARIO_LABELS[scenario]} | ${KIND_LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`,
+				`| ${version} | ${SCENARIO_LABELS[scenario]} | ${KIND_LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} | ${burst.unansweredAtKills} | ${answeredSeconds} s | ${lastRunSeconds === undefined ? 'none' : `${lastRunSeconds} s`} |`,
 			);
 		}
 	} finally {
@@ -125,8 +118,10 @@ async function main(): Promise<void> {
 	console.log(
 		`\n${events} events per receiver (one every ${burstSpacingMs()} ms), queue mode (2 webhook processors, 2 workers), outages ${outageSeconds} s, sender through: ${routeLabel}${process.env.DURABILITY_ROUTE === 'id' ? ', each event to one processor (by webhook-id)' : ', each attempt to the next processor'}\n`,
 	);
-	console.log('| n8n | Fault | Receiver | Answered 2xx | Lost | Duplicates | Never answered |');
-	console.log('|---|---|---|---|---|---|---|');
+	console.log(
+		'| n8n | Fault | Receiver | Answered 2xx | Lost | Duplicates | Never answered | At fault | Last answer | Last run |',
+	);
+	console.log('|---|---|---|---|---|---|---|---|---|---|');
 	for (const line of lines) console.log(line);
 }
 

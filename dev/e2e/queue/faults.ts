@@ -3,8 +3,13 @@ import * as path from 'node:path';
 
 import { REPO_ROOT } from '../../n8n/install';
 import {
+	countOutcomes,
+	runBurst,
 	webhookIdsIn,
+	type BurstOptions,
+	type BurstResult,
 	type DurabilityCounts,
+	type EventSink,
 	type Fault,
 	type Receiver,
 	type ReceiverHost,
@@ -87,6 +92,57 @@ export function byWebhookId(
 	urls: string[] = cluster.webhookBaseUrls,
 ): Target {
 	return (eventIndex) => `${urls[eventIndex % urls.length]}${receiver.path}`;
+}
+
+export interface QueueBurstOutcome {
+	burst: BurstResult;
+	counts: DurabilityCounts;
+	/** n8n processes the supervisor restarted meanwhile (died, or unready for too long). */
+	restarted: string[];
+	/**
+	 * From the first send until the workflow had run the last of the events (the sink received it): the backlog drained
+	 * in work done, where `burst.durationMs` counts to the last answer. Undefined when none ran.
+	 */
+	lastRunSeconds: number | undefined;
+}
+
+export interface QueueBurstPlan {
+	scenario: QueueScenario;
+	outageMs: number;
+	receiver: Receiver;
+	target: Target;
+	secret: string;
+	sink: EventSink;
+	burst: BurstOptions;
+}
+
+/**
+ * One burst at a queue-mode cluster: the scenario's fault struck as the plan says, processes restarted as a
+ * deployment's policy would meanwhile, then what ran and what was lost counted from the cluster's executions.
+ */
+export async function runQueueBurst(
+	cluster: QueueCluster,
+	plan: QueueBurstPlan,
+): Promise<QueueBurstOutcome> {
+	const stopSupervising = cluster.supervise({ restartUnreadyAfterMs: UNREADY_RESTART_MS });
+	let stopped: Promise<string[]> | undefined;
+	const stop = () => (stopped ??= stopSupervising());
+	try {
+		const burst = await runBurst(
+			queueFault(cluster, plan.scenario, plan.outageMs),
+			plan.target,
+			plan.secret,
+			plan.burst,
+		);
+		const counts = await countOutcomes(cluster, plan.receiver.workflow.id, burst, plan.sink);
+		const restarted = await stop();
+		const ranAt = plan.sink.lastFirstRunAtMs(burst.events.map((event) => event.id));
+		const lastRunSeconds =
+			ranAt === undefined ? undefined : Math.round((ranAt - burst.startedAtMs) / 1000);
+		return { burst, counts, restarted, lastRunSeconds };
+	} finally {
+		await stop();
+	}
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,12 +1,8 @@
 import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import {
-	countOutcomes,
 	EventSink,
-	runBurst,
 	senderRoute,
 	setUpReceivers,
-	type BurstResult,
-	type DurabilityCounts,
 	type EventDetail,
 	type Receiver,
 	type SenderRoute,
@@ -16,8 +12,8 @@ import {
 	acrossProcessors,
 	clusterHost,
 	keepEvidence,
-	queueFault,
-	UNREADY_RESTART_MS,
+	runQueueBurst,
+	type QueueBurstOutcome,
 	type QueueScenario,
 } from '../../../dev/e2e/queue/faults';
 
@@ -34,13 +30,6 @@ const OUTAGE_MS = 10_000;
 /** Held by at least one saved execution, and by none that started. */
 export function onlyNeverStarted(event: EventDetail): boolean {
 	return event.heldBy.length > 0 && event.heldBy.every((execution) => execution.endsWith(':new'));
-}
-
-export interface FaultBurstOutcome {
-	burst: BurstResult;
-	counts: DurabilityCounts;
-	/** n8n processes restarted meanwhile (died, or unready for too long). */
-	restarted: string[];
 }
 
 /** One After the Event Is Saved receiver per scenario, set up before the cluster starts (activation needs that). */
@@ -68,22 +57,27 @@ export class FaultBursts {
 	}
 
 	/** Strikes the scenario's fault once 40 % of the events were answered; counts what ran and what was lost. */
-	async run(scenario: QueueScenario): Promise<FaultBurstOutcome> {
+	async run(scenario: QueueScenario): Promise<QueueBurstOutcome> {
 		// As behind a load balancer that checks readiness: n8n answers 200 to everything while it starts.
 		this.route ??= await senderRoute(this.cluster.webhookBaseUrls, false);
 		const receiver = this.receivers[FAULT_SCENARIOS.indexOf(scenario)];
-		const stopSupervising = this.cluster.supervise({ restartUnreadyAfterMs: UNREADY_RESTART_MS });
-		const burst = await runBurst(
-			queueFault(this.cluster, scenario, OUTAGE_MS),
-			acrossProcessors(this.cluster, receiver, this.route.baseUrls),
-			this.secret,
-			{ events: FAULT_BURST_EVENTS, spacingMs: 50, killAtAnswered: [FAULT_BURST_EVENTS * 0.4] },
-		);
-		const counts = await countOutcomes(this.cluster, receiver.workflow.id, burst, this.sink);
-		const restarted = await stopSupervising();
+		const outcome = await runQueueBurst(this.cluster, {
+			scenario,
+			outageMs: OUTAGE_MS,
+			receiver,
+			target: acrossProcessors(this.cluster, receiver, this.route.baseUrls),
+			secret: this.secret,
+			sink: this.sink,
+			burst: {
+				events: FAULT_BURST_EVENTS,
+				spacingMs: 50,
+				killAtAnswered: [FAULT_BURST_EVENTS * 0.4],
+			},
+		});
+		const { counts } = outcome;
 		if (counts.lost > 0 || counts.unanswered > 0)
 			await keepEvidence(this.cluster, receiver, scenario, counts);
-		return { burst, counts, restarted };
+		return outcome;
 	}
 
 	async close(): Promise<void> {
