@@ -4,6 +4,8 @@ import {
 	countOutcomes,
 	killAndRestart,
 	loadAverage,
+	RECEIVER_LABELS,
+	receiverKindsFromEnv,
 	runBurst,
 	senderRoute,
 	setUpReceivers,
@@ -25,11 +27,6 @@ import { packageUnderTest } from '../n8n/package';
 let routeLabel = '';
 
 const KINDS: ReceiverKind[] = ['immediately', 'afterSaved', 'webhookNode'];
-const LABELS: Record<ReceiverKind, string> = {
-	immediately: 'SIP trigger, Respond: Immediately',
-	afterSaved: 'SIP trigger, Respond: After the Event Is Saved',
-	webhookNode: "n8n's Webhook node (Respond: Immediately)",
-};
 
 async function measure(
 	version: string,
@@ -56,7 +53,7 @@ async function measure(
 		).finally(() => route.close());
 		const counts = await countOutcomes(n8n, receiver.workflow.id, burst);
 		console.log(
-			`n8n ${version} ${LABELS[kind]}: ${JSON.stringify({ ...counts, kills: burst.kills, unansweredAtKills: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000), load: loadAverage() })}`,
+			`n8n ${version} ${RECEIVER_LABELS[kind]}: ${JSON.stringify({ ...counts, kills: burst.kills, unansweredAtKills: burst.unansweredAtKills, seconds: Math.round(burst.durationMs / 1000), load: loadAverage() })}`,
 		);
 		return counts;
 	} finally {
@@ -64,23 +61,15 @@ async function measure(
 	}
 }
 
-/** DURABILITY_KINDS=afterSaved,webhookNode narrows the receivers (default: all three). */
-function kindsFromEnv(): ReceiverKind[] {
-	const requested = process.env.DURABILITY_KINDS?.split(/[\s,]+/).filter(Boolean) as
-		| ReceiverKind[]
-		| undefined;
-	return requested && requested.length > 0 ? requested : KINDS;
-}
-
 async function main(): Promise<void> {
 	const events = Number(process.env.DURABILITY_EVENTS ?? 1000);
 	const kills = Number(process.env.DURABILITY_KILLS ?? 3);
 	const rows: string[] = [];
 	for (const version of selectedN8nVersions()) {
-		for (const kind of kindsFromEnv()) {
+		for (const kind of receiverKindsFromEnv(KINDS)) {
 			const counts = await measure(version, kind, events, kills);
 			rows.push(
-				`| ${version} | ${LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`,
+				`| ${version} | ${RECEIVER_LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} |`,
 			);
 		}
 	}

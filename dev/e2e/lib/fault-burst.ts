@@ -51,7 +51,31 @@ export function loadAverage(): string {
 /** The real sender gives up on an attempt after 15 s. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 
-export type ReceiverKind = 'immediately' | 'afterSaved' | 'webhookNode';
+export type ReceiverKind = 'immediately' | 'afterSaved' | 'webhookNode' | 'webhookNodeLastNode';
+
+/** Every receiver the full runs know; DURABILITY_KINDS picks among them. */
+export const RECEIVER_LABELS: Record<ReceiverKind, string> = {
+	immediately: 'SIP trigger, Respond: Immediately',
+	afterSaved: 'SIP trigger, Respond: After the Event Is Saved',
+	webhookNode: "n8n's Webhook node (Respond: Immediately)",
+	// n8n's own way to answer once the workflow ran: the peer of After the Event Is Saved for how fast answers drain.
+	webhookNodeLastNode: "n8n's Webhook node (Respond: When Last Node Finishes)",
+};
+
+/** DURABILITY_KINDS (e.g. `afterSaved,webhookNode`) narrows the receivers; `fallback` otherwise. */
+export function receiverKindsFromEnv(
+	fallback: readonly ReceiverKind[],
+	env: NodeJS.ProcessEnv = process.env,
+): ReceiverKind[] {
+	const requested = env.DURABILITY_KINDS?.split(/[\s,]+/).filter(Boolean) ?? [];
+	for (const kind of requested) {
+		if (!(kind in RECEIVER_LABELS))
+			throw new Error(
+				`DURABILITY_KINDS: unknown receiver ${JSON.stringify(kind)} (one of ${Object.keys(RECEIVER_LABELS).join(', ')})`,
+			);
+	}
+	return requested.length > 0 ? (requested as ReceiverKind[]) : [...fallback];
+}
 
 export interface Receiver {
 	kind: ReceiverKind;
@@ -152,7 +176,8 @@ function receiverGraph(
 }
 
 /**
- * The workflow receiving the burst: the SIP trigger in one Respond mode, or n8n's Webhook node ("Immediately");
+ * The workflow receiving the burst: the SIP trigger in one Respond mode, or n8n's Webhook node (Immediately, or When
+ * Last Node Finishes);
  * with a sink URL, followed by a node that reports each event it receives there.
  */
 export function receiverWorkflow(
@@ -161,11 +186,12 @@ export function receiverWorkflow(
 	credential: { id: string; name: string },
 	sinkUrl?: string,
 ): Receiver {
-	if (kind === 'webhookNode') {
+	if (kind === 'webhookNode' || kind === 'webhookNodeLastNode') {
 		const path = `durability-${randomUUID()}`;
+		const responseMode = kind === 'webhookNode' ? 'onReceived' : 'lastNode';
 		const workflow = receiverGraph(
 			`durability ${kind} ${path.slice(-8)}`,
-			webhookTrigger('Webhook', { path }),
+			webhookTrigger('Webhook', { path, responseMode }),
 			sinkUrl,
 			`$json.headers["webhook-id"]`,
 		);

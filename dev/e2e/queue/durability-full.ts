@@ -4,6 +4,8 @@ import {
 	burstSpacingMs,
 	EventSink,
 	loadAverage,
+	RECEIVER_LABELS,
+	receiverKindsFromEnv,
 	senderRoute,
 	setUpReceivers,
 	type ReceiverKind,
@@ -22,22 +24,26 @@ import { queueVersions } from './selection';
 // Issue 16, queue-mode scenarios in full: 1,000 signed events per receiver through two webhook processors (each retry
 // to the other), the fault struck once at a random moment of the burst: PostgreSQL stopped for 30 s, Redis stopped for
 // 30 s, or one webhook processor and one worker killed with SIGKILL. Receivers: the SIP trigger in both Respond modes
-// and n8n's Webhook node. One cluster per n8n version; bursts one after another. Needs `npm run build` first.
+// and n8n's Webhook node (Immediately; DURABILITY_KINDS=webhookNodeLastNode adds When Last Node Finishes, the peer that
+// also answers after the run). One cluster per n8n version; bursts one after another. Needs `npm run build` first.
 //   node scripts/run-ts.js dev/e2e/queue/durability-full.ts
 //   (E2E_QUEUE_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_SPACING_MS, DURABILITY_OUTAGE_SECONDS, DURABILITY_SCENARIOS, DURABILITY_KINDS;
 //   DURABILITY_ROUTE=id sends every attempt of an event to one processor, as a load balancer hashing webhook-id would)
 
 let routeLabel = '';
 
-const KIND_LABELS: Record<ReceiverKind, string> = {
-	immediately: 'SIP trigger, Respond: Immediately',
-	afterSaved: 'SIP trigger, Respond: After the Event Is Saved',
-	webhookNode: "n8n's Webhook node (Respond: Immediately)",
-};
-
-function listFromEnv<T extends string>(name: string, all: readonly T[]): T[] {
-	const requested = process.env[name]?.split(/[\s,]+/).filter(Boolean);
-	return requested && requested.length > 0 ? (requested as T[]) : [...all];
+/** DURABILITY_SCENARIOS (e.g. `redis`) narrows the faults; all three otherwise. */
+function scenariosFromEnv(): QueueScenario[] {
+	const requested = process.env.DURABILITY_SCENARIOS?.split(/[\s,]+/).filter(Boolean) ?? [];
+	for (const scenario of requested) {
+		if (!(scenario in SCENARIO_LABELS))
+			throw new Error(
+				`DURABILITY_SCENARIOS: unknown fault ${JSON.stringify(scenario)} (one of ${Object.keys(SCENARIO_LABELS).join(', ')})`,
+			);
+	}
+	return requested.length > 0
+		? (requested as QueueScenario[])
+		: (Object.keys(SCENARIO_LABELS) as QueueScenario[]);
 }
 
 async function measureVersion(
@@ -84,10 +90,10 @@ async function measureVersion(
 			});
 			const answeredSeconds = Math.round(burst.durationMs / 1000);
 			console.log(
-				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, ${KIND_LABELS[kind]}: ${JSON.stringify({ ...counts, restarted, unansweredAtFault: burst.unansweredAtKills, seconds: answeredSeconds, lastRunSeconds, load: loadAverage() })}`,
+				`n8n ${version} queue mode, ${SCENARIO_LABELS[scenario]}, ${RECEIVER_LABELS[kind]}: ${JSON.stringify({ ...counts, restarted, unansweredAtFault: burst.unansweredAtKills, seconds: answeredSeconds, lastRunSeconds, load: loadAverage() })}`,
 			);
 			lines.push(
-				`| ${version} | ${SCENARIO_LABELS[scenario]} | ${KIND_LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} | ${burst.unansweredAtKills} | ${answeredSeconds} s | ${lastRunSeconds === undefined ? 'none' : `${lastRunSeconds} s`} |`,
+				`| ${version} | ${SCENARIO_LABELS[scenario]} | ${RECEIVER_LABELS[kind]} | ${counts.answered} | ${counts.lost} | ${counts.duplicates} | ${counts.unanswered} | ${burst.unansweredAtKills} | ${answeredSeconds} s | ${lastRunSeconds === undefined ? 'none' : `${lastRunSeconds} s`} |`,
 			);
 		}
 	} finally {
@@ -101,16 +107,8 @@ async function measureVersion(
 async function main(): Promise<void> {
 	const events = Number(process.env.DURABILITY_EVENTS ?? 1000);
 	const outageSeconds = Number(process.env.DURABILITY_OUTAGE_SECONDS ?? 30);
-	const scenarios = listFromEnv<QueueScenario>('DURABILITY_SCENARIOS', [
-		'postgres',
-		'redis',
-		'processes',
-	]);
-	const kinds = listFromEnv<ReceiverKind>('DURABILITY_KINDS', [
-		'immediately',
-		'afterSaved',
-		'webhookNode',
-	]);
+	const scenarios = scenariosFromEnv();
+	const kinds = receiverKindsFromEnv(['immediately', 'afterSaved', 'webhookNode']);
 	const lines: string[] = [];
 	for (const version of queueVersions()) {
 		lines.push(...(await measureVersion(version, scenarios, kinds, events, outageSeconds * 1000)));
