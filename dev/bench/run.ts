@@ -19,6 +19,7 @@ import { execFileSync } from 'node:child_process';
 
 import { startSandbox, type Sandbox } from '../emulators';
 import { generateSecret } from '../emulators/webhook/sender';
+import { n8nEnvFrom } from '../n8n/extraEnv';
 import { request } from '../n8n/http';
 import { REPO_ROOT } from '../n8n/install';
 import { N8nInstance, type CredentialImport } from '../n8n/n8n';
@@ -184,20 +185,10 @@ function parseOptions(argv: string[]): BenchOptions {
 
 /** BENCH_N8N_ENV: a JSON object of string values, added to every n8n process's environment. */
 function extraN8nEnv(): Record<string, string> {
-	const text = process.env.BENCH_N8N_ENV;
-	if (!text) return {};
-	const parsed: unknown = JSON.parse(text);
-	const valid =
-		typeof parsed === 'object' &&
-		parsed !== null &&
-		!Array.isArray(parsed) &&
-		Object.values(parsed).every((value) => typeof value === 'string');
-	if (!valid)
-		throw new Error(
-			'BENCH_N8N_ENV must be a JSON object of string values, e.g. {"N8N_EXPRESSION_ENGINE_POOL_SIZE": "4"}',
-		);
-	log(`n8n runs with BENCH_N8N_ENV: ${Object.keys(parsed).join(', ')}`);
-	return parsed as Record<string, string>;
+	const extra = n8nEnvFrom('BENCH_N8N_ENV');
+	if (Object.keys(extra).length > 0)
+		log(`n8n runs with BENCH_N8N_ENV: ${Object.keys(extra).join(', ')}`);
+	return extra;
 }
 
 function log(line: string): void {

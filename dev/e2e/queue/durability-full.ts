@@ -1,4 +1,5 @@
 import { generateSecret } from '../../emulators/webhook/sender';
+import { n8nEnvFrom } from '../../n8n/extraEnv';
 import { packageUnderTest } from '../../n8n/package';
 import {
 	burstSpacingMs,
@@ -28,6 +29,7 @@ import { queueVersions } from './selection';
 // also answers after the run). One cluster per n8n version; bursts one after another. Needs `npm run build` first.
 //   node scripts/run-ts.js dev/e2e/queue/durability-full.ts
 //   (E2E_QUEUE_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_SPACING_MS, DURABILITY_OUTAGE_SECONDS, DURABILITY_SCENARIOS, DURABILITY_KINDS;
+//   DURABILITY_N8N_ENV='{"NAME": "value"}' adds environment to every n8n process;
 //   DURABILITY_ROUTE=id sends every attempt of an event to one processor, as a load balancer hashing webhook-id would)
 
 let routeLabel = '';
@@ -54,7 +56,11 @@ async function measureVersion(
 	outageMs: number,
 ): Promise<string[]> {
 	const secret = generateSecret(32);
-	const cluster = await QueueCluster.create({ version, ...packageUnderTest() });
+	const cluster = await QueueCluster.create({
+		version,
+		...packageUnderTest(),
+		env: n8nEnvFrom('DURABILITY_N8N_ENV'),
+	});
 	const sink = await EventSink.start();
 	const lines: string[] = [];
 	let closeRoute = async () => {};
