@@ -67,6 +67,8 @@ export type DeliveryResult =
 			signatureOnly?: boolean;
 			/** A 503 because the replay record has no room: logged, since it needs an operator. */
 			recordFull?: boolean;
+			/** A 409: the record keys of the id in flight, whose answer the retry may wait for. */
+			inFlightKeys?: string[];
 	  };
 
 /** Why the filters keep an event from the ordinary outputs (Event Types first), or undefined when they do not. */
@@ -124,6 +126,7 @@ export async function handleDelivery(
 			status: 409,
 			error: 'an earlier delivery of this webhook-id is still being processed, retry later',
 			headers: { 'retry-after': '5' },
+			inFlightKeys: recordKeys,
 		};
 	}
 

@@ -1,15 +1,19 @@
+import { sleepWithAbort } from 'n8n-workflow';
+
 import { setBounded } from '../shared/boundedCache';
 import type { AcceptedIdRecord } from './replay/acceptedIds';
 
 /**
- * Accepted deliveries this process has not answered yet, so a retry of one is told to come back later (409) rather
- * than taken for a replay, and its id leaves the replay record unless the delivery ended in a 2xx.
+ * Accepted deliveries this process has not answered yet, so a retry of one waits for that answer (then is a replay,
+ * or runs) or is told to come back later (409) rather than taken for a replay, and its id leaves the replay record
+ * unless the delivery ended in a 2xx.
  */
 
 /**
- * Replay-record keys of deliveries this process accepted and is waiting to answer. A retry of one is answered 409
- * (non-2xx, so the sender tries again later): answering it 2xx as a replay would lose the event if the first delivery
- * then fails. Keyed like the record, so a retry to another trigger with the same secret waits too.
+ * Replay-record keys of deliveries this process accepted and is waiting to answer. A retry of one waits a while for
+ * that answer, then is answered 409 (non-2xx, so the sender tries again later): answering it 2xx as a replay would lose
+ * the event if the first delivery then fails. Keyed like the record, so a retry to another trigger with the same
+ * secret waits too.
  */
 const inFlight = new Set<string>();
 
@@ -28,8 +32,59 @@ function markInFlight(recordKeys: string[]): void {
 	}
 }
 
+/**
+ * How long a retry of an id in flight waits for n8n's answer to the delivery held for it, before it is answered 409:
+ * below a sender's 15 s timeout. The held delivery is usually on its way (its sender timed out while no worker was
+ * free), so the retry learns the outcome now instead of at the sender's next attempt, minutes later.
+ */
+export const IN_FLIGHT_WAIT_MS = 10_000;
+
+/**
+ * Retries waiting at once in this process. Each holds an open request (and, on n8n 2.x, an expression isolate n8n
+ * acquired for it); a retry beyond this is answered 409 at once, as if it had waited.
+ */
+export const MAX_WAITING_RETRIES = 64;
+
+/** Wake-ups of waiting retries, by record key. */
+const waitingRetries = new Map<string, Set<() => void>>();
+let waitingCount = 0;
+
 function settle(recordKeys: string[]): void {
-	for (const key of recordKeys) inFlight.delete(key);
+	for (const key of recordKeys) {
+		inFlight.delete(key);
+		const waiting = waitingRetries.get(key);
+		if (!waiting) continue;
+		waitingRetries.delete(key);
+		for (const wake of waiting) wake();
+	}
+}
+
+/**
+ * Resolves once none of `recordKeys` is in flight any more (n8n answered the held delivery: 2xx keeps the id, so the
+ * retry is a replay; anything else released it, so the retry may run), or after `IN_FLIGHT_WAIT_MS`. Resolves at
+ * once when too many retries already wait.
+ */
+export async function untilAnswered(recordKeys: string[]): Promise<void> {
+	if (!isInFlight(recordKeys) || waitingCount >= MAX_WAITING_RETRIES) return;
+	const answered = new AbortController();
+	const wake = () => answered.abort();
+	waitingCount += 1;
+	for (const key of recordKeys) {
+		const waiting = waitingRetries.get(key) ?? new Set();
+		waiting.add(wake);
+		waitingRetries.set(key, waiting);
+	}
+	try {
+		// Ends early, by rejecting, when settle() wakes it.
+		await sleepWithAbort(IN_FLIGHT_WAIT_MS, answered.signal).catch(() => undefined);
+	} finally {
+		waitingCount -= 1;
+		for (const key of recordKeys) {
+			const waiting = waitingRetries.get(key);
+			waiting?.delete(wake);
+			if (waiting?.size === 0) waitingRetries.delete(key);
+		}
+	}
 }
 
 /** Lets the sender's retry run: the delivery did not end in a 2xx. */

@@ -10,7 +10,13 @@ import {
 } from './http';
 import { rateLimiterFor } from './rateLimit';
 import { acceptedIds } from './replay/acceptedIds';
-import { holdUntilAnswered, isInFlight, releaseOverdue, type AnsweredResponse } from './inFlight';
+import {
+	holdUntilAnswered,
+	isInFlight,
+	releaseOverdue,
+	untilAnswered,
+	type AnsweredResponse,
+} from './inFlight';
 import { triggerScope } from './respond';
 import {
 	maxBodyBytesOf,
@@ -88,6 +94,12 @@ async function handleWithSigningKeys(
 	const signatureOnly = result.status === 401 && result.signatureOnly === true;
 	if (signatureOnly && first.keysReused && mayRereadSigningKeys(context, nowMs))
 		return (await attempt(false)).result;
+	// A retry of an id whose delivery n8n has not answered yet: wait for that answer, then look again (a replay once
+	// it was 2xx, this retry runs once it was not; still 409 when n8n takes longer).
+	if (result.status === 409 && result.inFlightKeys) {
+		await untilAnswered(result.inFlightKeys);
+		return (await attempt(true)).result;
+	}
 	return result;
 }
 

@@ -22,7 +22,11 @@ import {
 	sipEventBody,
 } from '../../../dev/emulators/webhook/fixtures';
 import { generateSecret } from '../../../dev/emulators/webhook/sender';
-import { SENDER_GONE_GRACE_MS } from '../../../nodes/ArchiveSipStatusTrigger/inFlight';
+import {
+	IN_FLIGHT_WAIT_MS,
+	MAX_WAITING_RETRIES,
+	SENDER_GONE_GRACE_MS,
+} from '../../../nodes/ArchiveSipStatusTrigger/inFlight';
 import { loadIsolatedNodeType } from './triggerSetup';
 
 const SECRET = generateSecret();
@@ -198,7 +202,7 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(executionsOf(first, later)).toBe(1);
 	});
 
-	it('answers 409 to a retry while the first delivery still waits for its execution, then runs it once', async () => {
+	it('holds a retry while the first delivery still waits for its execution, and answers it 204 as a replay once the first is answered: runs once', async () => {
 		const held = gate();
 		const process = await startProcess(newWorkflow(), {
 			fault: (call) => (call === 0 ? held.fault : 'run'),
@@ -206,13 +210,38 @@ describe('Respond: After the Event Is Saved', () => {
 
 		const first = deliver(process, 'msg_inflight_1');
 		await waitUntil(() => process.calls.length === 1);
-		const retry = await deliver(process, 'msg_inflight_1');
+		const retry = await retryWaiting(() => deliver(process, 'msg_inflight_1'));
 		held.release('run');
 
-		expect(retry.status).toBe(409);
-		expect(retry.headers['retry-after']).toBe('5');
 		expect((await first).status).toBe(204);
+		expect((await retry.answer).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
 		expect((await deliver(process, 'msg_inflight_1')).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
+	});
+
+	it(`holds at most ${MAX_WAITING_RETRIES} retries at once: one more is answered 409 at once`, async () => {
+		const held = gate();
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+		});
+		const first = deliver(process, 'msg_inflight_many');
+		await waitUntil(() => process.calls.length === 1);
+
+		const waiting = await retryWaiting(() =>
+			Promise.all(
+				Array.from({ length: MAX_WAITING_RETRIES }, () => deliver(process, 'msg_inflight_many')),
+			),
+		);
+		const beyond = await deliver(process, 'msg_inflight_many');
+		expect(beyond.status).toBe(409);
+		expect(beyond.headers['retry-after']).toBe('5');
+		held.release('run');
+
+		expect((await first).status).toBe(204);
+		expect((await waiting.answer).map((answer) => answer.status)).toEqual(
+			Array.from({ length: MAX_WAITING_RETRIES }, () => 204),
+		);
 		expect(executionsOf(process)).toBe(1);
 	});
 
@@ -220,12 +249,13 @@ describe('Respond: After the Event Is Saved', () => {
 		const { held, process } = await firstDeliveryHeld();
 		// n8n is slow to save the execution: the sender gives up on the attempt (its timeout) and will retry.
 		await giveUp(process, 'msg_gone_1');
-		// The execution is still on its way: a retry is told to come back later instead of running it again.
-		expect((await deliver(process, 'msg_gone_1')).status).toBe(409);
+		// The execution is still on its way: a retry waits for it instead of running it again.
+		const retry = await retryWaiting(() => deliver(process, 'msg_gone_1'));
 
 		held.release('run');
-		await waitUntil(() => executionsOf(process) === 1);
-		// Its execution ran the trigger: the id counts as accepted, and the next retry is a replay.
+		// Its execution ran the trigger: the id counts as accepted, and the waiting retry is a replay.
+		expect((await retry.answer).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
 		expect((await deliver(process, 'msg_gone_1')).status).toBe(204);
 		expect(executionsOf(process)).toBe(1);
 	});
@@ -257,12 +287,13 @@ describe('Respond: After the Event Is Saved', () => {
 	it('releases an id at once when n8n answers its gone sender non-2xx (the execution was not saved): the retry runs', async () => {
 		const { held, process } = await firstDeliveryHeld();
 		await giveUp(process, 'msg_gone_2');
-		expect((await deliver(process, 'msg_gone_2')).status).toBe(409);
+		const retry = await retryWaiting(() => deliver(process, 'msg_gone_2'));
 
-		// n8n fails to save it and writes its 500 to the request whose sender left.
+		// n8n fails to save it and writes its 500 to the request whose sender left: the waiting retry runs.
 		held.release('failToSave');
-		await settled();
 
+		expect((await retry.answer).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
 		expect((await deliver(process, 'msg_gone_2')).status).toBe(204);
 		expect(executionsOf(process)).toBe(1);
 	});
@@ -270,12 +301,16 @@ describe('Respond: After the Event Is Saved', () => {
 	it('releases an id whose sender gave up and that n8n never answered, after the grace period: the retry runs', async () => {
 		const { held, process } = await firstDeliveryHeld();
 		await giveUp(process, 'msg_gone_3');
-		expect((await deliver(process, 'msg_gone_3')).status).toBe(409);
 
 		const now = Date.now();
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(now + SENDER_GONE_GRACE_MS - 1_000);
 		try {
-			expect((await deliver(process, 'msg_gone_3')).status).toBe(409);
+			// Still within the grace: the retry waits its while for n8n's answer, then is told to come back later.
+			const startedAt = performance.now();
+			const retry = await deliver(process, 'msg_gone_3');
+			expect(retry.status).toBe(409);
+			expect(retry.headers['retry-after']).toBe('5');
+			expect(performance.now() - startedAt).toBeGreaterThanOrEqual(IN_FLIGHT_WAIT_MS - 100);
 			clock.mockReturnValue(now + SENDER_GONE_GRACE_MS + 1_000);
 			expect((await deliver(process, 'msg_gone_3')).status).toBe(204);
 		} finally {
@@ -290,9 +325,10 @@ describe('Respond: After the Event Is Saved', () => {
 		// The execution runs on a worker: its execute() shares no memory with the processor's webhook().
 		const { held, process } = await firstDeliveryHeld({ onWorker: true });
 		await giveUp(process, 'msg_worker_1');
-		expect((await deliver(process, 'msg_worker_1')).status).toBe(409);
+		const retry = await retryWaiting(() => deliver(process, 'msg_worker_1'));
 
 		held.release('run');
+		expect((await retry.answer).status).toBe(204);
 		await waitUntil(() => executionsOf(process) === 1);
 		await settled();
 
@@ -361,8 +397,24 @@ async function giveUp(process: WebhookHarness, id: string): Promise<void> {
 	const body = sipEventBody();
 	const headers = signedHeaders(SECRET, id, Math.floor(Date.now() / 1000), body);
 	const calls = process.calls.length;
+	const closed = process.requestsClosed();
 	await expect(postRaw(process.url, body, headers, 200)).rejects.toThrow(/gave up/);
-	await waitUntil(() => process.calls.length === calls + 1);
+	// webhook() returned, and the node saw the sender leave.
+	await waitUntil(() => process.calls.length === calls + 1 && process.requestsClosed() > closed);
+}
+
+/**
+ * Starts a retry of an id in flight and checks that, a moment later, it still waits for n8n's answer to the held
+ * delivery (a retry that did not wait would have its 409 by then). Wrapped, so awaiting this does not await the answer.
+ */
+async function retryWaiting<T>(send: () => Promise<T>): Promise<{ answer: Promise<T> }> {
+	let answered = false;
+	const answer = send().finally(() => {
+		answered = true;
+	});
+	await new Promise((resolve) => setTimeout(resolve, 500));
+	expect(answered).toBe(false);
+	return { answer };
 }
 
 /** Lets n8n's late answer to a closed request, and what it sets off, run. */
@@ -458,9 +510,10 @@ describe('a non-ASCII webhook-id', () => {
 		const id = 'msg_gone_ü';
 		await expect(deliverRawId(process, id, 200)).rejects.toThrow(/gave up/);
 		await waitUntil(() => process.calls.length === 1);
-		expect((await deliverRawId(process, id)).status).toBe(409);
+		const retry = await retryWaiting(() => deliverRawId(process, id));
 
 		held.release('run');
+		expect((await retry.answer).status).toBe(204);
 		await waitUntil(() => executionsOf(process) === 1);
 		expect((await deliverRawId(process, id)).status).toBe(204);
 		expect(executionsOf(process)).toBe(1);
