@@ -13,6 +13,7 @@ import {
 	type ReceiverKind,
 } from './lib/fault-burst';
 import { selectedN8nVersions } from '../n8n/install';
+import { n8nEnvFrom } from '../n8n/extraEnv';
 import { N8nInstance } from '../n8n/n8n';
 import { packageUnderTest } from '../n8n/package';
 
@@ -22,7 +23,8 @@ import { packageUnderTest } from '../n8n/package';
 // a fresh n8n. Prints answered 2xx / lost / duplicates per receiver. The sender goes through a readiness gate, as
 // behind a load balancer (DURABILITY_DIRECT=1: straight to n8n's port). Needs `npm run build` first.
 //   node scripts/run-ts.js dev/e2e/sip-durability-full.ts
-//   (E2E_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_SPACING_MS, DURABILITY_KILLS, DURABILITY_DIRECT, DURABILITY_KINDS)
+//   (E2E_N8N_VERSIONS, DURABILITY_EVENTS, DURABILITY_SPACING_MS, DURABILITY_KILLS, DURABILITY_DIRECT, DURABILITY_KINDS;
+//   DURABILITY_N8N_ENV='{"NAME": "value"}' adds environment to n8n)
 
 let routeLabel = '';
 
@@ -35,7 +37,11 @@ async function measure(
 	kills: number,
 ): Promise<DurabilityCounts> {
 	const secret = generateSecret(32);
-	const n8n = await N8nInstance.create({ version, ...packageUnderTest() });
+	const n8n = await N8nInstance.create({
+		version,
+		...packageUnderTest(),
+		env: n8nEnvFrom('DURABILITY_N8N_ENV'),
+	});
 	try {
 		const [receiver] = await setUpReceivers(n8n, secret, [kind]);
 		await n8n.start();
