@@ -62,19 +62,29 @@ export const RECEIVER_LABELS: Record<ReceiverKind, string> = {
 	webhookNodeLastNode: "n8n's Webhook node (Respond: When Last Node Finishes)",
 };
 
-/** DURABILITY_KINDS (e.g. `afterSaved,webhookNode`) narrows the receivers; `fallback` otherwise. */
-export function receiverKindsFromEnv(
-	fallback: readonly ReceiverKind[],
+/**
+ * A list of names from an environment variable (`redis,postgres`, commas or spaces), each one of `known`'s keys; an
+ * unknown name is refused. `fallback` when the variable is unset or empty.
+ */
+export function choicesFromEnv<T extends string>(
+	variable: string,
+	known: Record<T, string>,
+	fallback: readonly T[],
 	env: NodeJS.ProcessEnv = process.env,
-): ReceiverKind[] {
-	const requested = env.DURABILITY_KINDS?.split(/[\s,]+/).filter(Boolean) ?? [];
-	for (const kind of requested) {
-		if (!(kind in RECEIVER_LABELS))
+): T[] {
+	const requested = env[variable]?.split(/[\s,]+/).filter(Boolean) ?? [];
+	for (const name of requested) {
+		if (!(name in known))
 			throw new Error(
-				`DURABILITY_KINDS: unknown receiver ${JSON.stringify(kind)} (one of ${Object.keys(RECEIVER_LABELS).join(', ')})`,
+				`${variable}: unknown name ${JSON.stringify(name)} (one of ${Object.keys(known).join(', ')})`,
 			);
 	}
-	return requested.length > 0 ? (requested as ReceiverKind[]) : [...fallback];
+	return requested.length > 0 ? (requested as T[]) : [...fallback];
+}
+
+/** DURABILITY_KINDS (e.g. `afterSaved,webhookNode`) narrows the receivers; `fallback` otherwise. */
+export function receiverKindsFromEnv(fallback: readonly ReceiverKind[]): ReceiverKind[] {
+	return choicesFromEnv('DURABILITY_KINDS', RECEIVER_LABELS, fallback);
 }
 
 export interface Receiver {

@@ -3,6 +3,7 @@ import { n8nEnvFrom } from '../../n8n/extraEnv';
 import { packageUnderTest } from '../../n8n/package';
 import {
 	burstSpacingMs,
+	choicesFromEnv,
 	EventSink,
 	loadAverage,
 	RECEIVER_LABELS,
@@ -33,20 +34,6 @@ import { queueVersions } from './selection';
 //   DURABILITY_ROUTE=id sends every attempt of an event to one processor, as a load balancer hashing webhook-id would)
 
 let routeLabel = '';
-
-/** DURABILITY_SCENARIOS (e.g. `redis`) narrows the faults; all three otherwise. */
-function scenariosFromEnv(): QueueScenario[] {
-	const requested = process.env.DURABILITY_SCENARIOS?.split(/[\s,]+/).filter(Boolean) ?? [];
-	for (const scenario of requested) {
-		if (!(scenario in SCENARIO_LABELS))
-			throw new Error(
-				`DURABILITY_SCENARIOS: unknown fault ${JSON.stringify(scenario)} (one of ${Object.keys(SCENARIO_LABELS).join(', ')})`,
-			);
-	}
-	return requested.length > 0
-		? (requested as QueueScenario[])
-		: (Object.keys(SCENARIO_LABELS) as QueueScenario[]);
-}
 
 async function measureVersion(
 	version: string,
@@ -113,7 +100,11 @@ async function measureVersion(
 async function main(): Promise<void> {
 	const events = Number(process.env.DURABILITY_EVENTS ?? 1000);
 	const outageSeconds = Number(process.env.DURABILITY_OUTAGE_SECONDS ?? 30);
-	const scenarios = scenariosFromEnv();
+	const scenarios = choicesFromEnv(
+		'DURABILITY_SCENARIOS',
+		SCENARIO_LABELS,
+		Object.keys(SCENARIO_LABELS) as QueueScenario[],
+	);
 	const kinds = receiverKindsFromEnv(['immediately', 'afterSaved', 'webhookNode']);
 	const lines: string[] = [];
 	for (const version of queueVersions()) {
