@@ -1,13 +1,8 @@
-import * as path from 'node:path';
-
-import * as esbuild from 'esbuild';
-
 import type { Sandbox } from '../../emulators';
-import { REPO_ROOT } from '../../n8n/install';
 import type { N8nInstance } from '../../n8n/n8n';
-import { runGroup } from '../../n8n/processes';
 import type { CliRun } from '../../n8n/run-data';
 import type { CredentialRef, WorkflowJson } from '../../n8n/workflows';
+import { runBarePager } from '../lib/barePager';
 import { countsSince, snapshot } from '../lib/counters';
 import { executeMeasured, type MeasuredExecution } from '../lib/execute';
 import { mebibytes } from '../lib/memory';
@@ -365,32 +360,21 @@ function rowsIn(
 	}, 0);
 }
 
-interface BareFigures {
-	rows: number;
-	requests: number;
-	bytes: number;
-	wallMs: number;
-	cpuSeconds: number;
-	startRssBytes: number;
-	peakRssBytes: number;
-}
-
-/** The bare pager runs under n8n's Node 24, bundled beforehand so the bundler is not in its memory. */
+/** The bare pager runs in a process of its own under n8n's Node 24 (lib/barePager.ts). */
 async function bareCase(
 	setup: PagingSetup,
 	concurrency: number,
 	latencyMs: number,
 	rows: number,
 ): Promise<PagingCase & { bytes: number }> {
-	const script = bundleFetchLoop();
 	const pageSize = pageSizeOf(setup.api);
 	const maxPages = Math.ceil(rows / pageSize) + concurrency + 1;
 	const url = setup.api === 'ai' ? setup.sandbox.ai.graphqlUrl : setup.sandbox.org.apiUrl;
 	const started = process.hrtime.bigint();
-	const result = await runGroup(
+	const run = await runBarePager(
 		setup.n8n.install.nodeBin,
-		[script, url, String(pageSize), String(maxPages), String(concurrency), setup.api],
-		{ env: { PATH: process.env.PATH, BENCH_TOKEN: setup.token }, timeoutMs: 300_000 },
+		[url, String(pageSize), String(maxPages), String(concurrency), setup.api],
+		setup.token,
 	);
 	const processWallMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
 	const base = {
@@ -400,8 +384,7 @@ async function bareCase(
 		concurrency,
 		processWallMs,
 	};
-	const line = result.stdout.trim().split('\n').at(-1) ?? '';
-	if (result.code !== 0 || !line.startsWith('{')) {
+	if ('error' in run) {
 		const none = Number.NaN;
 		return {
 			...base,
@@ -413,10 +396,10 @@ async function bareCase(
 			nodeGrowthMiB: none,
 			processPeakRssMiB: none,
 			graphqlRequests: 0,
-			error: result.stderr.trim().slice(0, 300) || `exit ${result.code}`,
+			error: run.error,
 		};
 	}
-	const figures = JSON.parse(line) as BareFigures;
+	const { figures } = run;
 	return {
 		...base,
 		rows: figures.rows,
@@ -428,24 +411,6 @@ async function bareCase(
 		processPeakRssMiB: mebibytes(figures.peakRssBytes),
 		graphqlRequests: figures.requests,
 	};
-}
-
-let bundled: string | undefined;
-
-function bundleFetchLoop(): string {
-	if (bundled) return bundled;
-	const outfile = path.join(REPO_ROOT, '.build', 'dev', 'bench', 'fetchLoop.js');
-	esbuild.buildSync({
-		entryPoints: [path.join(REPO_ROOT, 'dev', 'bench', 'fetchLoop.ts')],
-		bundle: true,
-		platform: 'node',
-		format: 'cjs',
-		target: 'node20',
-		outfile,
-		logLevel: 'warning',
-	});
-	bundled = outfile;
-	return outfile;
 }
 
 function round2(value: number): number {
