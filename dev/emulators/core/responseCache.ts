@@ -39,6 +39,8 @@ export interface ResponseCacheOptions {
 	maxAgeMs?: number;
 }
 
+const MAX_RECORDED_KEYS = 100_000;
+
 export class ResponseCache {
 	private readonly entries = new Map<string, Entry>();
 	private readonly maxBytes: number;
@@ -47,6 +49,8 @@ export class ResponseCache {
 	private hits = 0;
 	private misses = 0;
 	private renderMs = 0;
+	/** Keys answered since `startRecording()`, in order; undefined while not recording. */
+	private recording: string[] | undefined;
 
 	constructor(options: ResponseCacheOptions = {}) {
 		this.maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
@@ -62,6 +66,27 @@ export class ResponseCache {
 		]);
 	}
 
+	/** The GraphQL request a key stands for (the inverse of `keyOf`), e.g. to send it again. */
+	static requestOf(key: string): { query: unknown; variables: unknown; operationName: unknown } {
+		const [query, variables, operationName] = JSON.parse(key) as unknown[];
+		return { query, variables, operationName };
+	}
+
+	/**
+	 * Keeps the key of every request answered from now on, stored or rendered, in order (at most
+	 * MAX_RECORDED_KEYS), until `stopRecording()`: which requests a client under test sent, so that a bare client
+	 * can send the very same ones.
+	 */
+	startRecording(): void {
+		this.recording = [];
+	}
+
+	stopRecording(): string[] {
+		const keys = this.recording ?? [];
+		this.recording = undefined;
+		return keys;
+	}
+
 	/**
 	 * The stored answer for `key`, or renders one with `render` (timed as a miss) and stores it when `render` says it
 	 * is cacheable.
@@ -71,6 +96,7 @@ export class ResponseCache {
 		generation: number,
 		render: () => { status: number; body: unknown; cacheable: boolean },
 	): CachedAnswer {
+		if (this.recording && this.recording.length < MAX_RECORDED_KEYS) this.recording.push(key);
 		const now = Date.now();
 		const stored = this.entries.get(key);
 		if (stored && stored.generation === generation && now - stored.storedAt <= this.maxAgeMs) {

@@ -1,4 +1,5 @@
 import { startSandbox, type Sandbox } from '../../../dev/emulators/index';
+import { ResponseCache } from '../../../dev/emulators/core/responseCache';
 import { aiToken, orgToken } from './testHelpers';
 
 /**
@@ -75,6 +76,41 @@ describe('emulator bench mode', () => {
 		}
 		expect((after?.misses ?? 0) - (before?.misses ?? 0)).toBe(1);
 		expect((after?.hits ?? 0) - (before?.hits ?? 0)).toBe(1);
+	});
+
+	it('records which requests it answered, in order, and they can be sent again as they were', async () => {
+		const cache = bench.responseCaches!.ai;
+		const requests = [
+			{ query: PAGE_QUERY, variables: { limit: 10, offset: 20 }, operationName: 'Page' },
+			{ query: PAGE_QUERY, variables: { offset: 0, limit: 10 } },
+			{ query: '{ face_tasks { no_such_column } }' },
+		];
+		await ai(bench, tokens.benchAi, requests[0]);
+		cache.startRecording();
+		const first = [];
+		for (const request of requests) first.push(await ai(bench, tokens.benchAi, request));
+		const recorded = cache.stopRecording();
+		await ai(bench, tokens.benchAi, requests[0]);
+
+		// Stored, rendered and failed answers alike; nothing before the start or after the stop.
+		expect(recorded).toHaveLength(3);
+		expect(cache.stopRecording()).toEqual([]);
+		const again = [];
+		for (const key of recorded)
+			again.push(await ai(bench, tokens.benchAi, ResponseCache.requestOf(key)));
+		expect(again.map((answer) => answer.bytes.toString())).toEqual(
+			first.map((answer) => answer.bytes.toString()),
+		);
+		// Variables keep the key order they were sent in (part of the key).
+		expect(ResponseCache.requestOf(recorded[1])).toEqual({
+			query: PAGE_QUERY,
+			variables: { offset: 0, limit: 10 },
+			operationName: null,
+		});
+		expect(Object.keys(ResponseCache.requestOf(recorded[1]).variables as object)).toEqual([
+			'offset',
+			'limit',
+		]);
 	});
 
 	it('renders again after the data changed, still as the normal emulator does', async () => {
