@@ -81,6 +81,17 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 			expect(floor?.pollMs).toBeGreaterThanOrEqual(0);
 		});
 
+		it("runs the fetch floor: a bare client sending ours' requests gets every row once", () => {
+			const ours = result.cases.find((each) => each.contender === 'ours');
+			expect(result.fetchFloor).toEqual([
+				expect.objectContaining({ round: 1, requests: ours?.graphqlRequests, rows: ROWS }),
+			]);
+			expect(result.fetchFloor?.[0].error).toBeUndefined();
+			expect(result.fetchFloor?.[0].wallMs).toBeGreaterThan(0);
+			expect(result.fetchFloorMedianMs).toBe(result.fetchFloor?.[0].wallMs);
+			expect(result.fetchingFloorTimeRatio).toBeGreaterThan(0);
+		});
+
 		it('prints the section table side by side with the ratios', () => {
 			const section = scheduledExportSection(result);
 			expect(section).toContain('## Scheduled export of 1,500 new speech_tasks');
@@ -88,6 +99,8 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(NEWEST_VERSION)(
 			expect(section).toContain('| Contender | Run | Time ms |');
 			expect(section).toContain('| Ratio ours / built-in |');
 			expect(section).toContain('| Ratio ours / floor |');
+			expect(section).toContain("| Fetch floor: a bare client sending ours' page requests");
+			expect(section).toContain('time ours / (floor + fetch floor)');
 			expect(section).toContain('time ours / built-in');
 			const markdown = renderResults({
 				generatedAt: new Date().toISOString(),

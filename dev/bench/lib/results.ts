@@ -363,10 +363,33 @@ export function scheduledExportSection(result: ExportResult): string {
 		],
 	);
 	const best = result.bestOurs;
+	const fetchFloorTable = result.fetchFloor?.length
+		? markdownTable(
+				[
+					"Fetch floor: a bare client sending ours' page requests (fetch + JSON.parse, own process)",
+					'Run',
+					'Time ms',
+					'Requests',
+					'Rows',
+					'CPU s',
+					'Error',
+				],
+				result.fetchFloor.map((each) => [
+					`${result.defaultConcurrency} in flight, +${result.latencyMs} ms per request`,
+					each.round === 0 ? 'warm-up' : each.round,
+					each.wallMs,
+					each.requests,
+					each.rows,
+					each.cpuSeconds,
+					each.error,
+				]),
+			)
+		: '';
 	return [
 		`## Scheduled export of ${result.rows.toLocaleString('en-US')} new ${result.view} to one CSV (page ${result.pageSize}, bench server, +${result.latencyMs} ms per request)`,
 		`Each run in a fresh n8n (own user folder and database, the package loaded in both) with only its workflow active; both run once n8n is idle, ${result.idleLeadSeconds} s after start-up. Every request to the AI API waits ${result.latencyMs} ms in the bench server before its answer (a timer, both contenders alike). Ours: the AI Metadata Trigger (every status, Simplified fields: ${result.columns.join(', ')}; Start From before every row; Max Records per Poll ${result.rows.toLocaleString('en-US')}; a poll every ${result.pollSeconds} s; other options default: Max Concurrent Requests ${result.defaultConcurrency}${result.otherConcurrencies.length ? `, and again at ${result.otherConcurrencies.join(', ')}` : ''}); the bench server withholds the rows while n8n activates the workflow during \`n8n start\` (that first poll finds none) and releases them all ${result.idleLeadSeconds} s after start-up, halfway between two polls; time from the next poll's first GraphQL request to the execution's stoppedAt; "Poll ms" = that request to the execution's startedAt. Built-in: a Schedule Trigger firing once ${result.idleLeadSeconds} s after activation, HTTP Request (v4.2) POSTing the same columns ordered by processed_time, task_id with offset pagination until a page shorter than ${result.pageSize}, Split Out, Convert to File; time = the execution's startedAt to stoppedAt. Both write the CSV to disk (Read/Write Files from Disk); its data rows are counted (quote-aware) and must equal ${result.rows.toLocaleString('en-US')}. Memory and CPU: n8n's process group (n8n + task runners), /proc every 100 ms, between start and end; growth = peak minus the last sample before start. Bench server CPU = the whole bench process (emulator in it, /proc sampler included) over the case, an upper bound. ${result.warmup ? 'A warm-up run of each contender first renders every page the bench server will serve (0 pages rendered in the measured runs means every answer was stored bytes).' : 'No warm-up run.'}`,
 		table,
+		...(fetchFloorTable ? [fetchFloorTable] : []),
 		sideBySide,
 		[
 			'Targets:',
@@ -375,6 +398,11 @@ export function scheduledExportSection(result: ExportResult): string {
 			...(floor
 				? [
 						`- time ours / floor (where n8n bounds the flow): ${verdict(result.floorTimeRatio, 1.2)}; peak RSS ours / floor: ${result.floorPeakRssRatio ?? '–'}`,
+					]
+				: []),
+			...(result.fetchFloorMedianMs !== undefined && floor
+				? [
+						`- fetching the rows alone (fetch floor, median): ${result.fetchFloorMedianMs} ms, ${Math.round((result.fetchFloorMedianMs / floor.medianTotalMs) * 100)} % of the floor (the 1.2x target leaves 20 %); time ours / (floor + fetch floor): ${result.fetchingFloorTimeRatio ?? '–'}`,
 					]
 				: []),
 			...(best

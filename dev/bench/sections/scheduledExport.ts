@@ -3,10 +3,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import type { Sandbox } from '../../emulators';
-import { REPO_ROOT } from '../../n8n/install';
+import { ResponseCache } from '../../emulators/core/responseCache';
+import { ensureN8nInstall, REPO_ROOT } from '../../n8n/install';
 import { communityPackageDir, N8nInstance, type CredentialImport } from '../../n8n/n8n';
 import type { CredentialRef, WorkflowJson } from '../../n8n/workflows';
 import { DEFAULT_TRIGGER_CONCURRENCY } from '../../../nodes/shared/n8n/limits';
+import { runBarePager } from '../lib/barePager';
 import { countsSince, snapshot } from '../lib/counters';
 import { cpuInWindow, GroupMemorySampler, mebibytes, memoryInWindow } from '../lib/memory';
 import { median, ratio } from '../lib/stats';
@@ -42,6 +44,10 @@ import {
  * - floor (when asked): ours with the trigger replaced by a bench-only one (dev/bench/floorNode) that emits the same
  *   rows parsed already, released like ours. Start = that trigger's own mark after parsing, before it returns its
  *   items: what n8n and Convert to File need for the rows, which no trigger can go below.
+ * - fetch floor (with the floor): a bare client (Node's fetch + JSON.parse, a process of its own, dev/bench/fetchLoop.ts)
+ *   sending the very GraphQL requests ours' poll sent in the same round (recorded by the bench server), as many in
+ *   flight as ours at its default, each answer waiting `latencyMs` as ours' did: what fetching the rows costs any
+ *   client. Floor + fetch floor is what a trigger that must fetch its rows could reach at best.
  * Memory and CPU: the n8n process group (n8n + task runners) sampled from /proc every 100 ms; the peak between start
  * and end, and its growth over the last sample before start.
  */
@@ -84,6 +90,18 @@ export interface ExportCase {
 	error?: string;
 }
 
+/** One run of the fetch floor: a bare client sending the page requests ours' poll sent in that round. */
+export interface FetchFloorRun {
+	round: number;
+	/** First request to the last answer parsed. */
+	wallMs: number;
+	requests: number;
+	/** Rows in the answers (the export's rows, once each). */
+	rows: number;
+	cpuSeconds: number;
+	error?: string;
+}
+
 export interface ExportSummary {
 	contender: ExportContender;
 	concurrency?: number;
@@ -113,12 +131,21 @@ export interface ExportResult {
 	warmup: boolean;
 	cases: ExportCase[];
 	summaries: ExportSummary[];
+	/** With the floor: the fetch floor after each run of ours at its default (see the top of this file). */
+	fetchFloor?: FetchFloorRun[];
+	/** Median wall time of the measured fetch floor runs. */
+	fetchFloorMedianMs?: number;
 	/** Medians, ours (default settings) over built-in (targets: time ≤ 0.5, peak RSS ≤ 1: issue 26). */
 	timeRatio?: number;
 	peakRssRatio?: number;
 	/** Medians, ours (default settings) over the floor, when the floor ran (target: time ≤ 1.2). */
 	floorTimeRatio?: number;
 	floorPeakRssRatio?: number;
+	/**
+	 * Medians, ours (default settings) over floor + fetch floor: how far ours is from what a trigger that must fetch
+	 * the rows over HTTP could reach at best.
+	 */
+	fetchingFloorTimeRatio?: number;
 	/** Ours at the Max Concurrent Requests with the lowest median time, when other settings ran too. */
 	bestOurs?: { concurrency?: number; timeRatio?: number; peakRssRatio?: number };
 }
@@ -225,20 +252,32 @@ async function runRounds(setup: ExportSetup, rows: number): Promise<ExportResult
 		...(setup.floor ? [{ contender: 'floor' as const }] : []),
 	];
 	const cases: ExportCase[] = [];
+	const fetchFloor: FetchFloorRun[] = [];
 	for (let round = setup.warmup ? 0 : 1; round <= setup.rounds; round++) {
 		// Alternating, so that a change in machine load hits both alike.
 		for (const contender of contenders) {
 			setup.log(
 				`scheduled export: ${round === 0 ? 'warm-up' : `round ${round}/${setup.rounds}`}, ${nameOf(contender)}, ${rows} rows`,
 			);
-			const measured = await runCase(setup, contender, rows);
+			const { measured, requestKeys } = await runCase(setup, contender, rows);
 			const done = { ...measured, round };
 			cases.push(done);
 			setup.log(
 				`scheduled export: ${nameOf(contender)}: ${done.totalMs} ms, peak ${done.peakRssMiB} MiB, ${done.csvRows} CSV rows${done.error ? `, ${done.error}` : ''}`,
 			);
+			if (setup.floor && contender.contender === 'ours' && contender.concurrency === undefined) {
+				const run = { ...(await runFetchFloor(setup, requestKeys, rows)), round };
+				fetchFloor.push(run);
+				setup.log(
+					`scheduled export: fetch floor: ${run.wallMs} ms, ${run.requests} requests, ${run.rows} rows${run.error ? `, ${run.error}` : ''}`,
+				);
+			}
 		}
 	}
+	const measuredFetchFloor = fetchFloor.filter((each) => each.round > 0 && !each.error);
+	const fetchFloorMedianMs = measuredFetchFloor.length
+		? median(measuredFetchFloor.map((each) => each.wallMs))
+		: undefined;
 	const summaries = contenders.map((contender) => summarize(contender, cases));
 	const oursDefault = summaries.find(
 		(each) => each.contender === 'ours' && each.concurrency === undefined,
@@ -262,6 +301,7 @@ async function runRounds(setup: ExportSetup, rows: number): Promise<ExportResult
 		warmup: setup.warmup,
 		cases,
 		summaries,
+		...(setup.floor ? { fetchFloor, fetchFloorMedianMs } : {}),
 		...(oursDefault && builtin
 			? {
 					timeRatio: ratio(oursDefault.medianTotalMs, builtin.medianTotalMs),
@@ -272,6 +312,14 @@ async function runRounds(setup: ExportSetup, rows: number): Promise<ExportResult
 			? {
 					floorTimeRatio: ratio(oursDefault.medianTotalMs, floor.medianTotalMs),
 					floorPeakRssRatio: ratio(oursDefault.medianPeakRssMiB, floor.medianPeakRssMiB),
+				}
+			: {}),
+		...(oursDefault && floor && fetchFloorMedianMs !== undefined
+			? {
+					fetchingFloorTimeRatio: ratio(
+						oursDefault.medianTotalMs,
+						floor.medianTotalMs + fetchFloorMedianMs,
+					),
 				}
 			: {}),
 		...(fastestOurs && builtin && ours.length > 1
@@ -310,7 +358,7 @@ async function runCase(
 	setup: ExportSetup,
 	{ contender, concurrency }: Contender,
 	expectedRows: number,
-): Promise<Omit<ExportCase, 'round'>> {
+): Promise<{ measured: Omit<ExportCase, 'round'>; requestKeys: string[] }> {
 	const csvDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-export-'));
 	const plan: ExportPlan = {
 		since: EXPORT_SINCE,
@@ -382,6 +430,7 @@ async function runCase(
 			cpuBefore = process.cpuUsage();
 			setup.sandbox.counters.watchFirstRequest();
 			if (contender === 'ours') {
+				cache.startRecording();
 				dataset.release(EXPORT_VIEW);
 				withheld = false;
 			} else {
@@ -389,6 +438,7 @@ async function runCase(
 			}
 		}
 		const execution = await waitForExecution(n8n, workflow.id);
+		const requestKeys = cache.stopRecording();
 		const memory = sampler.stop();
 		const cpu = process.cpuUsage(cpuBefore);
 		const counts = countsSince(setup.sandbox, before);
@@ -414,7 +464,7 @@ async function runCase(
 			csvRows === expectedRows ? '' : `CSV holds ${csvRows} rows, expected ${expectedRows}`,
 			executions.length === 1 ? '' : `${executions.length} executions, expected 1`,
 		].filter(Boolean);
-		return {
+		const measured = {
 			contender,
 			...(concurrency === undefined ? {} : { concurrency }),
 			label: labelOf({ contender, concurrency }),
@@ -435,11 +485,56 @@ async function runCase(
 			executions: executions.length,
 			...(problems.length ? { error: problems.join('; ') } : {}),
 		};
+		return { measured, requestKeys };
 	} finally {
+		setup.sandbox.responseCaches?.ai.stopRecording();
 		if (withheld) dataset.release(EXPORT_VIEW);
 		sampler?.stop();
 		await n8n.dispose();
 		fs.rmSync(csvDir, { recursive: true, force: true });
+	}
+}
+
+/**
+ * The fetch floor of one round: a bare client sends the GraphQL requests ours' poll sent (`requestKeys`, recorded by
+ * the bench server, which answers them from stored bytes after the same delay), as many in flight as ours at its
+ * default, in a process of its own under n8n's Node.
+ */
+async function runFetchFloor(
+	setup: ExportSetup,
+	requestKeys: string[],
+	expectedRows: number,
+): Promise<Omit<FetchFloorRun, 'round'>> {
+	const failed = (error: string) => ({
+		wallMs: Number.NaN,
+		requests: requestKeys.length,
+		rows: 0,
+		cpuSeconds: Number.NaN,
+		error,
+	});
+	if (requestKeys.length === 0) return failed('ours sent no request to replay');
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fetch-floor-'));
+	try {
+		const file = path.join(dir, 'requests.json');
+		fs.writeFileSync(file, JSON.stringify(requestKeys.map((key) => ResponseCache.requestOf(key))));
+		const run = await runBarePager(
+			ensureN8nInstall(setup.n8nVersion).nodeBin,
+			['replay', setup.sandbox.ai.graphqlUrl, String(DEFAULT_TRIGGER_CONCURRENCY), file],
+			await setup.fetchToken(),
+		);
+		if ('error' in run) return failed(run.error);
+		const { figures } = run;
+		return {
+			wallMs: Math.round(figures.wallMs),
+			requests: figures.requests,
+			rows: figures.rows,
+			cpuSeconds: Math.round(figures.cpuSeconds * 100) / 100,
+			...(figures.rows === expectedRows
+				? {}
+				: { error: `the answers held ${figures.rows} rows, expected ${expectedRows}` }),
+		};
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
 	}
 }
 
