@@ -6,7 +6,7 @@ import { runBarePager } from '../lib/barePager';
 import { countsSince, snapshot } from '../lib/counters';
 import { executeMeasured, type MeasuredExecution } from '../lib/execute';
 import { mebibytes } from '../lib/memory';
-import { ratio } from '../lib/stats';
+import { ratio, round } from '../lib/stats';
 import {
 	AI_NODE,
 	baselineWorkflow,
@@ -211,8 +211,8 @@ export async function runPaging(
 		defaultConcurrency: setup.defaultConcurrency,
 		bytesReceived,
 		server: {
-			renderMsPerPage: round2(renderMsPerPage),
-			cpuMsPerPage: round2(cpuMsPerPage),
+			renderMsPerPage: round(renderMsPerPage, 2),
+			cpuMsPerPage: round(cpuMsPerPage, 2),
 			missesAfterWarmup: cache.stats().misses - missesBefore,
 		},
 		baseline: {
@@ -323,7 +323,7 @@ async function n8nCase(
 		rows: measured.checks.rows,
 		nodeMs: fetching?.executionTimeMs ?? Number.NaN,
 		...(split ? { splitMs: split.executionTimeMs } : {}),
-		cpuSeconds: round2((fetching?.cpuSeconds ?? Number.NaN) + (split?.cpuSeconds ?? 0)),
+		cpuSeconds: round((fetching?.cpuSeconds ?? Number.NaN) + (split?.cpuSeconds ?? 0), 2),
 		nodePeakRssMiB: mebibytes(peakBytes),
 		nodeGrowthMiB: mebibytes(peakBytes - (fetching?.memory.atStartBytes ?? Number.NaN)),
 		processPeakRssMiB: mebibytes(measured.memory.peakGroupRssBytes),
@@ -405,14 +405,10 @@ async function bareCase(
 		rows: figures.rows,
 		bytes: figures.bytes,
 		nodeMs: Math.round(figures.wallMs),
-		cpuSeconds: round2(figures.cpuSeconds),
+		cpuSeconds: round(figures.cpuSeconds, 2),
 		nodePeakRssMiB: mebibytes(figures.peakRssBytes),
 		nodeGrowthMiB: mebibytes(figures.peakRssBytes - figures.startRssBytes),
 		processPeakRssMiB: mebibytes(figures.peakRssBytes),
 		graphqlRequests: figures.requests,
 	};
-}
-
-function round2(value: number): number {
-	return Math.round(value * 100) / 100;
 }

@@ -11,7 +11,7 @@ import { DEFAULT_TRIGGER_CONCURRENCY } from '../../../nodes/shared/n8n/limits';
 import { runBarePager } from '../lib/barePager';
 import { countsSince, snapshot } from '../lib/counters';
 import { cpuInWindow, GroupMemorySampler, mebibytes, memoryInWindow } from '../lib/memory';
-import { median, ratio } from '../lib/stats';
+import { median, ratio, round } from '../lib/stats';
 import {
 	builtinExportWorkflow,
 	EXPORT_PAGE_SIZE,
@@ -528,7 +528,7 @@ async function runFetchFloor(
 			wallMs: Math.round(figures.wallMs),
 			requests: figures.requests,
 			rows: figures.rows,
-			cpuSeconds: Math.round(figures.cpuSeconds * 100) / 100,
+			cpuSeconds: round(figures.cpuSeconds, 2),
 			...(figures.rows === expectedRows
 				? {}
 				: { error: `the answers held ${figures.rows} rows, expected ${expectedRows}` }),
