@@ -107,27 +107,38 @@ function classifyIpv4(parts: number[]): AddressKind | undefined {
 	return IPV4_RANGES.find((range) => inRange(parts, range, 8))?.kind;
 }
 
-/** The IPv4 address an IPv6 address stands for: mapped, compatible, NAT64 (64:ff9b::/96) or 6to4 (2002::/16). */
+/**
+ * The IPv4 address an IPv6 address stands for: mapped (::ffff:0:0/96), translated (SIIT, ::ffff:0:0:0/96),
+ * compatible, NAT64 well-known (64:ff9b::/96) and local-use (64:ff9b:1::/48, its /96 form) or 6to4 (2002::/16).
+ */
 function embeddedIpv4(groups: number[]): number[] | undefined {
 	const fromGroups = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
-	const zeroPrefix = groups.slice(0, 5).every((group) => group === 0);
-	if (zeroPrefix && (groups[5] === 0xffff || groups[5] === 0))
+	const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+	if (zeros(0, 5) && (groups[5] === 0xffff || groups[5] === 0))
+		return fromGroups(groups[6], groups[7]);
+	if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0)
 		return fromGroups(groups[6], groups[7]);
 	if (
 		groups[0] === 0x64 &&
 		groups[1] === 0xff9b &&
-		groups.slice(2, 6).every((group) => group === 0)
+		(groups[2] === 0 || groups[2] === 1) &&
+		zeros(3, 6)
 	)
 		return fromGroups(groups[6], groups[7]);
 	if (groups[0] === 0x2002) return fromGroups(groups[1], groups[2]);
 	return undefined;
 }
 
+/** Local-use NAT64 (64:ff9b:1::/48) reaches whatever the operator's translator reaches: never public. */
+const isLocalUseNat64 = (groups: number[]) =>
+	groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 1;
+
 function classifyIpv6(groups: number[]): AddressKind | undefined {
 	const exact = IPV6_RANGES.slice(0, 3).find((range) => inRange(groups, range, 16));
 	if (exact) return exact.kind;
 	const embedded = embeddedIpv4(groups);
-	if (embedded) return classifyIpv4(embedded);
+	const embeddedKind = embedded && classifyIpv4(embedded);
+	if (embeddedKind || (embedded && !isLocalUseNat64(groups))) return embeddedKind;
 	return IPV6_RANGES.find((range) => inRange(groups, range, 16))?.kind;
 }
 

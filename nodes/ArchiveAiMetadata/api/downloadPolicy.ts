@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
-import { classifyAddress, classifyHost } from './addresses';
+import { classifyAddress, classifyHost, isIpAddress } from './addresses';
 import { withoutUserinfo } from '../../shared/http/redact';
 
 /** The credential fields that say where Download Files may fetch from. */
@@ -139,14 +139,23 @@ export function checkResolved(
  * Checks the address a response actually came from, before its status, headers or body are used: on n8n 1.x,
  * which lends no resolver, a name of an allowed origin that resolves to a non-public address is refused here,
  * after connecting but before anything is read. n8n 1.x hands over the response itself, whose socket tells the
- * address; when the address is not known (a stream n8n makes of its own) the checks before connecting stand alone.
+ * address. When the address cannot be known (a body n8n decompressed, or any stream that hides the socket), a host
+ * name is refused: fail closed. An IP address written out was checked as written and needs no peer.
  */
 export function checkPeer(
 	url: URL,
 	peerAddress: string | undefined,
 	policy: DownloadPolicy,
 ): Refusal | undefined {
-	if (policy.allowPrivateAddresses || peerAddress === undefined) return undefined;
+	if (policy.allowPrivateAddresses) return undefined;
+	if (peerAddress === undefined) {
+		if (isIpAddress(url.hostname)) return undefined;
+		return {
+			refusal:
+				`the address ${url.host} answered from cannot be checked (as when a server compresses its answer), so it ` +
+				`could be a private address; such downloads are refused unless the credential's "${ALLOW_PRIVATE_FIELD}" is on`,
+		};
+	}
 	const kind = classifyAddress(peerAddress);
 	return kind ? privateRefusal(`${url.host} answered from ${peerAddress}, which`, kind) : undefined;
 }

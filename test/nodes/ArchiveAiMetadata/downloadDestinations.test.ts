@@ -135,6 +135,9 @@ describe('address classification (every written form of a non-public address)', 
 		['http://[::1]/', 'loopback'],
 		['http://[::ffff:127.0.0.1]/', 'loopback'],
 		['http://[0:0:0:0:0:ffff:7f00:1]/', 'loopback'],
+		['http://[::ffff:0:7f00:1]/', 'loopback'],
+		['http://[64:ff9b:1::7f00:1]/', 'loopback'],
+		['http://[64:ff9b:1::808:808]/', 'private'],
 		['http://localhost./', 'loopback'],
 		['http://LOCALHOST/', 'loopback'],
 		['http://files.localhost/', 'loopback'],
@@ -182,6 +185,10 @@ describe('address classification (every written form of a non-public address)', 
 		['fd00::1', 'unique-local'],
 		['::ffff:10.0.0.1', 'private'],
 		['fe80::1%eth0', 'link-local'],
+		['::ffff:0:a00:5', 'private'],
+		['::ffff:0:7f00:1', 'loopback'],
+		['64:ff9b:1::a9fe:a9fe', 'cloud metadata'],
+		['64:ff9b::808:808', undefined],
 		['127.0.0.1', 'loopback'],
 		['::1', 'loopback'],
 		['93.184.216.34', undefined],
@@ -344,6 +351,25 @@ describe('Download Files: private addresses', () => {
 		const refused = await downloadTranscript({ allowedDownloadOrigins: origin });
 		expect(refused.error?.message).toBe(
 			`Downloading transcript_txt: files.test:${files.port} answered from 127.0.0.1, which is a loopback address; downloads from private, loopback, link-local and cloud metadata addresses are refused unless the credential's "Allow Private Addresses" is on`,
+		);
+		expect(refused.outputs[0] ?? []).toEqual([]);
+		const allowed = await downloadTranscript({
+			allowedDownloadOrigins: origin,
+			allowPrivateAddresses: true,
+		});
+		expect(allowed.error).toBeUndefined();
+		expect(text(allowed)).toBe('transcript text');
+	});
+	it('refuses a name whose answer hides the address it came from (a compressed body on n8n 1.x)', async () => {
+		serveFile = (res) => {
+			res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+			res.end(gzipSync(Buffer.from('transcript text')));
+		};
+		linkFor = (original) => `http://files.test:${files.port}${new URL(original).pathname}`;
+		const origin = `http://files.test:${files.port}`;
+		const refused = await downloadTranscript({ allowedDownloadOrigins: origin });
+		expect(refused.error?.message).toBe(
+			`Downloading transcript_txt: the address files.test:${files.port} answered from cannot be checked (as when a server compresses its answer), so it could be a private address; such downloads are refused unless the credential's "Allow Private Addresses" is on`,
 		);
 		expect(refused.outputs[0] ?? []).toEqual([]);
 		const allowed = await downloadTranscript({
