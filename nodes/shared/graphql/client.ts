@@ -12,6 +12,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { redactAndClip } from '../http/redact';
 import { DEFAULT_RETRY, parseRetryAfter, withRetries } from '../http/retry';
 import type { GaveUp, RetryPolicy } from '../http/retry';
 import {
@@ -74,7 +75,7 @@ export class GraphqlClient {
 
 	private constructor(
 		private readonly ctx: RequestContext,
-		private readonly service: GraphqlService,
+		readonly service: GraphqlService,
 		readonly endpoint: string,
 		private readonly method: 'POST' | 'GET',
 		private readonly timeoutMs: number,
@@ -241,6 +242,11 @@ export class GraphqlClient {
 				onRetry: () => this.stats.retries++,
 			},
 		);
+	}
+
+	/** Server text fit for an error: every secret this client sent and the password redacted, then clipped. */
+	async redacted(text: string, maxLength: number): Promise<string> {
+		return redactAndClip(text, await this.liveSecrets(), maxLength);
 	}
 
 	/**

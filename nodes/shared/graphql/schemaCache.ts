@@ -1,5 +1,6 @@
 import { buildClientSchema, getIntrospectionQuery, parse } from 'graphql';
 import type { GraphQLSchema, IntrospectionQuery } from 'graphql';
+import { NodeApiError } from 'n8n-workflow';
 
 import { BoundedCache } from '../boundedCache';
 import type { GraphqlClient, RequestContext } from './client';
@@ -40,10 +41,33 @@ export async function loadSchema(
 
 	const schema = client
 		.request<IntrospectionQuery>({ document: INTROSPECTION, operationName: 'IntrospectionQuery' })
-		.then((result) => buildClientSchema(result));
+		.then(async (result) => await schemaOf(ctx, client, result));
 	schemas.set(key, schema, Date.now() + SCHEMA_TTL_MS);
 	// A failed introspection must not be cached: the next call tries again. Only this attempt's entry goes: by the
 	// time it fails, an expiry or eviction may have let a newer attempt take the key.
 	schema.catch(() => schemas.deleteIf(key, schema));
 	return await schema;
+}
+
+/**
+ * The schema an introspection answer describes. graphql's own error quotes the answer, which a server may fill
+ * with an echo of the request: it is redacted like every other server text.
+ */
+async function schemaOf(
+	ctx: RequestContext,
+	client: GraphqlClient,
+	answer: IntrospectionQuery,
+): Promise<GraphQLSchema> {
+	try {
+		return buildClientSchema(answer);
+	} catch (error) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: 'Not a GraphQL schema' },
+			{
+				message: `${client.service.serviceName}: the endpoint's answer to the schema query is not a GraphQL schema`,
+				description: `Check the credential's endpoint URL. The answer: ${await client.redacted((error as Error).message, 300)}`,
+			},
+		);
+	}
 }

@@ -40,6 +40,8 @@ type EchoMode =
 	| 'rotate'
 	| 'redirect'
 	| 'redirectToTokenHost'
+	| 'introspectionEcho'
+	| 'introspectionEchoType'
 	| 'token400'
 	| 'token500text'
 	| 'tokenRedirect';
@@ -160,6 +162,13 @@ function answerApiRequest(request: ReceivedRequest, res: ServerResponse): void {
 					`plain text entry with ${token}`,
 					{ message: 42, path: Array.from({ length: 1000 }, (_, index) => `${token}-${index}`) },
 				],
+			});
+		case 'introspectionEcho':
+			// An answer to the schema query that is no schema, holding the request as it came.
+			return sendJson(res, 200, { data: { echoed: dump, token } });
+		case 'introspectionEchoType':
+			return sendJson(res, 200, {
+				data: { __schema: { queryType: { name: `Query_${token}` }, types: [] } },
 			});
 		case 'http500long':
 			// The token straddles the 500 characters an error shows of a body.
@@ -338,6 +347,19 @@ describe.each(NODES)('$name node against a server that echoes the request', (nod
 				const result = await runAgainstEcho(node, placement);
 				expectNoSecrets(result);
 				expect(result.error?.message).toContain('redirected (HTTP 302)');
+			},
+		);
+
+		it.each(['introspectionEcho', 'introspectionEchoType'] as const)(
+			'an answer to the schema query that echoes the request (%s)',
+			async (introspectionMode) => {
+				mode = introspectionMode;
+				const result = await runAgainstEcho(node, placement);
+				expect(origin.requests.some((request) => request.url.pathname !== '/token')).toBe(true);
+				expectNoSecrets(result);
+				expect(result.error?.message).toBe(
+					`${node.name} API: the endpoint's answer to the schema query is not a GraphQL schema`,
+				);
 			},
 		);
 
