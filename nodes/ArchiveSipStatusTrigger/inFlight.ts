@@ -40,14 +40,23 @@ function markInFlight(recordKeys: string[]): void {
 export const IN_FLIGHT_WAIT_MS = 10_000;
 
 /**
- * Retries waiting at once in this process. Each holds an open request (and, on n8n 2.x, an expression isolate n8n
- * acquired for it); a retry beyond this is answered 409 at once, as if it had waited.
+ * Deliveries whose retries wait at once in this process (slots). Each holds an open request (and, on n8n 2.x, an
+ * expression isolate n8n acquired for it); a retry beyond this is answered 409 at once, as if it had waited.
  */
 export const MAX_WAITING_RETRIES = 64;
 
+/**
+ * More retries of a delivery that already has a slot: they share its wait and take no slot, so copies of one
+ * delivery cannot crowd out the retry of another. Bounded as well, since each still holds an open request.
+ */
+export const MAX_SHARING_RETRIES = 256;
+
 /** Wake-ups of waiting retries, by record key. */
 const waitingRetries = new Map<string, Set<() => void>>();
-let waitingCount = 0;
+
+/** The wait of each delivery that holds a slot, by its record keys. */
+const sharedWaits = new Map<string, Promise<void>>();
+let sharingCount = 0;
 
 function settle(recordKeys: string[]): void {
 	for (const key of recordKeys) {
@@ -61,14 +70,27 @@ function settle(recordKeys: string[]): void {
 
 /**
  * Resolves once none of `recordKeys` is in flight any more (n8n answered the held delivery: 2xx keeps the id, so the
- * retry is a replay; anything else released it, so the retry may run), or after `IN_FLIGHT_WAIT_MS`. Resolves at
- * once when too many retries already wait.
+ * retry is a replay; anything else released it, so the retry may run), or after `IN_FLIGHT_WAIT_MS`. A retry of a
+ * delivery that already waits shares that wait. Resolves at once when every slot (or every share) is taken.
  */
 export async function untilAnswered(recordKeys: string[]): Promise<void> {
-	if (!isInFlight(recordKeys) || waitingCount >= MAX_WAITING_RETRIES) return;
+	if (!isInFlight(recordKeys)) return;
+	const delivery = recordKeys.join('\u0000');
+	const shared = sharedWaits.get(delivery);
+	if (shared) {
+		if (sharingCount >= MAX_SHARING_RETRIES) return;
+		sharingCount += 1;
+		return await shared.finally(() => (sharingCount -= 1));
+	}
+	if (sharedWaits.size >= MAX_WAITING_RETRIES) return;
+	const wait = waitForAnswer(recordKeys).finally(() => sharedWaits.delete(delivery));
+	sharedWaits.set(delivery, wait);
+	await wait;
+}
+
+async function waitForAnswer(recordKeys: string[]): Promise<void> {
 	const answered = new AbortController();
 	const wake = () => answered.abort();
-	waitingCount += 1;
 	for (const key of recordKeys) {
 		const waiting = waitingRetries.get(key) ?? new Set();
 		waiting.add(wake);
@@ -78,7 +100,6 @@ export async function untilAnswered(recordKeys: string[]): Promise<void> {
 		// Ends early, by rejecting, when settle() wakes it.
 		await sleepWithAbort(IN_FLIGHT_WAIT_MS, answered.signal).catch(() => undefined);
 	} finally {
-		waitingCount -= 1;
 		for (const key of recordKeys) {
 			const waiting = waitingRetries.get(key);
 			waiting?.delete(wake);

@@ -24,6 +24,7 @@ import {
 import { generateSecret } from '../../../dev/emulators/webhook/sender';
 import {
 	IN_FLIGHT_WAIT_MS,
+	MAX_SHARING_RETRIES,
 	MAX_WAITING_RETRIES,
 	SENDER_GONE_GRACE_MS,
 } from '../../../nodes/ArchiveSipStatusTrigger/inFlight';
@@ -220,28 +221,74 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(executionsOf(process)).toBe(1);
 	});
 
-	it(`holds at most ${MAX_WAITING_RETRIES} retries at once: one more is answered 409 at once`, async () => {
+	it(`copies of one delivery in flight share its wait: ${MAX_WAITING_RETRIES} and more of them leave a retry of another event waiting, not refused`, async () => {
 		const held = gate();
 		const process = await startProcess(newWorkflow(), {
-			fault: (call) => (call === 0 ? held.fault : 'run'),
+			fault: (call) => (call < 2 ? held.fault : 'run'),
 		});
-		const first = deliver(process, 'msg_inflight_many');
-		await waitUntil(() => process.calls.length === 1);
+		const firstA = deliver(process, 'msg_inflight_a');
+		const firstB = deliver(process, 'msg_inflight_b');
+		await waitUntil(() => process.calls.length === 2);
 
-		const waiting = await retryWaiting(() =>
+		const copiesOfA = await retryWaiting(() =>
 			Promise.all(
-				Array.from({ length: MAX_WAITING_RETRIES }, () => deliver(process, 'msg_inflight_many')),
+				Array.from({ length: MAX_WAITING_RETRIES + 1 }, () => deliver(process, 'msg_inflight_a')),
 			),
 		);
-		const beyond = await deliver(process, 'msg_inflight_many');
+		const retryOfB = await retryWaiting(() => deliver(process, 'msg_inflight_b'));
+		held.release('run');
+
+		expect([(await firstA).status, (await firstB).status]).toEqual([204, 204]);
+		expect((await retryOfB.answer).status).toBe(204);
+		expect((await copiesOfA.answer).map((answer) => answer.status)).toEqual(
+			Array.from({ length: MAX_WAITING_RETRIES + 1 }, () => 204),
+		);
+		expect(executionsOf(process)).toBe(2);
+	});
+
+	it(`holds the retries of at most ${MAX_WAITING_RETRIES} deliveries at once: a retry of one more is answered 409 at once`, async () => {
+		const held = gate();
+		const ids = Array.from({ length: MAX_WAITING_RETRIES + 1 }, (_, index) => `msg_slot_${index}`);
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call < ids.length ? held.fault : 'run'),
+		});
+		const firsts = ids.map((id) => deliver(process, id));
+		await waitUntil(() => process.calls.length === ids.length);
+
+		const waiting = await retryWaiting(() =>
+			Promise.all(ids.slice(0, MAX_WAITING_RETRIES).map((id) => deliver(process, id))),
+		);
+		const beyond = await deliver(process, ids[MAX_WAITING_RETRIES]);
 		expect(beyond.status).toBe(409);
 		expect(beyond.headers['retry-after']).toBe('5');
 		held.release('run');
 
-		expect((await first).status).toBe(204);
-		expect((await waiting.answer).map((answer) => answer.status)).toEqual(
-			Array.from({ length: MAX_WAITING_RETRIES }, () => 204),
+		expect((await Promise.all(firsts)).every((answer) => answer.status === 204)).toBe(true);
+		expect((await waiting.answer).every((answer) => answer.status === 204)).toBe(true);
+		expect(executionsOf(process)).toBe(ids.length);
+	});
+
+	it(`lets at most ${MAX_SHARING_RETRIES} copies share a wait: one more is answered 409 at once`, async () => {
+		const held = gate();
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+		});
+		const first = deliver(process, 'msg_inflight_copies');
+		await waitUntil(() => process.calls.length === 1);
+
+		const waiting = await retryWaiting(() =>
+			Promise.all(
+				Array.from({ length: MAX_SHARING_RETRIES + 1 }, () =>
+					deliver(process, 'msg_inflight_copies'),
+				),
+			),
 		);
+		const beyond = await deliver(process, 'msg_inflight_copies');
+		expect(beyond.status).toBe(409);
+		held.release('run');
+
+		expect((await first).status).toBe(204);
+		expect((await waiting.answer).every((answer) => answer.status === 204)).toBe(true);
 		expect(executionsOf(process)).toBe(1);
 	});
 
