@@ -43,6 +43,8 @@ interface DeliveryContext {
 	/** Absent when the rate limit is off. */
 	rateLimiter?: RateLimiter;
 	nowMs: number;
+	/** A delivery to the Test URL (the editor listening for a test event). */
+	testUrl?: boolean;
 	/** True while an earlier delivery of the id is still waiting for its execution ("After the Event Is Saved"). */
 	isInFlight?: (recordKeys: string[]) => boolean;
 }
@@ -105,13 +107,20 @@ export async function handleDelivery(
 	// and in-flight records then agree in both Respond modes. The signature was checked over the bytes as they came.
 	const webhookId = headerText(verified.value.id);
 	const { record } = context;
-	// Signed before this process's record began: it may be a replay of an id that a stopped process accepted. The
-	// sender signs every retry afresh, so its retry passes; a captured copy never does.
-	if (Number(verified.value.timestamp) < Math.floor(record.startedAtMs / 1000)) {
+	// A copy of a delivery accepted before this process started still passes the timestamp check until start +
+	// tolerance (signed up to the tolerance ahead of n8n's clock), and the record does not know it: until then every
+	// delivery is refused and the sender retries with a fresh signature. Not at the Test URL: it runs one event for
+	// someone listening in the editor, often just after starting n8n.
+	const refusedUntil = Math.floor(record.startedAtMs / 1000) + settings.toleranceSeconds;
+	if (!context.testUrl && Number(verified.value.timestamp) <= refusedUntil) {
+		const waitSeconds = Math.max(1, refusedUntil + 1 - Math.floor(context.nowMs / 1000));
 		return {
 			status: 503,
-			error: 'signed before this n8n process started, retry with a fresh signature',
-			headers: { 'retry-after': '1' },
+			error:
+				`n8n started less than the Timestamp Tolerance (${settings.toleranceSeconds} s) ago: events signed before ` +
+				`${new Date((refusedUntil + 1) * 1000).toISOString()} are refused so that a copy captured before the start ` +
+				'cannot run again; retry with a fresh signature then',
+			headers: { 'retry-after': String(waitSeconds) },
 		};
 	}
 	// One key per secret that signed it: a delivery accepted at one trigger is a replay at every trigger (and the

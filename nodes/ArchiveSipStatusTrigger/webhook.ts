@@ -81,6 +81,7 @@ async function handleWithSigningKeys(
 		}
 		const result = await handleDelivery(req.headers, rawBody, settings, {
 			record: acceptedIds,
+			testUrl: context.getMode() === 'manual',
 			rateLimiter: eventsPerMinute > 0 ? rateLimiterFor(scope, eventsPerMinute) : undefined,
 			nowMs,
 			isInFlight,

@@ -57,14 +57,16 @@ async function startProcess(
 		fault,
 		executionNodeType,
 		credentialRead,
+		startedAtMs,
 	}: {
+		startedAtMs?: number;
 		parameters?: INodeParameters;
 		fault?: (call: number) => ExecutionFault | Promise<ExecutionFault>;
 		executionNodeType?: INodeType;
 		credentialRead?: () => Promise<void>;
 	} = {},
 ): Promise<WebhookHarness> {
-	const harness = await startWebhookHarness(loadIsolatedNodeType(), {
+	const harness = await startWebhookHarness(loadIsolatedNodeType(startedAtMs), {
 		nodeTypeName: NODE_TYPE_NAME,
 		credentials: { [CREDENTIAL_TYPE]: { signingSecret: SECRET } },
 		workflowId,
@@ -197,8 +199,7 @@ describe('Respond: After the Event Is Saved', () => {
 		expect((await deliver(first, 'msg_answered_1')).status).toBe(204);
 
 		// A process whose record began after the delivery was signed cannot tell it was accepted: it refuses it.
-		await new Promise((resolve) => setTimeout(resolve, 1_100));
-		const later = await startProcess(workflow);
+		const later = await startProcess(workflow, { startedAtMs: Date.now() });
 		expect((await postRaw(later.url, body, headers)).status).toBe(503);
 		expect(executionsOf(first, later)).toBe(1);
 	});

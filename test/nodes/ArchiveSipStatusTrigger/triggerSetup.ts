@@ -106,13 +106,21 @@ export function useTriggerHarness(): void {
 	});
 }
 
-/** The node from a fresh copy of its modules: what another n8n process (or one after a restart) would load. */
-export function loadIsolatedNodeType(): INodeType {
+/**
+ * The node from a fresh copy of its modules: what another n8n process (or one after a restart) would load. Its
+ * replay record begins at `startedAtMs`: by default long ago, so that deliveries signed now are past the refusal
+ * that follows a start (restart tests pass the time the process started).
+ */
+export function loadIsolatedNodeType(startedAtMs = 0): INodeType {
 	let nodeType: INodeType | undefined;
 	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		/* eslint-disable @typescript-eslint/no-require-imports */
 		const module =
 			require('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node') as typeof import('../../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node');
+		const record =
+			require('../../../nodes/ArchiveSipStatusTrigger/replay/acceptedIds') as typeof import('../../../nodes/ArchiveSipStatusTrigger/replay/acceptedIds');
+		/* eslint-enable @typescript-eslint/no-require-imports */
+		record.acceptedIds.reset(startedAtMs);
 		nodeType = new module.ArchiveSipStatusTrigger();
 	});
 	return nodeType!;
