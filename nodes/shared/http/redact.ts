@@ -3,12 +3,23 @@ export const REDACTED = '[redacted]';
 /**
  * Servers sometimes echo the request in their error text. Before such text is shown, redactSecrets removes
  * - every `known` secret (the live access token, the password, the Basic credential) in each form it takes on the
- *   wire: as is, URL-encoded (once or twice, upper- or lower-case hex, form style), JSON-escaped (once or twice);
- * - values that look like credentials even when the secret is not known: `Bearer …`, `Basic …`, and the value of
- *   any key named like a secret (`jwtauth`, `access_token`, `accessToken`, `token`, `password`, `client_secret`,
- *   `authorization`, `apiKey`, …) written as `key=value`, `key: value`, `"key": "value"`, URL-encoded
- *   (`jwtauth%3D…`) or inside an escaped JSON string (`\"token\":\"…\"`).
- * Everything is one pass per secret form plus one hand-written scan: linear in the text, whatever it holds.
+ *   wire: as is, URL-encoded (once or twice, form style), JSON-escaped (once or twice), base64-encoded (standard or
+ *   URL-safe alphabet, padded or not, also inside a longer base64 string such as that of `user:password`). The text
+ *   is read through a decoded view: letter case ignored, `\uXXXX`, `\/` and HTML entities (`&#47;`, `&#x2F;`,
+ *   `&amp;`, `&sol;`, …) decoded, a line break inside a value (raw or `\n`, with the indentation after it) skipped.
+ *   A secret of 12 characters or more also counts when cut short, from its first 12 characters on (a server printing
+ *   the start of a token); shorter prefixes, and secrets shorter than 12 characters, count only whole, so that
+ *   ordinary words are left alone. Inside a longer base64 string a secret counts from 8 base64 characters (a
+ *   secret of about 6 bytes).
+ * - values that look like credentials even when the secret is not known: `Bearer …`, `Basic …`, any JWT (`eyJ…`
+ *   and two more dot-separated base64url parts), and the value of any key named like a secret (`jwtauth`,
+ *   `access_token`, `accessToken`, `token`, `password`, `client_secret`, `authorization`, `apiKey`, …) written as
+ *   `key=value`, `key: value`, `"key": "value"`, URL-encoded (`jwtauth%3D…`), inside an escaped JSON string
+ *   (`\"token\":\"…\"`), as an XML/HTML element (`<password>…</password>`: up to the next `<`), or after white
+ *   space alone (`token …`) when the value is a JWT or at least 20 of the characters [A-Za-z0-9._~+/=-] with at
+ *   least one digit and one letter (so "the token expired" stays).
+ * Everything is linear in the text, whatever it holds: one pass builds the view, one Knuth–Morris–Pratt pass per
+ * secret form searches it, one hand-written scan finds the shapes.
  */
 export function redactSecrets(text: string, known: ReadonlyArray<string | undefined> = []): string {
 	return redactCredentialShapes(replaceKnown(text, secretForms(known)));
@@ -30,39 +41,83 @@ export function redactAndClip(
 	return redacted.length > maxLength ? `${redacted.slice(0, maxLength)}…` : redacted;
 }
 
-/** Each secret as is and in the encodings a request and an echo of it put on it (two levels deep). */
-function secretForms(known: ReadonlyArray<string | undefined>): string[] {
-	const forms = new Set<string>();
-	for (const secret of known) {
-		if (!secret) continue;
-		for (const once of encodingsOf(secret)) for (const twice of encodingsOf(once)) forms.add(twice);
-	}
-	forms.delete('');
-	return [...forms];
+// ---- Known secrets -----------------------------------------------------------------------------------------
+
+/** A secret cut short still counts from this many characters of a form of it; fewer would hit ordinary words. */
+const MIN_PREFIX = 12;
+/** Inside a longer base64 string a secret counts from this many characters: shorter runs of letters are common. */
+const MIN_BASE64_CORE = 8;
+
+/** A form of a secret as the decoded view reads it, and how many of its first characters an occurrence needs. */
+interface SecretForm {
+	text: string;
+	least: number;
 }
 
+function secretForms(known: ReadonlyArray<string | undefined>): SecretForm[] {
+	const leastByText = new Map<string, number>();
+	for (const secret of known) {
+		if (!secret) continue;
+		for (const form of new Set(wireForms(secret))) {
+			const text = viewOf(form).text;
+			if (text === '') continue;
+			const least = secret.length < MIN_PREFIX ? text.length : Math.min(MIN_PREFIX, text.length);
+			leastByText.set(text, Math.min(least, leastByText.get(text) ?? least));
+		}
+	}
+	return [...leastByText].map(([text, least]) => ({ text, least }));
+}
+
+/** The secret as a request and an echo of it carry it: encoded up to twice, and base64-encoded. */
+function wireForms(secret: string): string[] {
+	const forms: string[] = [];
+	for (const once of encodingsOf(secret)) forms.push(...encodingsOf(once));
+	for (const base64 of base64Forms(secret)) forms.push(...encodingsOf(base64));
+	return forms;
+}
+
+/** As is, URL-encoded, form-encoded and JSON-escaped (the view ignores the case of `%xx` escapes). */
 function encodingsOf(value: string): string[] {
-	const uri = encodeURIComponent(value);
 	return [
 		value,
-		uri,
-		uri.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+		encodeURIComponent(value),
 		new URLSearchParams({ v: value }).toString().slice(2),
 		JSON.stringify(value).slice(1, -1),
 	];
 }
 
 /**
- * Replaces every occurrence of every form; overlapping occurrences become one `[redacted]`. With a `window`, only
- * the text before `window` characters plus the longest form is read, and the result ends where no occurrence can
- * have been cut off: an occurrence found is whole, and whatever starts later than the longest form before the
- * window's end is dropped.
+ * The secret's base64 encoding, padded and not, and what of it shows inside a longer base64 string such as that of
+ * `user:password`: for each of the three byte alignments, the characters that depend on the secret's bytes alone
+ * (not the leading ones shared with the bytes before it, nor the last partial group). In both alphabets.
  */
-function replaceKnown(text: string, forms: string[], window = Infinity): string {
-	const longest = forms.reduce((max, form) => Math.max(max, form.length), 0);
-	const clipped = text.length > window + longest;
-	const read = clipped ? text.slice(0, window + longest) : text;
-	const spans = mergedSpans(read, forms);
+function base64Forms(secret: string): string[] {
+	const bytes = Buffer.from(secret, 'utf8');
+	const whole = bytes.toString('base64');
+	const forms = [whole, whole.replace(/=+$/, '')];
+	for (let before = 0; before < 3; before++) {
+		const encoded = Buffer.concat([Buffer.alloc(before), bytes]).toString('base64');
+		const core = encoded.slice(
+			Math.ceil((8 * before) / 6),
+			Math.floor((8 * (before + bytes.length)) / 6),
+		);
+		if (core.length >= MIN_BASE64_CORE) forms.push(core);
+	}
+	return forms.flatMap((form) => [form, form.replace(/\+/g, '-').replace(/\//g, '_')]);
+}
+
+/**
+ * Replaces every occurrence of every form; overlapping or touching occurrences become one `[redacted]`. With a
+ * `window`, only the text before `window` characters plus a margin is read: the margin holds the first `least`
+ * characters of any form begun before the window's end however encoded, so such an occurrence is found (to the end
+ * of what was read if it goes on), and the result ends where no occurrence can have been cut off.
+ */
+function replaceKnown(text: string, forms: SecretForm[], window = Infinity): string {
+	const longestNeeded = forms.reduce((max, form) => Math.max(max, form.least), 0);
+	const margin = longestNeeded * MAX_SOURCE_PER_VIEW_CHAR;
+	const clipped = text.length > window + margin;
+	const read = clipped ? text.slice(0, window + margin) : text;
+	const spans = knownSpans(read, forms);
 	let end = clipped ? window : read.length;
 	const straddling = spans.find(([start, stop]) => start < end && stop > end);
 	if (straddling) end = straddling[1];
@@ -76,21 +131,232 @@ function replaceKnown(text: string, forms: string[], window = Infinity): string 
 	return `${result}${read.slice(copiedUpTo, end)}`;
 }
 
-/** Where the forms occur, sorted, overlapping or touching occurrences merged. */
-function mergedSpans(text: string, forms: string[]): Array<[number, number]> {
+/** Where in the text the forms occur, sorted, overlapping or touching occurrences merged. */
+function knownSpans(text: string, forms: SecretForm[]): Array<[number, number]> {
+	if (forms.length === 0) return [];
+	const view = viewOf(text);
+	// reach[i]: the end of the longest occurrence found that starts at view character i (0: none).
+	const reach = new Int32Array(view.text.length);
+	for (const form of forms) markOccurrences(view.text, form, reach);
 	const spans: Array<[number, number]> = [];
-	for (const form of forms) {
-		for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + form.length))
-			spans.push([at, at + form.length]);
-	}
-	spans.sort((a, b) => a[0] - b[0]);
-	const merged: Array<[number, number]> = [];
-	for (const [start, stop] of spans) {
-		const last = merged[merged.length - 1];
+	let at = 0;
+	while (at < reach.length) {
+		if (reach[at] === 0) {
+			at++;
+			continue;
+		}
+		let until = reach[at];
+		for (let inside = at + 1; inside < until; inside++) until = Math.max(until, reach[inside]);
+		const start = view.starts[at];
+		const stop = view.ends[until - 1];
+		const last = spans[spans.length - 1];
+		// Touching, or overlapping where two view characters come from one escape.
 		if (last && start <= last[1]) last[1] = Math.max(last[1], stop);
-		else merged.push([start, stop]);
+		else spans.push([start, stop]);
+		at = until;
 	}
-	return merged;
+	return spans;
+}
+
+/**
+ * Marks each occurrence of the form in the view, whole or cut short after `least` characters or more. The
+ * Knuth–Morris–Pratt automaton knows at each character the longest start of the form ending there: linear in the
+ * view, also for forms that repeat themselves. Where nothing is matched, indexOf skips to the next candidate.
+ */
+function markOccurrences(view: string, form: SecretForm, reach: Int32Array): void {
+	const head = form.text.slice(0, form.least);
+	if (!view.includes(head)) return;
+	const fallback = fallbackOf(form.text);
+	let matched = 0;
+	for (let at = 0; at < view.length; at++) {
+		if (matched === 0) {
+			at = view.indexOf(head, at);
+			if (at === -1) return;
+		}
+		const code = view.charCodeAt(at);
+		while (matched > 0 && (matched === form.text.length || form.text.charCodeAt(matched) !== code))
+			matched = fallback[matched - 1];
+		if (form.text.charCodeAt(matched) === code) matched++;
+		if (matched >= form.least) {
+			const start = at + 1 - matched;
+			reach[start] = Math.max(reach[start], at + 1);
+		}
+	}
+}
+
+/** fallback[i]: the length of the longest proper start of `form` that also ends `form.slice(0, i + 1)`. */
+function fallbackOf(form: string): Int32Array {
+	const fallback = new Int32Array(form.length);
+	let matched = 0;
+	for (let at = 1; at < form.length; at++) {
+		while (matched > 0 && form.charCodeAt(at) !== form.charCodeAt(matched))
+			matched = fallback[matched - 1];
+		if (form.charCodeAt(at) === form.charCodeAt(matched)) matched++;
+		fallback[at] = matched;
+	}
+	return fallback;
+}
+
+// ---- The decoded view ----------------------------------------------------------------------------------------
+
+/**
+ * The text as the search for known secrets reads it: `\uXXXX`, `\/` and HTML entities decoded, one line break
+ * inside a value dropped with its indentation, letters in lower case. View character i comes from
+ * `text.slice(starts[i], ends[i])`. `\\` stays as is, so that `\\n` or `\\u0041` (an escaped backslash) is not read
+ * as an escape.
+ */
+interface View {
+	text: string;
+	starts: number[];
+	ends: number[];
+}
+
+/** The longest escape the view decodes: `&#x10FFFF;`. */
+const MAX_ESCAPE_LENGTH = 10;
+/** Indentation dropped after a line break, at most; the bound keeps an occurrence's length in the text bounded. */
+const MAX_INDENT = 32;
+/** A line break (`\r\n` escaped is the longest) with its indentation. */
+const MAX_LINE_BREAK_LENGTH = 4 + MAX_INDENT;
+/** How much of the text one view character, with the line break before it, can come from. */
+const MAX_SOURCE_PER_VIEW_CHAR = MAX_ESCAPE_LENGTH + MAX_LINE_BREAK_LENGTH;
+
+function viewOf(text: string): View {
+	const codes: number[] = [];
+	const starts: number[] = [];
+	const ends: number[] = [];
+	const take = (code: number, start: number, end: number) => {
+		codes.push(lowerCase(code));
+		starts.push(start);
+		ends.push(end);
+	};
+	let at = 0;
+	let afterLineBreak = false;
+	while (at < text.length) {
+		const lineBreakEnd: number | undefined = afterLineBreak ? undefined : lineBreakEndAt(text, at);
+		afterLineBreak = lineBreakEnd !== undefined;
+		if (lineBreakEnd !== undefined) {
+			at = lineBreakEnd;
+			continue;
+		}
+		const escape = escapeAt(text, at);
+		if (escape === undefined) {
+			take(text.charCodeAt(at), at, at + 1);
+			at++;
+			continue;
+		}
+		for (let index = 0; index < escape.chars.length; index++)
+			take(escape.chars.charCodeAt(index), at, escape.end);
+		at = escape.end;
+	}
+	return { text: stringOf(codes), starts, ends };
+}
+
+/** `\r\n`, `\r` or `\n`, raw or JSON-escaped, and the spaces and tabs (raw or `\t`) after it: where they end. */
+function lineBreakEndAt(text: string, at: number): number | undefined {
+	const length = lineBreakLengthAt(text, at);
+	if (length === 0) return undefined;
+	let end = at + length;
+	const limit = Math.min(text.length, end + MAX_INDENT);
+	for (;;) {
+		if (end < limit && (text[end] === ' ' || text[end] === '\t')) end++;
+		else if (end + 1 < limit && text.startsWith('\\t', end)) end += 2;
+		else return end;
+	}
+}
+
+function lineBreakLengthAt(text: string, at: number): number {
+	const char = text[at];
+	if (char === '\r') return text[at + 1] === '\n' ? 2 : 1;
+	if (char === '\n') return 1;
+	if (char !== '\\' || (text[at + 1] !== 'r' && text[at + 1] !== 'n')) return 0;
+	return text.startsWith('\\r\\n', at) ? 4 : 2;
+}
+
+/** The character(s) an escape at `at` stands for, and where it ends. */
+function escapeAt(text: string, at: number): { chars: string; end: number } | undefined {
+	const char = text[at];
+	if (char === '\\') return backslashEscapeAt(text, at);
+	if (char === '&') return htmlEntityAt(text, at);
+	return undefined;
+}
+
+function backslashEscapeAt(text: string, at: number): { chars: string; end: number } | undefined {
+	const next = text[at + 1];
+	if (next === '\\') return { chars: '\\\\', end: at + 2 };
+	if (next === '/') return { chars: '/', end: at + 2 };
+	const hex = text.slice(at + 2, at + 6);
+	if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(hex))
+		return { chars: String.fromCharCode(parseInt(hex, 16)), end: at + 6 };
+	return undefined;
+}
+
+/** Named entities of ASCII punctuation, which URL encoding and JSON escaping change too. */
+const HTML_ENTITIES = new Map([
+	['amp', '&'],
+	['AMP', '&'],
+	['lt', '<'],
+	['LT', '<'],
+	['gt', '>'],
+	['GT', '>'],
+	['quot', '"'],
+	['QUOT', '"'],
+	['apos', "'"],
+	['sol', '/'],
+	['bsol', '\\'],
+	['plus', '+'],
+	['equals', '='],
+	['colon', ':'],
+	['semi', ';'],
+	['comma', ','],
+	['period', '.'],
+	['num', '#'],
+	['percnt', '%'],
+	['quest', '?'],
+	['excl', '!'],
+	['commat', '@'],
+	['dollar', '$'],
+	['lowbar', '_'],
+	['ast', '*'],
+	['Hat', '^'],
+	['grave', '`'],
+	['verbar', '|'],
+	['lpar', '('],
+	['rpar', ')'],
+	['lsqb', '['],
+	['rsqb', ']'],
+	['lcub', '{'],
+	['rcub', '}'],
+]);
+
+/** `&name;`, `&#47;` or `&#x2F;` at `at`. */
+function htmlEntityAt(text: string, at: number): { chars: string; end: number } | undefined {
+	const semicolon = text.slice(at + 1, at + MAX_ESCAPE_LENGTH).indexOf(';');
+	if (semicolon < 1) return undefined;
+	const name = text.slice(at + 1, at + 1 + semicolon);
+	const chars = name.startsWith('#') ? numericCharacter(name.slice(1)) : HTML_ENTITIES.get(name);
+	return chars === undefined ? undefined : { chars, end: at + semicolon + 2 };
+}
+
+function numericCharacter(reference: string): string | undefined {
+	const hex = reference.startsWith('x') || reference.startsWith('X');
+	const digits = hex ? reference.slice(1) : reference;
+	if (!(hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) return undefined;
+	const code = parseInt(digits, hex ? 16 : 10);
+	return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+}
+
+/** Lower case where it keeps the length: ASCII and the single-unit letters of other scripts. */
+function lowerCase(code: number): number {
+	if (code < 128) return code >= 65 && code <= 90 ? code + 32 : code;
+	const lower = String.fromCharCode(code).toLowerCase();
+	return lower.length === 1 ? lower.charCodeAt(0) : code;
+}
+
+function stringOf(codes: number[]): string {
+	let text = '';
+	for (let from = 0; from < codes.length; from += 8192)
+		text += String.fromCharCode(...codes.slice(from, from + 8192));
+	return text;
 }
 
 // ---- Credential shapes -------------------------------------------------------------------------------------
@@ -107,15 +373,33 @@ const SECRET_KEY_ENDINGS = [
 	'apikey',
 ];
 const AUTH_SCHEMES = new Set(['bearer', 'basic']);
+/** The shortest JWT taken for one: `eyJ` and 7 more characters, a payload of 4 (an unsigned JWT has no signature). */
+const MIN_JWT_HEADER = 10;
+const MIN_JWT_PAYLOAD = 4;
+/** After a secret key and white space alone, a value counts from this many characters, with a digit and a letter. */
+const MIN_BARE_CREDENTIAL = 20;
+/** Besides letters and digits, the characters of a bare credential (base64, base64url, JWT, hex, opaque tokens). */
+const CREDENTIAL_PUNCTUATION = new Set(['.', '_', '~', '+', '/', '=', '-']);
+/** How far back a namespace prefix (`wsse:` in `<wsse:Password>`) is looked for. */
+const MAX_NAMESPACE_PREFIX = 32;
 
+function isDigit(code: number): boolean {
+	return code >= 48 && code <= 57;
+}
+
+function isLetter(code: number): boolean {
+	return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/** Letters, digits, `_` and `-`: the characters of key names, and the base64url alphabet of JWTs. */
 function isKeyChar(code: number): boolean {
-	return (
-		(code >= 48 && code <= 57) || // 0-9
-		(code >= 65 && code <= 90) || // A-Z
-		(code >= 97 && code <= 122) || // a-z
-		code === 95 || // _
-		code === 45 // -
-	);
+	return isDigit(code) || isLetter(code) || code === 95 || code === 45;
+}
+
+function keyCharsEnd(text: string, from: number): number {
+	let at = from;
+	while (at < text.length && isKeyChar(text.charCodeAt(at))) at++;
+	return at;
 }
 
 function isSpace(char: string): boolean {
@@ -283,67 +567,155 @@ function credentialStartAfterScheme(text: string, schemeEnd: number): number | u
 	return at > schemeEnd ? at : undefined;
 }
 
+/** What the scan does after a word: replace `from`–`to` (nothing when they are equal) and go on at `next`. */
+interface Finding {
+	from: number;
+	to: number;
+	next: number;
+}
+
+function skipTo(next: number): Finding {
+	return { from: next, to: next, next };
+}
+
+/** `from`–`to` replaced when it holds something, else the scan goes on at `otherwise`. */
+function replacement(from: number, to: number, otherwise: number): Finding {
+	return to > from ? { from, to, next: to } : skipTo(otherwise);
+}
+
+/** A known secret replaced already: nothing more to take (its `]` would otherwise end the value). */
+function pastRedacted(text: string, start: number): Finding | undefined {
+	return text.startsWith(REDACTED, start) ? skipTo(start + REDACTED.length) : undefined;
+}
+
 /**
- * One left-to-right scan: every word is looked at once; a secret key or an auth scheme has its value replaced.
- * Each character is visited a bounded number of times, so the scan is linear in the text.
+ * One left-to-right scan: every word is looked at once; a JWT, and the value after a secret key or an auth scheme,
+ * are replaced. Each character is visited a bounded number of times, so the scan is linear in the text.
  */
 function redactCredentialShapes(text: string): string {
 	let result = '';
 	let copiedUpTo = 0;
 	let at = 0;
-	const redact = (from: number, to: number) => {
-		result += `${text.slice(copiedUpTo, from)}${REDACTED}`;
-		copiedUpTo = to;
-	};
 	while (at < text.length) {
 		if (!isKeyChar(text.charCodeAt(at))) {
 			at++;
 			continue;
 		}
-		let wordEnd = at;
-		while (wordEnd < text.length && isKeyChar(text.charCodeAt(wordEnd))) wordEnd++;
-		const word = text.slice(at, wordEnd);
-		at = wordEnd;
-		if (AUTH_SCHEMES.has(word.toLowerCase())) {
-			const start = credentialStartAfterScheme(text, wordEnd);
-			if (start === undefined) continue;
-			if (text.startsWith(REDACTED, start)) {
-				at = start + REDACTED.length;
-				continue;
-			}
-			const end = unquotedValueEnd(text, start);
-			if (end > start) {
-				redact(start, end);
-				at = end;
-			}
-			continue;
+		const wordEnd = keyCharsEnd(text, at);
+		const finding = findingAfterWord(text, at, wordEnd);
+		if (finding && finding.to > finding.from) {
+			result += `${text.slice(copiedUpTo, finding.from)}${REDACTED}`;
+			copiedUpTo = finding.to;
 		}
-		if (!isSecretKey(word)) continue;
-		const start = valueStartAfterKey(text, wordEnd);
-		if (start === undefined) continue;
-		// A known secret replaced already: nothing more to take (its `]` would otherwise end the value).
-		if (text.startsWith(REDACTED, start)) {
-			at = start + REDACTED.length;
-			continue;
-		}
-		const quote = quoteAt(text, start);
-		if (quote) {
-			const valueStart = start + quote.length;
-			const { end, closeLength } = quotedValueEnd(text, valueStart, quote);
-			if (end > valueStart) redact(valueStart, end);
-			at = end + closeLength;
-			continue;
-		}
-		// `Authorization: Bearer x`: the scheme stays readable, its credential goes when the scan reaches it.
-		const schemeEnd = scanWord(text, start);
-		if (AUTH_SCHEMES.has(text.slice(start, schemeEnd).toLowerCase())) continue;
-		const end = unquotedValueEnd(text, start);
-		if (end > start) {
-			redact(start, end);
-			at = end;
-		}
+		at = finding?.next ?? wordEnd;
 	}
 	return copiedUpTo === 0 ? text : `${result}${text.slice(copiedUpTo)}`;
+}
+
+function findingAfterWord(text: string, wordStart: number, wordEnd: number): Finding | undefined {
+	const jwtEnd = jwtEndAt(text, wordStart, wordEnd);
+	if (jwtEnd !== undefined) return replacement(wordStart, jwtEnd, wordEnd);
+	const word = text.slice(wordStart, wordEnd);
+	if (AUTH_SCHEMES.has(word.toLowerCase())) return credentialAfterScheme(text, wordEnd);
+	if (!isSecretKey(word)) return undefined;
+	return (
+		(opensElement(text, wordStart) ? elementText(text, wordEnd) : undefined) ??
+		valueAfterKey(text, wordEnd) ??
+		credentialAfterSpace(text, wordEnd)
+	);
+}
+
+/** A JWT whose header is the word at `start`: `eyJ…`, `.`, the payload, `.`, the signature (empty if unsigned). */
+function jwtEndAt(text: string, start: number, headerEnd: number): number | undefined {
+	if (!text.startsWith('eyJ', start) || headerEnd - start < MIN_JWT_HEADER) return undefined;
+	if (text[headerEnd] !== '.') return undefined;
+	const payloadEnd = keyCharsEnd(text, headerEnd + 1);
+	if (payloadEnd - headerEnd - 1 < MIN_JWT_PAYLOAD || text[payloadEnd] !== '.') return undefined;
+	return keyCharsEnd(text, payloadEnd + 1);
+}
+
+function credentialAfterScheme(text: string, schemeEnd: number): Finding | undefined {
+	const start = credentialStartAfterScheme(text, schemeEnd);
+	if (start === undefined) return undefined;
+	return pastRedacted(text, start) ?? replacement(start, unquotedValueEnd(text, start), schemeEnd);
+}
+
+/** `key=value`, `key: value`, `"key": "value"` and their escaped forms. */
+function valueAfterKey(text: string, keyEnd: number): Finding | undefined {
+	const start = valueStartAfterKey(text, keyEnd);
+	if (start === undefined) return undefined;
+	return (
+		pastRedacted(text, start) ?? quotedValue(text, start) ?? unquotedValue(text, start, keyEnd)
+	);
+}
+
+function quotedValue(text: string, start: number): Finding | undefined {
+	const quote = quoteAt(text, start);
+	if (!quote) return undefined;
+	const valueStart = start + quote.length;
+	const { end, closeLength } = quotedValueEnd(text, valueStart, quote);
+	return { from: valueStart, to: end, next: end + closeLength };
+}
+
+function unquotedValue(text: string, start: number, keyEnd: number): Finding {
+	// `Authorization: Bearer x`: the scheme stays readable, its credential goes when the scan reaches it.
+	if (AUTH_SCHEMES.has(text.slice(start, scanWord(text, start)).toLowerCase()))
+		return skipTo(keyEnd);
+	return replacement(start, unquotedValueEnd(text, start), keyEnd);
+}
+
+/**
+ * `token 7f3a…`: a value after a secret key and white space alone, taken only when it looks like a credential (a
+ * JWT is taken wherever it stands), so that "the token expired" stays.
+ */
+function credentialAfterSpace(text: string, keyEnd: number): Finding | undefined {
+	let start = keyEnd;
+	while (start < text.length && isSpace(text[start])) start++;
+	if (start === keyEnd) return undefined;
+	const end = credentialRunEnd(text, start);
+	return end === undefined ? undefined : replacement(start, end, keyEnd);
+}
+
+/** At least MIN_BARE_CREDENTIAL credential characters, a digit and a letter among them: where they end. */
+function credentialRunEnd(text: string, start: number): number | undefined {
+	let digit = false;
+	let letter = false;
+	let end = start;
+	for (; end < text.length; end++) {
+		const code = text.charCodeAt(end);
+		if (isDigit(code)) digit = true;
+		else if (isLetter(code)) letter = true;
+		else if (!CREDENTIAL_PUNCTUATION.has(text[end])) break;
+	}
+	return end - start >= MIN_BARE_CREDENTIAL && digit && letter ? end : undefined;
+}
+
+/** Whether the word at `nameStart` names a start tag: `<password`, `<wsse:Password`. */
+function opensElement(text: string, nameStart: number): boolean {
+	let at = nameStart - 1;
+	if (text[at] === ':') {
+		const limit = Math.max(0, at - MAX_NAMESPACE_PREFIX);
+		at--;
+		while (at > limit && isKeyChar(text.charCodeAt(at))) at--;
+	}
+	return text[at] === '<';
+}
+
+/** The text of an element named like a secret key: from the end of its start tag to the next `<`. */
+function elementText(text: string, nameEnd: number): Finding | undefined {
+	const tagEnd = startTagEnd(text, nameEnd);
+	if (tagEnd === undefined) return undefined;
+	const next = text.indexOf('<', tagEnd);
+	return replacement(tagEnd, next === -1 ? text.length : next, tagEnd);
+}
+
+/** Where the start tag ends, past its attributes; none when it closes itself (`<token/>`) or a `<` comes first. */
+function startTagEnd(text: string, nameEnd: number): number | undefined {
+	const after = text[nameEnd];
+	if (after !== '>' && after !== '/' && !isSpace(after ?? '')) return undefined;
+	for (let at = nameEnd; at < text.length && text[at] !== '<'; at++)
+		if (text[at] === '>') return text[at - 1] === '/' ? undefined : at + 1;
+	return undefined;
 }
 
 function scanWord(text: string, from: number): number {
@@ -352,10 +724,20 @@ function scanWord(text: string, from: number): number {
 	return at;
 }
 
+/** Leading white space, and `scheme:` with the slashes after it (WHATWG reads `\` as `/` and takes any number). */
+const BEFORE_AUTHORITY = /^\s*(?:[a-z][a-z0-9+.-]*:[/\\]+)?/i;
+
 /**
  * A URL (or what was meant to be one) as it may be shown in a message: a user name or password written into it
- * becomes "…", so the reader still sees that one was there. Anchored and without nested repetition: linear time.
+ * becomes "…", so the reader still sees that one was there. The userinfo ends at the last `@` before the first `/`,
+ * `?` or `#` of the authority, as the WHATWG URL parser reads `https://user:p@ss@host`; without a scheme
+ * (`user:pw@host/path`) the authority is what comes before the first `/`, `?` or `#`. Linear time.
  */
 export function withoutUserinfo(url: string): string {
-	return url.replace(/^(\s*[a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1…@');
+	const authorityStart = BEFORE_AUTHORITY.exec(url)?.[0].length ?? 0;
+	const authorityLength = url.slice(authorityStart).search(/[/?#]/);
+	const authorityEnd = authorityLength === -1 ? url.length : authorityStart + authorityLength;
+	const userinfoEnd = url.lastIndexOf('@', authorityEnd - 1);
+	if (userinfoEnd < authorityStart) return url;
+	return `${url.slice(0, authorityStart)}…${url.slice(userinfoEnd)}`;
 }

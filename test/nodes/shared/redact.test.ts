@@ -1,4 +1,9 @@
-import { REDACTED, redactAndClip, redactSecrets } from '../../../nodes/shared/http/redact';
+import {
+	REDACTED,
+	redactAndClip,
+	redactSecrets,
+	withoutUserinfo,
+} from '../../../nodes/shared/http/redact';
 
 /** A secret with characters that URL encoding and JSON escaping change. */
 const SECRET = 'Zq+9/x="y\\w ü&k';
@@ -94,6 +99,107 @@ describe('redactSecrets: credentials it does not know, by their shape', () => {
 	it('a known secret already replaced is not redacted a second time', () => {
 		expect(redactSecrets('jwtauth=abc]&x', ['abc'])).toBe('jwtauth=[redacted]]&x');
 		expect(redactSecrets('Bearer abc, x', ['abc'])).toBe('Bearer [redacted], x');
+	});
+});
+
+/** A JWT as servers issue them (HS256, `{"sub":"1234"}`). */
+const JWT =
+	'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+
+describe('redactSecrets: a credential after a secret key and white space, and a JWT anywhere', () => {
+	it.each([
+		['a JWT after "token"', `token ${JWT} is not valid`, 'token [redacted] is not valid'],
+		['a JWT after "Token" and a line break', `Token\n  ${JWT}`, 'Token\n  [redacted]'],
+		[
+			'hex after "access_token" and a tab',
+			'access_token\t9f86d081884c7d659a2feaa0c55ad015 rejected',
+			'access_token\t[redacted] rejected',
+		],
+		[
+			'base64 after "password"',
+			'password Zm9vYmFyYmF6cXV4MTIzNDU2Nzg= is wrong',
+			'password [redacted] is wrong',
+		],
+		['a JWT on its own', `rejected ${JWT}, try again`, 'rejected [redacted], try again'],
+		['a JWT in a path', `/verify/${JWT}/x`, '/verify/[redacted]/x'],
+		[
+			'an unsigned JWT (empty signature)',
+			'got eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0. back',
+			'got [redacted] back',
+		],
+	])('%s', (_case, text, expected) => {
+		expect(redactSecrets(text)).toBe(expected);
+	});
+
+	it.each([
+		'the token expired',
+		'token verification failed',
+		'Token expired at 2024-01-01T00:00:00Z',
+		'password abcdefghijklmnopqrstuvwxyz is not allowed',
+		'token 1234567890123456789012345 (no letter)',
+		'token a1b2c3d4e5f6g7h8i9 (19 characters)',
+		'eyJhbGciOi.eyJ is not a JWT, nor eyJhbGciOiJIUzI1NiJ9.e.x',
+	])('leaves alone: %s', (text) => {
+		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
+describe('redactSecrets: an XML or HTML element named like a secret key', () => {
+	it.each([
+		['<password>', '<password>hunter2secret</password>', '<password>[redacted]</password>'],
+		[
+			'<access_token> among others',
+			'<r><user>me</user><access_token>abc.def</access_token></r>',
+			'<r><user>me</user><access_token>[redacted]</access_token></r>',
+		],
+		[
+			'<Token> with an attribute',
+			'<Token attr="x">t0k3n</Token>',
+			'<Token attr="x">[redacted]</Token>',
+		],
+		[
+			'a WS-Security password',
+			'<wsse:Password Type="#PasswordText">s3cr3t pass</wsse:Password>',
+			'<wsse:Password Type="#PasswordText">[redacted]</wsse:Password>',
+		],
+		['an element never closed', '<client_secret>abc', '<client_secret>[redacted]'],
+	])('%s', (_case, text, expected) => {
+		expect(redactSecrets(text)).toBe(expected);
+	});
+
+	it.each(['<token/> stays', '<tokens>3</tokens>', '<label>Password</label> <b>token</b> expired'])(
+		'leaves alone: %s',
+		(text) => {
+			expect(redactSecrets(text)).toBe(text);
+		},
+	);
+});
+
+describe('withoutUserinfo', () => {
+	it.each([
+		['a password with @', 'https://user:p@ss@host/path', 'https://…@host/path'],
+		['a password with @ and no path', 'https://user:p@ss@host', 'https://…@host'],
+		[
+			'a password with @, a query holding @',
+			'https://u:p@w@host?mail=a@b',
+			'https://…@host?mail=a@b',
+		],
+		['no scheme', 'user:secretpw@host', '…@host'],
+		['no scheme, a path', 'user:secretpw@host/path', '…@host/path'],
+		['no scheme, a password with @', 'user:p@ss@host:8080/path', '…@host:8080/path'],
+		['one slash after the scheme', 'https:/user:pw@host/', 'https:/…@host/'],
+	])('%s', (_case, url, expected) => {
+		expect(withoutUserinfo(url)).toBe(expected);
+	});
+
+	it.each([
+		['userinfo', 'ftp://user:pw@auth.example.org', 'ftp://…@auth.example.org'],
+		['leading white space', '  https://u@h/', '  https://…@h/'],
+		['no userinfo', 'https://host/path@x?y=a@b#c@d', 'https://host/path@x?y=a@b#c@d'],
+		['a path holding @, no scheme', 'host/a@b', 'host/a@b'],
+		['no @ at all', 'localhost:8080/x', 'localhost:8080/x'],
+	])('keeps what was right before: %s', (_case, url, expected) => {
+		expect(withoutUserinfo(url)).toBe(expected);
 	});
 });
 
