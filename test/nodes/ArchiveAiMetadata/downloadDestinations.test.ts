@@ -81,6 +81,7 @@ beforeEach(async () => {
 	};
 	guard = installNetworkGuard({
 		'files.test': '127.0.0.1',
+		'127.0.0.1.nip.io': '127.0.0.1',
 		'rebind.test': '127.0.0.1',
 		'internal.test': '10.0.0.5',
 		'public.test': '93.184.216.34',
@@ -246,7 +247,7 @@ describe('Download Files: allowed origins', () => {
 		expect(files.connections).toBe(0);
 	});
 
-	it('refuses a *.nip.io link without looking the name up', async () => {
+	it('refuses a link whose origin is not listed without looking its name up', async () => {
 		linkFor = () => `http://127.0.0.1.nip.io:${files.port}/x/transcript.txt`;
 		const result = await downloadTranscript({ allowPrivateAddresses: true });
 		expect(result.error?.message).toContain(
@@ -360,6 +361,21 @@ describe('Download Files: private addresses', () => {
 		expect(allowed.error).toBeUndefined();
 		expect(text(allowed)).toBe('transcript text');
 	});
+	it('refuses a wildcard-DNS name that resolves to loopback', async () => {
+		// No special case for nip.io: the name resolves (here through the guard) to 127.0.0.1 like any other name.
+		const origin = `http://127.0.0.1.nip.io:${files.port}`;
+		linkFor = (original) => `${origin}${new URL(original).pathname}`;
+		const refused = await downloadTranscript({ allowedDownloadOrigins: origin });
+		expect(refused.error?.name).toBe('NodeOperationError');
+		expect(refused.error?.message).toBe(
+			`Downloading transcript_txt: 127.0.0.1.nip.io:${files.port} answered from 127.0.0.1, which is a loopback address; downloads from private, loopback, link-local and cloud metadata addresses are refused unless the credential's "Allow Private Addresses" is on`,
+		);
+		expect(guard.lookups).toContain('127.0.0.1.nip.io');
+		// n8n 1.x lends no resolver: the request reaches the host, its answer reaches nothing.
+		expect(files.requests).toHaveLength(1);
+		expect(refused.outputs[0] ?? []).toEqual([]);
+	});
+
 	it('refuses a name whose answer hides the address it came from (a compressed body on n8n 1.x)', async () => {
 		serveFile = (res) => {
 			res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
@@ -452,6 +468,34 @@ describe('Download Files: streaming within Max File Size', () => {
 			`Downloading transcript_txt: the download link redirected from http to https (127.0.0.1:${files.port}); redirects to another scheme are not followed`,
 		);
 		expect(files.requests).toHaveLength(1);
+	});
+
+	it('follows at most 3 redirects within the origin', async () => {
+		// /hop/<n> redirects to /hop/<n + 1> (a same-origin 302) until `redirects` were given, then serves the file.
+		let redirects = 0;
+		serveFile = (res) => {
+			const hop = /\/hop\/(\d+)$/.exec(files.requests.at(-1) ?? '');
+			const next = hop ? Number(hop[1]) + 1 : 1;
+			if (next > redirects) return void res.end('after the redirects');
+			res.writeHead(302, { location: `/hop/${next}` });
+			res.end();
+		};
+		const hops = [expect.stringMatching(/transcript\.txt$/), '/hop/1', '/hop/2', '/hop/3'];
+
+		redirects = 3;
+		const three = await downloadTranscript(allowFiles(), { maxRetries: 2 });
+		expect(three.error).toBeUndefined();
+		expect(text(three)).toBe('after the redirects');
+		expect(files.requests).toEqual(hops);
+
+		files.requests.length = 0;
+		redirects = 4;
+		const four = await downloadTranscript(allowFiles(), { maxRetries: 2 });
+		expect(four.error?.name).toBe('NodeApiError');
+		expect(four.error?.message).toBe('Downloading transcript_txt failed (HTTP 302)');
+		// The fourth redirect is not followed (nor retried): exactly 4 requests reached the server.
+		expect(files.requests).toEqual(hops);
+		expect(four.outputs[0] ?? []).toEqual([]);
 	});
 });
 
@@ -613,5 +657,166 @@ describe('Download Files: object paths', () => {
 			objectPathProblem('0b6a4d1e-3f5c-4b8a-9c2d-7e1f0a9b8c7d/transcript.srt'),
 		).toBeUndefined();
 		expect(looksLikeObjectPath('Goedenavond en welkom.')).toBe(false);
+	});
+});
+
+describe('Download Files: the link (its signature) never appears in errors', () => {
+	const SIGNATURE = 'SECRETSIG123';
+	const CREDENTIAL = 'CREDSECRET';
+	const PATH_SECRET = 'objkey-PATHSECRET-7f3e9a';
+	/** A presigned-looking link at `base`: a secret path segment, the original path, and a signature query. */
+	const signedLink = (base: string, original: string) =>
+		`${base}/${PATH_SECRET}${new URL(original).pathname}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=${CREDENTIAL}%2F20240101%2Feu-west-1%2Fs3%2Faws4_request&X-Amz-Signature=${SIGNATURE}`;
+	const filesBase = () => `http://127.0.0.1:${files.port}`;
+	const allowFiles = () => ({ allowPrivateAddresses: true, allowedDownloadOrigins: filesBase() });
+	/** An error answer that echoes the request line, as S3 error bodies name the resource. */
+	const echoing = (status: number) => (res: ServerResponse) => {
+		res.writeHead(status, { 'content-type': 'application/xml' });
+		res.end(`<Error><Code>Nope</Code><Resource>${files.requests.at(-1)}</Resource></Error>`);
+	};
+
+	/** Every string reachable from the error and the outputs: own property names and values, recursively. */
+	function everythingOf(result: Awaited<ReturnType<typeof downloadTranscript>>): string {
+		const seen = new Set<unknown>();
+		const texts: string[] = [];
+		const visit = (value: unknown, depth: number): void => {
+			if (typeof value === 'string') texts.push(value);
+			if (typeof value !== 'object' || value === null || seen.has(value) || depth > 12) return;
+			seen.add(value);
+			for (const key of Object.getOwnPropertyNames(value)) {
+				texts.push(key);
+				visit((value as Record<string, unknown>)[key], depth + 1);
+			}
+		};
+		visit(result.error, 0);
+		visit(result.outputs, 0);
+		return texts.join('\n');
+	}
+
+	interface FailureCase {
+		credential: IDataObject;
+		options?: INodeParameters;
+		message: RegExp;
+		/** Whether the signed link reaches the file server before the download fails. */
+		reaches: boolean;
+	}
+
+	it.each<[string, () => FailureCase]>([
+		[
+			'origin not allowed',
+			() => {
+				linkFor = (original) => signedLink(filesBase(), original);
+				return {
+					credential: { allowPrivateAddresses: true },
+					message: /the download link points to http:\/\/127\.0\.0\.1:\d+, which is not in/,
+					reaches: false,
+				};
+			},
+		],
+		[
+			'private address written out (Allow Private Addresses off)',
+			() => {
+				linkFor = (original) => signedLink(filesBase(), original);
+				return {
+					credential: { allowedDownloadOrigins: filesBase() },
+					message: /127\.0\.0\.1:\d+ is a loopback address/,
+					reaches: false,
+				};
+			},
+		],
+		[
+			'a name answering from a private address (Allow Private Addresses off)',
+			() => {
+				const base = `http://files.test:${files.port}`;
+				linkFor = (original) => signedLink(base, original);
+				return {
+					credential: { allowedDownloadOrigins: base },
+					message: /files\.test:\d+ answered from 127\.0\.0\.1, which is a loopback address/,
+					reaches: true,
+				};
+			},
+		],
+		[
+			'redirect to another host',
+			() => {
+				linkFor = (original) => signedLink(filesBase(), original);
+				serveFile = (res) => {
+					res.writeHead(302, {
+						location: signedLink(`http://127.0.0.2:${files.port}`, 'http://x/moved'),
+					});
+					res.end();
+				};
+				return {
+					credential: allowFiles(),
+					message: /redirected to another host \(127\.0\.0\.2:\d+\)/,
+					reaches: true,
+				};
+			},
+		],
+		[
+			'HTTP 403',
+			() => {
+				linkFor = (original) => signedLink(filesBase(), original);
+				serveFile = echoing(403);
+				return { credential: allowFiles(), message: /failed \(HTTP 403\)$/, reaches: true };
+			},
+		],
+		[
+			'repeated 503',
+			() => {
+				linkFor = (original) => signedLink(filesBase(), original);
+				serveFile = echoing(503);
+				return {
+					credential: allowFiles(),
+					options: { maxRetries: 1 },
+					message: /failed \(HTTP 503\) after 1 retry$/,
+					reaches: true,
+				};
+			},
+		],
+		[
+			'network error (the server destroys the socket)',
+			() => {
+				linkFor = (original) => signedLink(filesBase(), original);
+				serveFile = (res) => res.socket?.destroy();
+				return {
+					credential: allowFiles(),
+					message: /failed \(connection reset\)$/,
+					reaches: true,
+				};
+			},
+		],
+		[
+			'file larger than Max File Size',
+			() => {
+				linkFor = (original) => signedLink(filesBase(), original);
+				serveFile = (res) => {
+					res.writeHead(200, {
+						'content-type': 'text/plain',
+						'content-length': String(2 * 1024 * 1024),
+					});
+					res.end(Buffer.alloc(2 * 1024 * 1024, 's'));
+				};
+				return {
+					credential: allowFiles(),
+					options: { maxFileSizeMiB: 1 },
+					message: /the file is larger than the Max File Size of 1 MiB/,
+					reaches: true,
+				};
+			},
+		],
+	])('keeps the link and its signature out of every error (%s)', async (_kind, arrange) => {
+		const { credential, options, message, reaches } = arrange();
+		const result = await downloadTranscript(credential, options);
+		expect(result.error?.message).toMatch(message);
+		// The node really held the secret link: it reached the file server whole, or was refused before.
+		if (reaches) {
+			expect(files.requests[0]).toContain(PATH_SECRET);
+			expect(files.requests[0]).toContain(SIGNATURE);
+			expect(files.requests[0]).toContain(CREDENTIAL);
+		} else expect(files.connections).toBe(0);
+		const everything = everythingOf(result);
+		for (const secret of [SIGNATURE, CREDENTIAL, PATH_SECRET])
+			expect(everything).not.toContain(secret);
 	});
 });

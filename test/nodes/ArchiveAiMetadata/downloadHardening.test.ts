@@ -227,4 +227,21 @@ describe('Download Files refuses hostile links and oversized files', () => {
 		);
 		expect(files.requests).toHaveLength(0);
 	});
+
+	it('refuses a Max File Size above 1,024 MiB, naming the parameter', async () => {
+		const over = await downloadTranscript({ maxFileSizeMiB: 1025 });
+		expect(over.error?.message).toBe(
+			'Parameter "Max File Size (MiB)": must be a number above 0 and at most 1024, got 1025',
+		);
+		expect(files.requests).toHaveLength(0);
+
+		const atLimit = await downloadTranscript({ maxFileSizeMiB: 1024 });
+		expect(atLimit.error).toBeUndefined();
+		expect(
+			Buffer.from(String(atLimit.outputs[0][0].binary?.transcript_txt.data), 'base64').toString(
+				'utf8',
+			),
+		).toBe('transcript text');
+		expect(files.requests).toHaveLength(1);
+	});
 });
