@@ -96,7 +96,7 @@ describe('API requests carry no credential to another origin', () => {
 			credentials: aiCredentials(sandbox, { graphqlUrl: `${redirecting.baseUrl}/v1/graphql` }),
 		});
 		expect(result.error?.message).toBe(
-			`AI Metadata API: the endpoint redirected (HTTP 307) to ${elsewhere.baseUrl}; redirects to another address are not followed, so the token is never sent there`,
+			`AI Metadata API: the endpoint redirected (HTTP 307) to ${elsewhere.baseUrl}; only 307 and 308 redirects within the endpoint's own origin are followed, so the token never leaves it`,
 		);
 		expect(redirecting.requests[0].headers.authorization).toMatch(/^Bearer /);
 		expect(elsewhere.requests).toHaveLength(0);
@@ -192,7 +192,7 @@ describe('API requests carry no credential to another origin', () => {
 			});
 			expect(result.error?.name).toBe('NodeApiError');
 			expect(result.error?.message).toBe(
-				`AI Metadata API: the endpoint redirected (HTTP ${status}) to ${moved.baseUrl}; redirects to another address are not followed, so the token is never sent there`,
+				`AI Metadata API: the endpoint redirected (HTTP ${status}) to ${moved.baseUrl}; only 307 and 308 redirects within the endpoint's own origin are followed, so the token never leaves it`,
 			);
 			expect(moved.requests.map((request) => request.url.pathname)).toEqual(['/old/graphql']);
 		} finally {

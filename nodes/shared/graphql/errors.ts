@@ -301,7 +301,7 @@ export function failureToNodeApiError(
 			node,
 			{ message: `HTTP ${failure.status}`, httpCode: String(failure.status) },
 			{
-				message: `${serviceName}: the endpoint redirected (HTTP ${failure.status}) to ${target}; redirects to another address are not followed, so the token is never sent there`,
+				message: `${serviceName}: the endpoint redirected (HTTP ${failure.status}) to ${target}; only 307 and 308 redirects within the endpoint's own origin are followed, so the token never leaves it`,
 				description: "Set the credential's endpoint URL to the API's own address.",
 				httpCode: String(failure.status),
 				itemIndex,
@@ -361,7 +361,7 @@ function statusMessage(status: number): string {
 		return 'access denied (HTTP 403); the account may lack permission for this query';
 	if (status === 429) return 'too many requests (HTTP 429)';
 	if (isRedirect(status))
-		return `the endpoint redirected (HTTP ${status}); redirects to another address are not followed`;
+		return `the endpoint redirected (HTTP ${status}); only 307 and 308 redirects within its own origin are followed`;
 	if (status >= 500) return `the server failed (HTTP ${status})`;
 	return `the request was refused (HTTP ${status})`;
 }
