@@ -19,6 +19,23 @@ describe('the replay record (AcceptedIdRecord)', () => {
 		expect(record.add('a')).toBe('added');
 	});
 
+	it('by default, takes an id for a replay for 72 hours after it was recorded, not longer', () => {
+		const HOURS_72_MS = 72 * 60 * 60 * 1000;
+		const recordedAt = 1_758_548_009_000;
+		let now = recordedAt;
+		// Capacity and retention as the process's own record has them: only the clock is injected.
+		const record = new AcceptedIdRecord(undefined, undefined, () => now);
+		expect(record.add('a')).toBe('added');
+
+		now = recordedAt + HOURS_72_MS - 1;
+		expect(record.has('a')).toBe(true);
+		expect(record.add('a')).toBe('present');
+
+		now = recordedAt + HOURS_72_MS + 1;
+		expect(record.has('a')).toBe(false);
+		expect(record.add('a')).toBe('added');
+	});
+
 	it('refuses a new id when full, and never drops a live one to make room', () => {
 		let now = 0;
 		const record = new AcceptedIdRecord(3, 1_000, () => now);

@@ -222,6 +222,37 @@ describe('Respond: After the Event Is Saved', () => {
 		expect(executionsOf(process)).toBe(1);
 	});
 
+	it('holds only a delivery whose signature verified: a copy of an id in flight with a wrong signature is answered 401 at once, and the genuine retry still waits and is a replay', async () => {
+		const held = gate();
+		const process = await startProcess(newWorkflow(), {
+			fault: (call) => (call === 0 ? held.fault : 'run'),
+		});
+		const first = deliver(process, 'msg_inflight_forged');
+		await waitUntil(() => process.calls.length === 1);
+
+		// Same webhook-id and body, signed with a secret the trigger does not hold.
+		const body = sipEventBody();
+		const forgedHeaders = signedHeaders(
+			generateSecret(),
+			'msg_inflight_forged',
+			Math.floor(Date.now() / 1000),
+			body,
+		);
+		const startedAt = performance.now();
+		const forged = await postRaw(process.url, body, forgedHeaders);
+		expect(forged.status).toBe(401);
+		expect(JSON.parse(forged.body)).toEqual({ error: 'no valid webhook signature' });
+		// A held copy would wait up to IN_FLIGHT_WAIT_MS for the first delivery's answer.
+		expect(performance.now() - startedAt).toBeLessThan(Math.min(2_000, IN_FLIGHT_WAIT_MS / 5));
+
+		const retry = await retryWaiting(() => deliver(process, 'msg_inflight_forged'));
+		held.release('run');
+
+		expect((await first).status).toBe(204);
+		expect((await retry.answer).status).toBe(204);
+		expect(executionsOf(process)).toBe(1);
+	});
+
 	it(`copies of one delivery in flight share its wait: ${MAX_WAITING_RETRIES} and more of them leave a retry of another event waiting, not refused`, async () => {
 		const held = gate();
 		const process = await startProcess(newWorkflow(), {

@@ -3,6 +3,10 @@ import { withoutUserinfo } from '../../../nodes/shared/http/redact';
 import { INSECURE_URL_PATTERN } from '../../../credentials/common/insecureUrl';
 import { findNetworkCode } from '../../../nodes/shared/http/networkErrors';
 import { redactAndClip, redactSecrets } from '../../../nodes/shared/http/redact';
+import {
+	readWebhookHeaders,
+	v1Signatures,
+} from '../../../nodes/ArchiveSipStatusTrigger/verify/signature';
 
 /**
  * Text on the error and URL paths comes from servers and from credential fields; handling it must stay linear in
@@ -143,5 +147,63 @@ describe('redaction', () => {
 		for (const [, input] of inputs) {
 			expect(typeof redactSecrets(input(100_000), ['live-token'])).toBe('string');
 		}
+	});
+});
+
+describe('webhook header parsing of the SIP Status Trigger', () => {
+	const LIMIT = 4096;
+	const others = { 'webhook-id': 'msg_1', 'webhook-timestamp': '1758548009' };
+	// One parse of 4 KiB takes microseconds, far below the 25 ms allowance: each run parses the header 500 times, so
+	// that a run of the largest input takes about 10 ms and quadratic work shows above the allowance.
+	const RUNS = 500;
+	const parse = (signature: string | string[]) => {
+		let read: ReturnType<typeof readWebhookHeaders> | undefined;
+		for (let run = 0; run < RUNS; run++)
+			read = readWebhookHeaders({ ...others, 'webhook-signature': signature });
+		return read;
+	};
+	const exactly = (unit: string, n: number) => repeatTo(unit, n).slice(0, n);
+	const inputs: Array<[string, (n: number) => string]> = [
+		['spaces', (n) => ' '.repeat(n)],
+		['spaces then one entry', (n) => `${' '.repeat(n - 1)}x`],
+		['commas', (n) => ','.repeat(n)],
+		['v1, repeated as one entry', (n) => exactly('v1,', n)],
+		['v1, entries', (n) => exactly('v1, ', n)],
+		['commas and spaces', (n) => exactly(', ', n)],
+		['tabs and line breaks', (n) => exactly('\t\r\n', n)],
+	];
+
+	it.each(inputs)('stays linear on %s up to the 4 KiB it accepts', (_case, input) => {
+		// The largest input is parsed, not refused for its size.
+		expect(parse(input(LIMIT))).not.toEqual({
+			ok: false,
+			reason: `webhook-signature header is longer than ${LIMIT} bytes`,
+		});
+		expectLinear(parse, input, LIMIT / 4);
+	});
+
+	it.each(inputs)(
+		'refuses %s just above 4 KiB before parsing them, in linear time',
+		(_case, input) => {
+			expect(parse(input(LIMIT + 4))).toEqual({
+				ok: false,
+				reason: `webhook-signature header is longer than ${LIMIT} bytes`,
+			});
+			expectLinear(parse, input, LIMIT / 4 + 1);
+		},
+	);
+
+	it('finds the v1 signatures among entries of commas in linear time', () => {
+		// The trailing commas a comma-joined duplicate leaves are dropped by a loop (a /,+$/ is quadratic here).
+		const signatures = (entry: string) => {
+			for (let run = 0; run < RUNS; run++) v1Signatures([entry]);
+		};
+		expectLinear(signatures, (n) => `v1,${','.repeat(n - 4)}a`, LIMIT / 4);
+	});
+
+	it('stays linear on the header sent as many repeated lines', () => {
+		// Node hands repeated header lines over as an array: one `v1,` line per 4 bytes (3 and a separator).
+		const lines = (text: string) => parse(text.split('\n'));
+		expectLinear(lines, (n) => Array.from({ length: n / 4 }, () => 'v1,').join('\n'), LIMIT / 4);
 	});
 });
