@@ -154,7 +154,7 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_TOLERANCE_SECONDS },
 				default: DEFAULT_TOLERANCE_SECONDS,
-				description: `How far the webhook-timestamp header may be from this server's clock, in either direction. For this long after n8n starts, events at the Production URL are answered 503 and the archive sends them again later, so that a copy captured before the start cannot run twice: a larger value delays more events after a restart. At most ${MAX_TOLERANCE_SECONDS} (one hour).`,
+				description: `How far the webhook-timestamp may be from this server's clock, either way (at most ${MAX_TOLERANCE_SECONDS}). After n8n starts, Production URL events get 503 for this long and the archive resends them, so a copy captured earlier cannot run twice.`,
 			},
 		],
 	},
