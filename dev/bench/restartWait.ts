@@ -12,8 +12,9 @@ import * as path from 'node:path';
 
 import { handleDelivery, type TriggerSettings } from '../../nodes/ArchiveSipStatusTrigger/delivery';
 import { AcceptedIdRecord } from '../../nodes/ArchiveSipStatusTrigger/replay/acceptedIds';
+import { parseSigningKeys } from '../../nodes/ArchiveSipStatusTrigger/verify/secrets';
 import { signedHeaders, sipEventBody } from '../emulators/webhook/fixtures';
-import { generateSecret, RETRY_SCHEDULE_SECONDS, secretBytes } from '../emulators/webhook/sender';
+import { generateSecret, RETRY_SCHEDULE_SECONDS } from '../emulators/webhook/sender';
 
 export interface RestartWaitRow {
 	toleranceSeconds: number;
@@ -59,10 +60,12 @@ export async function runRestartWait(
 	},
 ): Promise<RestartWaitRow[]> {
 	const secret = generateSecret();
+	// The key bytes as the trigger reads them from its credential.
+	const { keys } = parseSigningKeys(secret, '');
 	const rows: RestartWaitRow[] = [];
 	for (const toleranceSeconds of options.tolerances) {
 		const settings: TriggerSettings = {
-			keys: [secretBytes(secret)],
+			keys,
 			toleranceSeconds,
 			maxBodyBytes: 1024 * 1024,
 			outcomeFilter: 'both',

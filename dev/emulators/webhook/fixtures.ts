@@ -1,15 +1,32 @@
+import { isUtf8 } from 'node:buffer';
+
 import { Webhook } from 'standardwebhooks';
 
 /**
- * Reference signing of SIP status events with the `standardwebhooks` library, independent of the node's own code and
- * of the sender emulator (`sender.ts`), with the known-answer vectors: what the tests and the benchmarks share.
+ * Reference signing of SIP status events with the `standardwebhooks` library, independent of the node's own code, with
+ * the known-answer vectors: what the tests, the benchmarks and the sender emulator (`sender.ts`) share. `sign` is the
+ * one signing entry point of dev/ and test/; only bytes the library cannot sign are signed by hand
+ * (test/nodes/ArchiveSipStatusTrigger/rawSignature.ts).
  */
 
 export const NODE_TYPE_NAME = 'n8n-nodes-archive-services.archiveSipStatusTrigger';
 
 export const CREDENTIAL_TYPE = 'archiveSipWebhookApi';
 
-export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
+/**
+ * `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>` by the library (`whsec_` stripped, the rest base64-decoded).
+ * The library signs text: a Buffer body is decoded as UTF-8 first, so one that is not valid UTF-8 is refused here
+ * rather than signed as other bytes.
+ */
+export function sign(
+	secret: string,
+	id: string,
+	timestampSeconds: number,
+	body: string | Buffer,
+): string {
+	if (typeof body !== 'string' && !isUtf8(body)) {
+		throw new Error('standardwebhooks signs text: this body is not valid UTF-8, sign it by hand');
+	}
 	return new Webhook(secret).sign(id, new Date(timestampSeconds * 1000), body);
 }
 

@@ -1,15 +1,17 @@
 /**
  * Emulates the hosted Standard Webhooks sender of SIP status events (as documented and as the real sender behaves): Python-style JSON
  * bodies, `msg_` ids, integer-second timestamps, `v1,<base64 HMAC-SHA256>` signatures for every active secret,
- * and the real retry schedule (compressible for tests).
+ * and the real retry schedule (compressible for tests). Signing is the `standardwebhooks` library's (fixtures.ts `sign`).
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 import { BASE62, LOWERCASE, Random } from '../core/random';
+import { sign } from './fixtures';
 import { pythonJsonDumps } from './pythonJson';
 
+export { sign } from './fixtures';
 export { pythonJsonDumps } from './pythonJson';
 
 export const DEFAULT_EVENT_TYPE = 'meemoo.sip.archived';
@@ -107,22 +109,6 @@ export function buildFailureEvent(
 			message,
 		},
 	};
-}
-
-/** Secret bytes as the Standard Webhooks libraries read them: strip `whsec_`, base64-decode the rest. */
-export function secretBytes(secret: string): Buffer {
-	return Buffer.from(
-		secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret,
-		'base64',
-	);
-}
-
-/** `v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<body>")>`. */
-export function sign(secret: string, id: string, timestamp: number, body: string | Buffer): string {
-	const hmac = createHmac('sha256', secretBytes(secret));
-	hmac.update(`${id}.${timestamp}.`);
-	hmac.update(body);
-	return `v1,${hmac.digest('base64')}`;
 }
 
 /** One signature per active secret (secret rotation), space separated. */

@@ -4,8 +4,9 @@
  * takes as many comparisons as one that matches nothing. `node:crypto` is wrapped here only (its own file), the real
  * function still does the comparing.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 
+import { sign } from '../../../dev/emulators/webhook/fixtures';
 import { verifyDelivery } from '../../../nodes/ArchiveSipStatusTrigger/verify/signature';
 
 jest.mock('node:crypto', () => {
@@ -24,12 +25,9 @@ const NOW_SECONDS = 1_758_548_009;
 const ID = 'msg_constant_time_1';
 const BODY = Buffer.from('{"type": "meemoo.sip.archived"}');
 
+/** Signed by the standardwebhooks library (pure JavaScript: it never calls the wrapped `node:crypto`). */
 function signatureEntry(key: Buffer): string {
-	const signature = createHmac('sha256', key)
-		.update(`${ID}.${NOW_SECONDS}.`, 'latin1')
-		.update(BODY)
-		.digest('base64');
-	return `v1,${signature}`;
+	return sign(`whsec_${key.toString('base64')}`, ID, NOW_SECONDS, BODY);
 }
 
 function verify(keys: Buffer[], entries: string[]) {

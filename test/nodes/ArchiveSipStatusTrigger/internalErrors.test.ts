@@ -1,5 +1,3 @@
-import { createHmac } from 'node:crypto';
-
 import {
 	postRaw,
 	recordedLogs,
@@ -10,6 +8,7 @@ import { ArchiveSipStatusTrigger } from '../../../nodes/ArchiveSipStatusTrigger/
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE_NAME,
+	sign,
 	signedHeaders,
 	sipEventBody,
 } from '../../../dev/emulators/webhook/fixtures';
@@ -45,8 +44,7 @@ describe('secrets and internal errors', () => {
 		const trigger = await startTrigger({ credentials: { signingSecret: tinySecret } });
 		const body = sipEventBody();
 		const id = nextId();
-		const key = Buffer.from('QQ==', 'base64');
-		const signature = `v1,${createHmac('sha256', key).update(`${id}.${NOW_SECONDS}.${body}`).digest('base64')}`;
+		const signature = sign(tinySecret, id, NOW_SECONDS, body);
 		const answer = await postRaw(trigger.url, body, {
 			'webhook-id': id,
 			'webhook-timestamp': String(NOW_SECONDS),

@@ -4,8 +4,6 @@
  * when retried, an id that was answered never runs again. Each "process" is an isolated copy of the node module
  * behind its own loopback server; they share n8n's workflow row (static data) as the processes of one n8n do.
  */
-import { createHmac } from 'node:crypto';
-
 import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import {
@@ -548,19 +546,8 @@ describe('a non-ASCII webhook-id', () => {
 		timeoutMs?: number,
 	): Promise<HttpAnswer> {
 		const body = sipEventBody();
-		const timestamp = String(Math.floor(Date.now() / 1000));
-		const key = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
-		const signed = Buffer.concat([
-			Buffer.from(`${text}.${timestamp}.`, 'utf8'),
-			Buffer.from(body, 'utf8'),
-		]);
-		const signature = createHmac('sha256', key).update(signed).digest('base64');
-		const headers = {
-			'content-type': 'application/json',
-			'webhook-id': text,
-			'webhook-timestamp': timestamp,
-			'webhook-signature': `v1,${signature}`,
-		};
+		// The library signs the UTF-8 bytes of `<id>.<timestamp>.<body>`: the id's bytes as sent.
+		const headers = signedHeaders(SECRET, text, Math.floor(Date.now() / 1000), body);
 		return await postRaw(harness.url, body, headers, timeoutMs);
 	}
 
