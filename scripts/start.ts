@@ -112,7 +112,7 @@ async function ensureOwner(n8n: N8nInstance): Promise<void> {
 
 function aPidWithMetadata(sandbox: Sandbox): string {
 	const task = sandbox.data.ai.records('face_tasks').find((each) => each.status === 'succeeded');
-	return String(task?.pid ?? 'kdleipkyuj');
+	return String((task?.pid as string | undefined) ?? 'kdleipkyuj');
 }
 
 function printInstructions(

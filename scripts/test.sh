@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite, as CI runs it.
-#   1. lint (n8n community-node rules), unused exports and import cycles in nodes/ and credentials/, imports
-#      from test/ in dev/, nodes/, credentials/ and scripts/ (scripts/check-exports.js), formatting (Prettier) and
-#      type check of everything, tests included
+#   1. lint of everything (ESLint: typescript-eslint's type-aware rules, import cycles, imports against the grain,
+#      n8n's community-node rules on the published code), unused files, exports and dependencies (knip),
+#      formatting (Prettier) and type check of everything, tests included
 #   2. build (bundle)
-#   3. package size and one bundled graphql (scripts/package-size.js); n8n's community-package scan of the
-#      source and of the packed tarball (scripts/scan.sh); n8n's official CLI lint, `n8n-node lint` with its
-#      default configuration in strict mode, on the published sources (scripts/node-cli-lint.sh)
+#   3. the published package.json against what `npm pack` packs (publint); package size and one bundled graphql
+#      (scripts/package-size.js); n8n's community-package scan of the source and of the packed tarball
+#      (scripts/scan.sh); n8n's official CLI lint, `n8n-node lint` with its default configuration in strict mode,
+#      on the published sources (scripts/node-cli-lint.sh)
 #   4. unit and integration tests against the emulators (jest)
 #   5. end-to-end in real n8n 1.123.81 and 2.40.7 (installed once into a cache outside the repo)
 #   6. end-to-end in n8n queue mode (Redis, PostgreSQL, workers, webhook processors)
@@ -32,9 +33,9 @@ lane() {
 		done
 	) >"$log" 2>&1
 }
-lane checks 'npm run lint' 'node scripts/check-exports.js' 'npm run format:check' 'npm run typecheck' &
+lane checks 'npm run lint' 'npm run knip' 'npm run format:check' 'npm run typecheck' &
 checks_pid=$!
-lane package 'npm run build' 'node scripts/package-size.js' 'bash scripts/scan.sh' 'bash scripts/node-cli-lint.sh' &
+lane package 'npm run build' 'npm run publint' 'node scripts/package-size.js' 'bash scripts/scan.sh' 'bash scripts/node-cli-lint.sh' &
 package_pid=$!
 checks_status=0
 wait "$checks_pid" || checks_status=$?

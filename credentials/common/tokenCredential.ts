@@ -55,11 +55,11 @@ export async function requestAccessToken(
 	const token = await obtainAccessToken(helpers, {
 		service: flow.service,
 		method: flow.method,
-		authUrl: String(credentials.authUrl ?? ''),
-		username: String(credentials[flow.usernameProperty] ?? ''),
-		password: String(credentials.password ?? ''),
+		authUrl: String((credentials.authUrl as string | undefined) ?? ''),
+		username: String((credentials[flow.usernameProperty] as string | undefined) ?? ''),
+		password: String((credentials.password as string | undefined) ?? ''),
 		lifetimeSeconds: Number(credentials.lifetimeSeconds ?? 3600),
-		rejectedToken: String(credentials.accessToken ?? ''),
+		rejectedToken: String((credentials.accessToken as string | undefined) ?? ''),
 	});
 	return { accessToken: token.accessToken };
 }

@@ -22,7 +22,7 @@ export function withAccessToken(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): IHttpRequestOptions {
-	const token = String(credentials.accessToken ?? '');
+	const token = String((credentials.accessToken as string | undefined) ?? '');
 	if (credentials.jwtPlacement === 'query') {
 		return { ...requestOptions, qs: { ...(requestOptions.qs ?? {}), jwtauth: token } };
 	}

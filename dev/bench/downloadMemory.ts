@@ -111,7 +111,7 @@ async function nodeDownload(setup: ChildSetup, bytes: number): Promise<number> {
 		password: setup.password,
 		allowPrivateAddresses: true,
 		allowedDownloadOrigins: new URL(setup.fileBase).origin,
-	} as never);
+	});
 	const result = await runNode({
 		nodeType: new ArchiveAiMetadata(),
 		parameters: {

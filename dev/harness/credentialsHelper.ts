@@ -66,7 +66,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 				? value
 						.replace(/^=/, '')
 						.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, key: string) =>
-							String(credentials[key] ?? ''),
+							String((credentials[key] as string | number | boolean | undefined) ?? ''),
 						)
 				: value;
 		const result: IHttpRequestOptions = { ...options };

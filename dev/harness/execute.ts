@@ -13,7 +13,6 @@ import type {
 	INodeTypes,
 	IRun,
 	IWorkflowExecuteAdditionalData,
-	NodeParameterValueType,
 } from 'n8n-workflow';
 
 import { TestCredentialsHelper } from './credentialsHelper';
@@ -146,7 +145,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 		type: 'test.itemSource',
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { items: JSON.stringify(options.input ?? [{}]) as NodeParameterValueType },
+		parameters: { items: JSON.stringify(options.input ?? [{}]) },
 	};
 	const workflow = new Workflow({
 		id: 'test-workflow',

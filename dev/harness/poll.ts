@@ -172,7 +172,7 @@ export class PollHarness {
 		}
 		// n8n emits what a scheduled poll returns (with the same save of static data).
 		if (mode === 'trigger' && returned !== null) emit(returned);
-		const emitted = run as EmittedRun | undefined;
+		const emitted = run;
 		if (emitted && (options.run ?? 'finish') === 'finish') await emitted.finish();
 		return {
 			items: mode === 'manual' ? returned : (emitted?.items ?? null),
@@ -200,12 +200,7 @@ export class PollHarness {
 			...this.additionalData(),
 			currentNodeParameters: this.node.parameters,
 		};
-		const context = new LoadOptionsContext(
-			this.workflow,
-			this.node,
-			additionalData as IWorkflowExecuteAdditionalData,
-			'parameters',
-		);
+		const context = new LoadOptionsContext(this.workflow, this.node, additionalData, 'parameters');
 		try {
 			return await loader.call(context);
 		} finally {

@@ -20,7 +20,7 @@ export function aiCredentials(
 		// The emulators listen on loopback.
 		allowPrivateAddresses: true,
 		...overrides,
-	} as never);
+	});
 	return helper;
 }
 
@@ -36,6 +36,6 @@ export function orgCredentials(
 		username: sandbox.org.username,
 		password: sandbox.org.password,
 		...overrides,
-	} as never);
+	});
 	return helper;
 }

@@ -36,7 +36,6 @@ export async function startTestOrigin(
 	handler: OriginHandler = answerNotFound,
 ): Promise<TestOrigin> {
 	const requests: ReceivedRequest[] = [];
-	let origin: TestOrigin;
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -54,7 +53,7 @@ export async function startTestOrigin(
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
-	origin = {
+	const origin: TestOrigin = {
 		baseUrl: `http://127.0.0.1:${port}`,
 		requests,
 		receivedCredentials: () =>

@@ -17,15 +17,12 @@ import { join } from 'node:path';
 import type {
 	IDataObject,
 	ICredentialDataDecryptedObject,
-	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
 	INodeTypes,
 	IWebhookData,
-	IWebhookDescription,
-	IWebhookFunctions,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
@@ -184,7 +181,7 @@ async function prepareRequest(req: N8nRequest, mode: 'eager' | 'lazy'): Promise<
 	if (mode === 'lazy') return;
 	await req.readRawBody();
 	try {
-		req.body = JSON.parse(req.rawBody!.toString('utf8'));
+		req.body = JSON.parse(req.rawBody.toString('utf8'));
 	} catch {
 		req.body = {};
 	}
@@ -232,7 +229,7 @@ export async function startWebhookHarness(
 			...(shared ? { staticData: structuredClone(shared.staticData) } : {}),
 		});
 	const inMemoryWorkflow = shared ? undefined : newWorkflow();
-	const webhookDescription = (nodeType.description.webhooks ?? [])[0] as IWebhookDescription;
+	const webhookDescription = (nodeType.description.webhooks ?? [])[0];
 	const calls: RecordedCall[] = [];
 	let credentialReads = 0;
 
@@ -281,7 +278,7 @@ export async function startWebhookHarness(
 		const callIndex = calls.length;
 		let result: IWebhookResponseData;
 		try {
-			result = await nodeType.webhook!.call(context as unknown as IWebhookFunctions);
+			result = await nodeType.webhook!.call(context);
 		} catch (error) {
 			calls.push({ result: {}, error });
 			if (!res.headersSent) res.writeHead(500).end();
@@ -297,7 +294,7 @@ export async function startWebhookHarness(
 		};
 		const responseMode = workflow.expression.getSimpleParameterValue(
 			node,
-			webhookDescription.responseMode as string,
+			webhookDescription.responseMode,
 			options.mode ?? 'webhook',
 			{},
 			undefined,
@@ -407,12 +404,12 @@ export async function startWebhookHarness(
 			executeData,
 			[],
 		);
-		const outputs = await runner.execute.call(context as unknown as IExecuteFunctions);
+		const outputs = await runner.execute.call(context);
 		return outputs as INodeExecutionData[][];
 	}
 
 	const server: Server = createServer((req, res) => {
-		void handle(req as N8nRequest, res);
+		void handle(req, res);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;

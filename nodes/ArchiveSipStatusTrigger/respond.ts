@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { filteredOutBy, type OutcomeFilter, type OutputMode } from './delivery';
 import { eventsSaved } from './inFlight';
@@ -64,7 +64,7 @@ function routeItems(
  * output is off (an event filtered out then never reaches an execution).
  */
 function filteredOutRouting(context: IExecuteFunctions): Routing['isFilteredOut'] {
-	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const options = context.getNodeParameter('options', 0, {});
 	if (!sendsFilteredOut(options)) return undefined;
 	const filters = {
 		outcomeFilter: context.getNodeParameter('outcomes', 0, 'both') as OutcomeFilter,

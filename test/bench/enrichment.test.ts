@@ -115,6 +115,7 @@ describe('enrichment benchmark (smoke)', () => {
 		// n8n ends an expression at the first `}}`: the nested `where` of the query must not end it early.
 		const inner = body.slice(4, -3);
 		expect(inner).not.toContain('}}');
+		// eslint-disable-next-line @typescript-eslint/no-implied-eval -- evaluates the expression the bench workflow gives n8n
 		const evaluate = new Function('$json', `return ${inner};`) as (json: unknown) => string;
 		expect(JSON.parse(evaluate({ task: 'abc' }))).toEqual({
 			query: AI_ENRICHMENT_QUERY,

@@ -1,5 +1,4 @@
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
-import type { IHttpRequestHelper } from 'n8n-workflow';
 
 import {
 	MAX_CACHED_TOKENS,
@@ -31,7 +30,7 @@ beforeEach(() => {
 });
 
 /** n8n-core's own request helper, as n8n hands it to preAuthentication. */
-const helpers = { httpRequest } as unknown as IHttpRequestHelper['helpers'];
+const helpers = { httpRequest };
 const tokenFor = async (lifetimeSeconds: number) =>
 	await obtainAccessToken(helpers, {
 		service: 'AI Metadata API',

@@ -127,7 +127,7 @@ describe('AI Metadata API credential', () => {
 			/answered HTTP 503: Injected 503 after 1 retry/,
 		],
 	])('explains a token endpoint that answers %s', async (_case, plan, message) => {
-		sandbox.faults.set('aiAuth', plan as never);
+		sandbox.faults.set('aiAuth', plan);
 		const result = await runNode({
 			nodeType: aiProbe,
 			parameters: { query: AI_QUERY, maxRetries: 1 },

@@ -25,7 +25,7 @@ class Counter implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const data = this.getWorkflowStaticData('node');
 		data.count = ((data.count as number | undefined) ?? 0) + 1;
-		const count = data.count as number;
+		const count = data.count;
 		return count % 2 === 0
 			? [[{ json: { count, mode: this.getMode(), activation: this.getActivationMode() } }]]
 			: null;

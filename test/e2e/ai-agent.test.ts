@@ -73,7 +73,8 @@ function rowsOf(result: ToolResultMessage): Array<Record<string, unknown>> {
 	return list.flatMap((each: unknown) => {
 		if (each === null || typeof each !== 'object') return [];
 		const json = (each as { json?: unknown }).json;
-		return [(json && typeof json === 'object' ? json : each) as Record<string, unknown>];
+		const row = (json && typeof json === 'object' ? json : each) as Record<string, unknown>;
+		return [row];
 	});
 }
 

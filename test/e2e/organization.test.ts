@@ -219,7 +219,7 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 					: null,
 			);
 			expect(row.units).toEqual(
-				school.units.map((unit) => expect.objectContaining({ iri: unit.iri })),
+				school.units.map((unit): unknown => expect.objectContaining({ iri: unit.iri })),
 			);
 		});
 

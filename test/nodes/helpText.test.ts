@@ -51,7 +51,7 @@ function helpTexts(owner: string, properties: Entry[]): Array<[string, string]> 
 		if ('type' in entry && entry.type === 'notice')
 			texts.push([`${where} (notice)`, entry.displayName]);
 		const nested = ('options' in entry && entry.options) || ('values' in entry && entry.values);
-		if (Array.isArray(nested)) texts.push(...helpTexts(where, nested as Entry[]));
+		if (Array.isArray(nested)) texts.push(...helpTexts(where, nested));
 	}
 	return texts;
 }
@@ -127,7 +127,7 @@ function placeholders(properties: Entry[]): Array<[string, string]> {
 		const own: Array<[string, string]> =
 			'placeholder' in entry && entry.placeholder ? [[entry.type, entry.placeholder]] : [];
 		const nested = ('options' in entry && entry.options) || ('values' in entry && entry.values);
-		return [...own, ...(Array.isArray(nested) ? placeholders(nested as Entry[]) : [])];
+		return [...own, ...(Array.isArray(nested) ? placeholders(nested) : [])];
 	});
 }
 
@@ -158,7 +158,11 @@ describe('the AI Metadata Trigger subtitle', () => {
 		const expression = new ArchiveAiMetadataTrigger().description.subtitle!;
 		expect(expression.startsWith('={{') && expression.endsWith('}}')).toBe(true);
 		const body = expression.slice(3, -2);
-		return new Function('$parameter', `return (${body});`)({ view }) as string;
+		// eslint-disable-next-line @typescript-eslint/no-implied-eval -- evaluates the subtitle expression as n8n would
+		const evaluate = new Function('$parameter', `return (${body});`) as (
+			parameter: unknown,
+		) => string;
+		return evaluate({ view });
 	}
 
 	it('names the view as the list does', () => {

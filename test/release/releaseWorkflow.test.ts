@@ -2,9 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-
-// js-yaml comes with ESLint (@eslint/eslintrc) and has no type declarations here: only load() is used.
-const { load } = require('js-yaml') as { load(text: string): unknown };
+import { load } from 'js-yaml';
 
 // The release workflow cannot run here (it publishes to npm): these tests read it as GitHub Actions would and check
 // that it builds, tests and publishes with provenance from a version tag, in that order.

@@ -411,7 +411,7 @@ function rowsOf(run: CliRun, nodeName: string, target: EnrichmentTarget): unknow
 	if (nodeName === target.ourNode) return items.map((item) => item.json);
 	return items.map((item) => {
 		const rows = (item.json as { data?: Record<string, unknown> }).data?.[target.rootField];
-		return Array.isArray(rows) ? rows[0] : undefined;
+		return Array.isArray(rows) ? (rows as unknown[])[0] : undefined;
 	});
 }
 

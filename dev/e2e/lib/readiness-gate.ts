@@ -22,13 +22,13 @@ export class ReadinessGate {
 
 	static async start(targetBaseUrl: string): Promise<ReadinessGate> {
 		const target = new URL(targetBaseUrl);
-		let gate: ReadinessGate | undefined;
+		// Nobody knows the port before start() returns, so no request meets the gate before it exists.
 		const server = createServer((req, res) => {
-			void gate?.pass(req, res);
+			void gate.pass(req, res);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as AddressInfo;
-		gate = new ReadinessGate(server, `http://127.0.0.1:${port}`, target);
+		const gate = new ReadinessGate(server, `http://127.0.0.1:${port}`, target);
 		return gate;
 	}
 

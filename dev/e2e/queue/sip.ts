@@ -73,7 +73,7 @@ export async function mapLimit<T, R>(
 	limit: number,
 	task: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
-	const results: R[] = new Array(items.length);
+	const results = new Array<R>(items.length);
 	let next = 0;
 	const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
 		while (next < items.length) {

@@ -387,7 +387,7 @@ export class AiDataset {
 	}
 
 	private generateView(def: ViewDef): void {
-		const rows: AiRow[] = new Array(this.rowsPerView);
+		const rows = new Array<AiRow>(this.rowsPerView);
 		for (let index = 0; index < this.rowsPerView; index++)
 			rows[index] = this.generateRow(def, index);
 		this.byCanonical.set(def.canonical, new AiView(def, rows));

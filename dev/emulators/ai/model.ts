@@ -232,7 +232,8 @@ function arrayElement(value: unknown): string {
 	if (value === null || value === undefined) return 'NULL';
 	if (Array.isArray(value)) return toArrayLiteral(value);
 	if (typeof value === 'number') return String(value);
-	const text = String(value);
+	// Text and booleans as they are; an object (never in the seed data) as JSON rather than "[object Object]".
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
 	const bare = text !== '' && text.toUpperCase() !== 'NULL' && !/[\s{}",\\]/.test(text);
 	return bare ? text : `"${text.replace(/["\\]/g, '\\$&')}"`;
 }

@@ -13,6 +13,7 @@ import {
 	isObjectType,
 	isScalarType,
 	Kind,
+	OperationTypeNode,
 	type DocumentNode,
 	type FieldNode,
 	type GraphQLField,
@@ -57,7 +58,7 @@ function operationOf(
 				? operations[0]
 				: undefined
 			: operations.find((each) => each.name?.value === operationName);
-	return chosen?.operation === 'query' ? chosen : undefined;
+	return chosen?.operation === OperationTypeNode.QUERY ? chosen : undefined;
 }
 
 /** A field node as a plain select needs it: no directives, and a selection set only when `nested`. */

@@ -91,7 +91,7 @@ function arrayScalar(name: ArrayColumnType): GraphQLScalarType {
 				throw new GraphQLError(
 					`the emulator takes ${name} input as a JSON array, got ${JSON.stringify(value)}`,
 				);
-			return value;
+			return value as unknown[];
 		},
 		parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
 	});

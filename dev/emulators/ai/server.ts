@@ -170,7 +170,7 @@ export class AiServer {
 			return sendJson(res, 405, { message: 'only POST is supported', code: 'method-not-allowed' });
 		let request: { query?: unknown; variables?: unknown; operationName?: unknown };
 		try {
-			request = JSON.parse(body.toString('utf8'));
+			request = JSON.parse(body.toString('utf8')) as typeof request;
 		} catch {
 			return sendJson(res, 400, {
 				path: '$',

@@ -61,10 +61,9 @@ function applyFaultPlans(faults: FaultControl, body: unknown): Record<string, Fa
 	const applied: Record<string, FaultPlan> = {};
 	for (const [target, plan] of Object.entries(body as Record<string, unknown>)) {
 		if (!isFaultTarget(target)) throw new Error(`Unknown fault target "${target}"`);
-		if (plan === null || (typeof plan === 'object' && Object.keys(plan as object).length === 0))
+		if (plan === null || (typeof plan === 'object' && Object.keys(plan).length === 0))
 			faults.clear(target);
-		else if (typeof plan === 'object' && !Array.isArray(plan))
-			faults.set(target, plan as FaultPlan);
+		else if (typeof plan === 'object' && !Array.isArray(plan)) faults.set(target, plan);
 		else throw new Error(`Plan for "${target}" must be an object or null`);
 		applied[target] = faults.get(target);
 	}

@@ -213,7 +213,7 @@ export class OrgServer {
 			const parsed = JSON.parse(body.toString('utf8')) as unknown;
 			if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
 				return badRequest('POST body must be a JSON object');
-			return parsed as GraphqlRequest;
+			return parsed;
 		} catch {
 			return badRequest('POST body is not valid JSON');
 		}

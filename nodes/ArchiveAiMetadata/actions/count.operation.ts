@@ -18,10 +18,7 @@ export const description: INodeProperties[] = [
 type AggregateData = Record<string, { aggregate?: { count?: number } }>;
 
 /** Count: `<view>_aggregate(where) { aggregate { count } }`, where the account may aggregate. */
-export async function executeCount(
-	session: AiSession,
-	viewKey: AiViewKey,
-): Promise<INodeExecutionData[]> {
+async function executeCount(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
 		const { maxRetries, filters } = readCountParameters(ctx, itemIndex);
@@ -65,6 +62,7 @@ export async function executeCount(
 	});
 }
 
+/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
 export async function execute(
 	this: IExecuteFunctions,
 	resource: string,

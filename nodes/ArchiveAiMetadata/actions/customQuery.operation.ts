@@ -78,7 +78,7 @@ function chooseOperation(
 ): OperationDefinitionNode {
 	const operations = document.definitions.filter(
 		(definition): definition is OperationDefinitionNode =>
-			definition.kind === 'OperationDefinition',
+			definition.kind === Kind.OPERATION_DEFINITION,
 	);
 	const operation = operationName
 		? operations.find((candidate) => candidate.name?.value === operationName)
@@ -115,7 +115,7 @@ function chooseOperation(
  * The document that is sent: the chosen operation and the fragments it uses (also through other fragments), so the
  * server never sees, parses or logs the document's other operations.
  */
-export function documentForOperation(
+function documentForOperation(
 	document: DocumentNode,
 	operation: OperationDefinitionNode,
 ): DocumentNode {
@@ -144,19 +144,22 @@ export function documentForOperation(
 }
 
 function firstRootKey(operation: OperationDefinitionNode): string | undefined {
-	const first = operation.selectionSet.selections.find((selection) => selection.kind === 'Field');
-	if (!first || first.kind !== 'Field') return undefined;
+	const first = operation.selectionSet.selections.find(
+		(selection) => selection.kind === Kind.FIELD,
+	);
+	if (!first || first.kind !== Kind.FIELD) return undefined;
 	return first.alias?.value ?? first.name.value;
 }
 
 /** Custom Query: any read-only GraphQL query with variables, validated against the live schema first. */
-export async function executeCustomQuery(session: AiSession): Promise<INodeExecutionData[]> {
+async function executeCustomQuery(session: AiSession): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	return await executePerItem(ctx, async (itemIndex) => {
-		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const options = ctx.getNodeParameter('options', itemIndex, {});
 		const maxRetries = readMaxRetries(ctx, itemIndex, options.maxRetries);
-		const operationName = String(options.operationName ?? '').trim();
-		const parsed = parseQuery(ctx, itemIndex, String(ctx.getNodeParameter('query', itemIndex, '')));
+		const operationName = String((options.operationName as string | undefined) ?? '').trim();
+		const query = ctx.getNodeParameter('query', itemIndex, '') as string;
+		const parsed = parseQuery(ctx, itemIndex, String(query));
 		const operation = chooseOperation(ctx, itemIndex, parsed, operationName);
 		const document = documentForOperation(parsed, operation);
 		const variables = parseJsonObject(
@@ -190,7 +193,7 @@ export async function executeCustomQuery(session: AiSession): Promise<INodeExecu
 		const key = firstRootKey(operation);
 		const value = key === undefined ? undefined : data[key];
 		if (Array.isArray(value))
-			return value.map((entry) =>
+			return value.map((entry: IDataObject[string]) =>
 				typeof entry === 'object' && entry !== null ? (entry as IDataObject) : { value: entry },
 			);
 		return value === undefined || value === null
@@ -199,6 +202,7 @@ export async function executeCustomQuery(session: AiSession): Promise<INodeExecu
 	});
 }
 
+/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await executeCustomQuery(new AiSession(this));
 }

@@ -315,7 +315,7 @@ function baseColumnsOf(view: ResolvedView): string[] {
  * looked up together; then each item's object paths are fetched through presignS3 links (columns holding the content
  * itself are used as they are), one item after the other.
  */
-export async function executeDownloadFiles(
+async function executeDownloadFiles(
 	session: AiSession,
 	viewKey: AiViewKey,
 ): Promise<INodeExecutionData[]> {
@@ -386,6 +386,7 @@ export async function executeDownloadFiles(
 	});
 }
 
+/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
 export async function execute(
 	this: IExecuteFunctions,
 	resource: string,

@@ -6,6 +6,7 @@ import {
 	parseJsonObject,
 	readDateTime,
 	splitList,
+	textOf,
 } from '../../shared/n8n/params';
 import type { ParameterContext } from '../../shared/n8n/params';
 import { combineConditions, escapeLikePattern } from '../api/documents';
@@ -36,7 +37,7 @@ const inList = (value: unknown): Condition | undefined => {
 
 /** "Contains this text": the text matched literally anywhere, case-insensitively. */
 const containsText = (value: unknown): Condition | undefined => {
-	const text = String(value ?? '').trim();
+	const text = textOf(value ?? '').trim();
 	return text === '' ? undefined : { _ilike: `%${escapeLikePattern(text)}%` };
 };
 
@@ -368,7 +369,7 @@ function assertUuids(
 
 /** The Filters collection, with the checks that need no schema (JSON syntax, numbers, dates) run before any request. */
 export function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const filters = ctx.getNodeParameter('filters', itemIndex, {});
 	for (const [name, filter] of FILTERS_BY_NAME) {
 		if (name in filters) filter.toCondition(ctx, itemIndex, filters[name]);
 	}

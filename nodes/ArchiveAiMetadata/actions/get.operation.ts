@@ -195,7 +195,8 @@ export async function findRecordsById(
 	);
 	const records = new Map<string, IDataObject>();
 	for (const row of batches.flat()) {
-		const key = recordKeyOf(view, String(row[idColumn]));
+		const id = row[idColumn] as string | number;
+		const key = recordKeyOf(view, String(id));
 		if (!fields.includes(idColumn)) delete row[idColumn];
 		records.set(key, row);
 	}
@@ -213,10 +214,7 @@ function lookupKeyOf({ options, selection }: GetParameters): string {
  * Get: records by their identifiers (task_id, or id for reference-set persons), looked up together for all input
  * items; each item gets its own record, or no item / an error when there is none.
  */
-export async function executeGet(
-	session: AiSession,
-	viewKey: AiViewKey,
-): Promise<INodeExecutionData[]> {
+async function executeGet(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
 	const ctx = session.ctx;
 	return await executeGrouped(ctx, {
 		read: (itemIndex) => readGetParameters(ctx, itemIndex, viewKey),
@@ -254,6 +252,7 @@ export async function executeGet(
 	});
 }
 
+/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
 export async function execute(
 	this: IExecuteFunctions,
 	resource: string,

@@ -77,7 +77,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** Get Many: filtered, sorted rows of a view; Return All pages through everything with bounded concurrency. */
-export async function executeGetMany(
+async function executeGetMany(
 	session: AiSession,
 	viewKey: AiViewKey,
 ): Promise<INodeExecutionData[]> {
@@ -114,6 +114,7 @@ export async function executeGetMany(
 	});
 }
 
+/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
 export async function execute(
 	this: IExecuteFunctions,
 	resource: string,

@@ -82,7 +82,7 @@ function lookupKeyOf(lookup: PidLookup): string {
  * (deduplicated), asked for with `pid _in [...]` in batches, each batch paged to the end, and the rows fanned out
  * to the items by PID, each paired to its item.
  */
-export async function executeGetByPid(
+async function executeGetByPid(
 	session: AiSession,
 	viewKey: AiViewKey,
 ): Promise<INodeExecutionData[]> {
@@ -201,11 +201,12 @@ async function rowsThroughClusters(
 		fields: ['pid', 'cluster_uuids'],
 	});
 	for (const task of tasks) {
+		const pid = task.pid as string;
 		// JSON array or Postgres array literal; anything else fails loudly instead of finding no matches.
 		const clusters = listValue(taskView, 'cluster_uuids', task.cluster_uuids) ?? [];
 		for (const cluster of clusters) {
 			const owners = pidsByCluster.get(String(cluster)) ?? new Set<string>();
-			owners.add(String(task.pid));
+			owners.add(String(pid));
 			pidsByCluster.set(String(cluster), owners);
 		}
 	}
@@ -290,7 +291,8 @@ function groupByPid(
 	for (const found of rows) {
 		const row = { ...found };
 		if (!fields.includes(keyColumn)) delete row[keyColumn];
-		for (const pid of pidsOf(String(found[keyColumn]))) {
+		const key = found[keyColumn] as string;
+		for (const pid of pidsOf(String(key))) {
 			const list = rowsByPid.get(pid) ?? [];
 			list.push(pidField ? { ...row, [pidField]: pid } : row);
 			rowsByPid.set(pid, list);
@@ -299,6 +301,7 @@ function groupByPid(
 	return rowsByPid;
 }
 
+/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
 export async function execute(
 	this: IExecuteFunctions,
 	resource: string,

@@ -32,7 +32,7 @@ interface ReadOptions {
 }
 
 function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOptions {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', itemIndex, {});
 	return {
 		pageSize: requireInteger(ctx, itemIndex, 'Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE),
 		concurrency: readMaxConcurrency(ctx, itemIndex, options.maxConcurrency),
@@ -97,7 +97,7 @@ export function readGetManyParameters(
 	itemIndex: number,
 ): GetManyParameters {
 	const options = readOptions(ctx, itemIndex);
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false);
 	const maxRows = returnAll
 		? undefined
 		: requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50));
@@ -181,11 +181,11 @@ export function readDownloadParameters(
 	itemIndex: number,
 	viewKey: AiViewKey,
 ): DownloadParameters {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', itemIndex, {});
 	return {
 		taskId: readRecordId(ctx, itemIndex, viewKey),
 		files: splitList(ctx.getNodeParameter('files', itemIndex, [])),
-		prefix: String(options.binaryPropertyPrefix ?? '').trim(),
+		prefix: String((options.binaryPropertyPrefix as string | undefined) ?? '').trim(),
 		maxRetries: readMaxRetries(ctx, itemIndex, options.maxRetries),
 		concurrency: readMaxConcurrency(ctx, itemIndex, options.maxConcurrency),
 		maxBytes: readMaxFileSize(ctx, itemIndex, options.maxFileSizeMiB),
@@ -221,7 +221,7 @@ export function readPidLookupParameters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): PidLookupParameters {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', itemIndex, {});
 	return {
 		...readOptions(ctx, itemIndex),
 		batchSize: requireInteger(

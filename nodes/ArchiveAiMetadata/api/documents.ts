@@ -1,4 +1,4 @@
-import { getVariableValues, validate } from 'graphql';
+import { getVariableValues, Kind, validate } from 'graphql';
 import type { DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -59,7 +59,7 @@ function operationOf(
 ): OperationDefinitionNode | undefined {
 	const operations = document.definitions.filter(
 		(definition): definition is OperationDefinitionNode =>
-			definition.kind === 'OperationDefinition',
+			definition.kind === Kind.OPERATION_DEFINITION,
 	);
 	if (operationName) return operations.find((operation) => operation.name?.value === operationName);
 	return operations.length === 1 ? operations[0] : undefined;

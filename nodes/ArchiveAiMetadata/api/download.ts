@@ -101,7 +101,8 @@ export async function downloadPresignedFile<T>(
 		{ signal },
 	);
 	if ('value' in outcome) return outcome.value;
-	if (outcome.failure.storeError !== undefined) throw outcome.failure.storeError;
+	// Whatever the caller's store threw, rethrown as it was.
+	if (outcome.failure.storeError !== undefined) throw outcome.failure.storeError as unknown;
 	throw downloadError(ctx, target.label, target.itemIndex, outcome);
 }
 

@@ -37,7 +37,7 @@ function parseOrigin(entry: string): string | undefined {
 	return bare ? url.origin : undefined;
 }
 
-function endpointOrigin(graphqlUrl: unknown): string | undefined {
+function endpointOrigin(graphqlUrl: string | undefined): string | undefined {
 	try {
 		return parseOrigin(new URL(String(graphqlUrl ?? '').trim()).origin);
 	} catch {
@@ -54,7 +54,7 @@ export function readDownloadPolicy(
 	node: INode,
 	credentials: ICredentialDataDecryptedObject,
 ): DownloadPolicy {
-	const entries = String(credentials.allowedDownloadOrigins ?? '')
+	const entries = String((credentials.allowedDownloadOrigins as string | undefined) ?? '')
 		.split(/[\s,]+/)
 		.filter((entry) => entry !== '');
 	const origins: string[] = [];
@@ -73,7 +73,7 @@ export function readDownloadPolicy(
 		origins.push(origin);
 	}
 	if (origins.length === 0) {
-		const endpoint = endpointOrigin(credentials.graphqlUrl);
+		const endpoint = endpointOrigin(credentials.graphqlUrl as string | undefined);
 		if (endpoint) origins.push(endpoint);
 	}
 	return {

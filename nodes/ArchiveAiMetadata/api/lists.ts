@@ -20,7 +20,7 @@ export class UnexpectedListError extends Error {
 /** A list column's value as an array (null stays null), or undefined when it is not a list in either form. */
 export function readList(value: unknown, element: ListElement): unknown[] | null | undefined {
 	if (value === null || value === undefined) return null;
-	if (Array.isArray(value)) return value;
+	if (Array.isArray(value)) return value as unknown[];
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
 	if (text.startsWith('[')) {

@@ -398,7 +398,7 @@ function findRootField(schema: GraphQLSchema, definition: AiViewDefinition): str
 }
 
 function unwrapNonNull<T>(type: T): T {
-	return (isNonNullType(type) ? (type as unknown as { ofType: T }).ofType : type) as T;
+	return isNonNullType(type) ? (type as unknown as { ofType: T }).ofType : type;
 }
 
 /**
@@ -587,8 +587,7 @@ export function shapeRecord(
 ): IDataObject {
 	const shaped: IDataObject = options.inPlace ? row : { ...row };
 	for (const column of Object.keys(view.definition.listColumns)) {
-		if (column in shaped)
-			shaped[column] = listValue(view, column, shaped[column]) as IDataObject[string];
+		if (column in shaped) shaped[column] = listValue(view, column, shaped[column]);
 	}
 	if (options.keepRawJson) return shaped;
 	for (const column of view.rawJsonColumns) {

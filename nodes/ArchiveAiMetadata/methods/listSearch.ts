@@ -27,7 +27,8 @@ function nameColumnsOf(view: ResolvedView): string[] {
 }
 
 function toItem(view: ResolvedView, idColumn: string, row: IDataObject): INodeListSearchItems {
-	const id = String(row[idColumn]);
+	const idValue = row[idColumn] as string | number;
+	const id = String(idValue);
 	const named = nameColumnsOf(view)
 		.map((column) => row[column])
 		.find((value): value is string => typeof value === 'string' && value.trim() !== '');
@@ -49,7 +50,9 @@ export async function searchRecentRecords(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const definition = viewByResource(String(this.getCurrentNodeParameter('resource') ?? ''));
+	const definition = viewByResource(
+		String((this.getCurrentNodeParameter('resource') as string | undefined) ?? ''),
+	);
 	if (!definition?.idColumn) return { results: [] };
 	const { client, view } = await openViewSource(this, definition.key, { maxRetries: 1 });
 	const idColumn = view.idColumn ?? definition.idColumn;

@@ -6,7 +6,9 @@ import { columnOptions, contentPartnerOptions, editorView, statusOptions } from 
 
 /** The view the chosen resource reads, or undefined for Custom Query. */
 function resourceViewKey(ctx: ILoadOptionsFunctions): AiViewKey | undefined {
-	return viewByResource(String(ctx.getCurrentNodeParameter('resource') ?? ''))?.key;
+	return viewByResource(
+		String((ctx.getCurrentNodeParameter('resource') as string | undefined) ?? ''),
+	)?.key;
 }
 
 export async function getFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -211,6 +211,9 @@ export const triggerProperties: INodeProperties[] = [
 
 /** The canvas subtitle names the chosen view as the list does ("New Speech Tasks"), not by its API name. */
 const viewNames = Object.fromEntries(
-	(triggerProperties[0].options as INodePropertyOptions[]).map(({ name, value }) => [value, name]),
+	(triggerProperties[0].options as INodePropertyOptions[]).map(({ name, value }) => [
+		String(value),
+		name,
+	]),
 );
 export const TRIGGER_SUBTITLE = `={{"New " + (${JSON.stringify(viewNames)}[$parameter["view"]] || $parameter["view"])}}`;

@@ -168,7 +168,8 @@ function nextCursor(
 		key: cursor.key,
 	};
 	const emitted = fresh.map(({ row, identity, micros: read }) => {
-		const time = String(row[columns.time]);
+		const timeValue = row[columns.time] as string;
+		const time = String(timeValue);
 		const micros = read ?? requireMicros(ctx, time, columns.time);
 		// Rows come oldest first: the last one at the newest time is the newest row.
 		if (micros >= newest.micros)
@@ -259,10 +260,13 @@ async function existingRowsInWindow(
 		[columns.time, ...columns.key],
 		MAX_REMEMBERED_ROWS,
 	);
-	const entries = rows.map((row) => ({
-		micros: requireMicros(ctx, String(row[columns.time]), columns.time),
-		identity: rowIdentity(row, columns),
-	}));
+	const entries = rows.map((row) => {
+		const time = row[columns.time] as string;
+		return {
+			micros: requireMicros(ctx, String(time), columns.time),
+			identity: rowIdentity(row, columns),
+		};
+	});
 	// All rows of the window were read, or only the newest: then what is older than the oldest time read is out.
 	const floorMicros =
 		rows.length < MAX_REMEMBERED_ROWS

@@ -11,6 +11,7 @@ import {
 	MAX_GRAPHQL_INT,
 	parameterError as itemParameterError,
 	requireInteger,
+	textOf,
 } from '../../shared/n8n/params';
 import {
 	DEFAULT_LATE_ROWS_WINDOW_MINUTES,
@@ -99,7 +100,7 @@ function oneOf<T extends string>(
 /** "Start From" as UTC ISO text; a Date or luxon DateTime from an expression prints as ISO. */
 function readStartFrom(ctx: IPollFunctions, value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	const raw = value instanceof Date ? value.toISOString() : String(value as string);
+	const raw = value instanceof Date ? value.toISOString() : textOf(value);
 	if (raw.trim() === '') return undefined;
 	// Read like every date-time parameter of the package.
 	const utc = dateTimeToUtc(raw, ctx.getTimezone());

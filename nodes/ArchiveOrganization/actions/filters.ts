@@ -104,8 +104,7 @@ export function readFilters(
 	resource: OrgResource,
 ): IDataObject {
 	const filters = FILTERS_BY_RESOURCE[resource.name];
-	const chosen =
-		filters.length > 0 ? (ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject) : {};
+	const chosen = filters.length > 0 ? ctx.getNodeParameter('filters', itemIndex, {}) : {};
 	const arguments_: IDataObject = {};
 	for (const { property, argument } of filters) {
 		const value = chosen[property.name];
@@ -132,7 +131,8 @@ export function checkEnumFilters(
 	itemIndex: number,
 ): void {
 	for (const { property, argument } of FILTERS_BY_RESOURCE[resource.name]) {
-		const value = arguments_[argument];
+		// readFilters writes text only.
+		const value = arguments_[argument] as string | undefined;
 		if (value === undefined) continue;
 		const allowed = enumValuesOfArgument(schema, resource.rootField, argument);
 		if (allowed && !allowed.includes(String(value))) {

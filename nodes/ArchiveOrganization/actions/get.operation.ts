@@ -81,7 +81,10 @@ export const description: INodeProperties[] = Object.values(RESOURCES).flatMap((
 /**
  * Get: the entity with each item's id or iri. Items with the same request settings share requests: their distinct
  * keys go out in aliased batches (see batchedGet.ts), and each item gets its own row back. Nothing found is an error
- * naming the resource and key, or no output item when "Return Empty Result When Not Found" is on.
+ * naming the resource and key, or no output item when "Return Empty Result When Not Found" is on. The router calls
+ * it by operation name (ROUTES, shared/n8n/router.ts).
+ *
+ * @public
  */
 export async function execute(
 	this: IExecuteFunctions,

@@ -45,7 +45,7 @@ export const description: INodeProperties[] = Object.values(RESOURCES).flatMap(g
  * Get Many: pages with `offset` (always sent, so the order is stable) and `limit`, several pages in flight,
  * through the server's 500-row cap, until an empty page (Return All) or the limit.
  */
-export async function getMany(
+async function getMany(
 	ctx: IExecuteFunctions,
 	resource: OrgResource,
 	itemIndex: number,
@@ -71,6 +71,7 @@ export async function getMany(
 	return shapeRows(presentRows(rows), output);
 }
 
+/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
 export async function execute(
 	this: IExecuteFunctions,
 	resource: string,

@@ -44,12 +44,12 @@ interface GetManySettings {
 }
 
 function options(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	return ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return ctx.getNodeParameter('options', itemIndex, {});
 }
 
 export function readRequestSettings(ctx: IExecuteFunctions, itemIndex: number): RequestSettings {
 	const chosen = options(ctx, itemIndex);
-	const method = String(chosen.requestMethod ?? 'POST').toUpperCase();
+	const method = String((chosen.requestMethod as string | undefined) ?? 'POST').toUpperCase();
 	if (method !== 'POST' && method !== 'GET') {
 		throw parameterError(
 			ctx,
@@ -185,7 +185,7 @@ export function readGetManySettings(
 	itemIndex: number,
 	resource: OrgResource,
 ): GetManySettings {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false);
 	const maxRows = returnAll
 		? undefined
 		: requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), {

@@ -34,7 +34,7 @@ function contactPoints(value: unknown): IDataObject[] {
 }
 
 function typeOf(point: IDataObject): string {
-	return String(point.contact_type ?? '');
+	return String((point.contact_type as string | undefined) ?? '');
 }
 
 /** The contact point typed `primary`, else the first one. */

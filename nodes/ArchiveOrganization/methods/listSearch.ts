@@ -37,20 +37,22 @@ interface SearchPage {
 }
 
 function nameOf(resource: OrgResource, row: IDataObject): string {
+	const iri = row.iri as string;
 	if (resource.name === 'person') {
 		const name = [row.given_name, row.family_name].filter((part) => typeof part === 'string');
-		return name.length > 0 ? name.join(' ') : String(row.iri);
+		return name.length > 0 ? name.join(' ') : String(iri);
 	}
-	return typeof row.label === 'string' && row.label !== '' ? row.label : String(row.iri);
+	return typeof row.label === 'string' && row.label !== '' ? row.label : String(iri);
 }
 
 function toItem(resource: OrgResource, row: IDataObject): INodeListSearchItems {
 	const name = nameOf(resource, row);
 	const id = typeof row.id === 'string' ? row.id : undefined;
+	const iri = row.iri as string;
 	return {
 		name: id && id !== name ? `${name} (${id})` : name,
-		value: String(row.iri),
-		url: String(row.iri),
+		value: String(iri),
+		url: String(iri),
 	};
 }
 

@@ -1,4 +1,4 @@
-import { print } from 'graphql';
+import { Kind, print } from 'graphql';
 import type { DocumentNode } from 'graphql';
 import { NodeApiError } from 'n8n-workflow';
 import type {
@@ -53,7 +53,7 @@ export interface TransportOptions {
 	timeoutMs?: number;
 }
 
-export { DEFAULT_RETRY, parseRetryAfter } from '../http/retry';
+export { parseRetryAfter } from '../http/retry';
 export type { RetryPolicy } from '../http/retry';
 
 /**
@@ -103,7 +103,9 @@ export class GraphqlClient {
 		options: TransportOptions = {},
 	): Promise<GraphqlClient> {
 		const credentials = await ctx.getCredentials(service.credentialType);
-		const endpoint = String(credentials[service.endpointProperty] ?? '').trim();
+		const endpoint = String(
+			(credentials[service.endpointProperty] as string | undefined) ?? '',
+		).trim();
 		if (!/^https?:\/\/\S+$/i.test(endpoint)) {
 			throw new NodeApiError(
 				ctx.getNode(),
@@ -261,7 +263,7 @@ export class GraphqlClient {
 				// The tokens already seen and the password are still redacted.
 			}
 		}
-		return [...this.tokensSent, String(this.credentials.password ?? '')];
+		return [...this.tokensSent, String((this.credentials.password as string | undefined) ?? '')];
 	}
 
 	private noteTokenOf(credentials: ICredentialDataDecryptedObject): void {
@@ -406,7 +408,8 @@ function describeLocation(location: unknown, base: string): string {
 
 function firstOperationName(document: DocumentNode): string | undefined {
 	for (const definition of document.definitions) {
-		if (definition.kind === 'OperationDefinition' && definition.name) return definition.name.value;
+		if (definition.kind === Kind.OPERATION_DEFINITION && definition.name)
+			return definition.name.value;
 	}
 	return undefined;
 }

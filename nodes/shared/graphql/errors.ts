@@ -166,7 +166,7 @@ function safeGraphqlError(raw: unknown, secrets: readonly string[]): GraphqlErro
 	// A server may send anything as an error entry (null, a bare string): shown as well as it goes, never thrown on.
 	const entry: GraphqlErrorEntry =
 		typeof raw === 'object' && raw !== null
-			? (raw as GraphqlErrorEntry)
+			? raw
 			: { message: typeof raw === 'string' ? raw : undefined };
 	const path = Array.isArray(entry.path)
 		? entry.path
@@ -228,7 +228,7 @@ export function graphqlErrorToNodeApiError(
 		{
 			message: first.message ?? 'GraphQL error',
 			errors: shownErrors as unknown as JsonObject[],
-		} as JsonObject,
+		},
 		{
 			message: `${serviceName}: ${first.message ?? 'GraphQL error'}`,
 			description: describeGraphqlErrors(errors, secrets),

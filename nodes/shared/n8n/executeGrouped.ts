@@ -36,7 +36,7 @@ export async function executeGrouped<P>(
 	operation: GroupedOperation<P>,
 ): Promise<INodeExecutionData[]> {
 	const itemCount = ctx.getInputData().length;
-	const outcomes: Array<OperationResult | Error> = new Array(itemCount);
+	const outcomes = new Array<OperationResult | Error>(itemCount);
 	const groups = new Map<string, Array<ReadItem<P>>>();
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {

@@ -116,11 +116,19 @@ export function parseJsonObject(
 	return parsed as IDataObject;
 }
 
+/**
+ * A value a parameter or an expression gave, as text the way String() writes it. Typed `unknown` on purpose: an
+ * expression can give any value, and the caller does not know which.
+ */
+export function textOf(value: unknown): string {
+	return String(value);
+}
+
 /** "a, b,,c" or ['a', 'b'] -> ['a', 'b', 'c']: lists typed in a text field or produced by an expression. */
 export function splitList(value: unknown, separator: string | RegExp = ','): string[] {
 	const parts = Array.isArray(value)
 		? value.map((entry) => String(entry))
-		: String(value ?? '').split(separator);
+		: textOf(value ?? '').split(separator);
 	return parts.map((part) => part.trim()).filter((part) => part !== '');
 }
 
@@ -141,7 +149,7 @@ export function readDateTime(
 			? String((value as { toISO: () => string }).toISO())
 			: value instanceof Date
 				? value.toISOString()
-				: String(value);
+				: textOf(value);
 	const utc = dateTimeToUtc(asText, ctx.getTimezone());
 	if (utc === undefined) {
 		throw parameterError(

@@ -21,8 +21,8 @@ export async function routeAction(
 	this: IExecuteFunctions,
 	routes: ActionRoutes,
 ): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
+	const resource = this.getNodeParameter('resource', 0);
+	const operation = this.getNodeParameter('operation', 0);
 	const action = Object.hasOwn(routes.actions, operation) ? routes.actions[operation] : undefined;
 	if (!action) {
 		throw new NodeOperationError(

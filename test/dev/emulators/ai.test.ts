@@ -171,7 +171,7 @@ describe('AI metadata emulator (Hasura semantics)', () => {
 			`{
 			face_tasks_aggregate(where: { status: { _eq: "succeeded" } }) { aggregate { count max { n_faces processed_time } min { n_faces } } nodes { task_id } }
 			all: face_tasks_aggregate { aggregate { count distinctCps: count(columns: [cp], distinct: true) } }
-		}` as string,
+		}`,
 		);
 		const succeeded = faceTasks.filter((row) => row.status === 'succeeded');
 		const aggregate = data.face_tasks_aggregate.aggregate as { count: number; max: Row; min: Row };

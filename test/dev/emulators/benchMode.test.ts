@@ -7,6 +7,11 @@ import { aiToken, orgToken } from './testHelpers';
  * also after the data changed, and answers that differ per call by design must never be stored.
  */
 
+/** A face_tasks page as the emulator answers it. */
+interface FaceTasksAnswer {
+	data: { face_tasks: unknown[] };
+}
+
 interface RawAnswer {
 	status: number;
 	contentType: string | null;
@@ -68,7 +73,9 @@ describe('emulator bench mode', () => {
 		const after = bench.responseCaches?.ai.stats();
 
 		expect(expected.status).toBe(200);
-		expect(JSON.parse(expected.bytes.toString()).data.face_tasks).toHaveLength(100);
+		expect((JSON.parse(expected.bytes.toString()) as FaceTasksAnswer).data.face_tasks).toHaveLength(
+			100,
+		);
 		for (const answer of [first, second]) {
 			expect(answer.status).toBe(200);
 			expect(answer.contentType).toBe(expected.contentType);
@@ -134,7 +141,7 @@ describe('emulator bench mode', () => {
 		expect(bench.data.ai.withhold('face_tasks')).toBe(300);
 		expect(bench.data.ai.withholding).toBe(true);
 		const empty = await ai(bench, tokens.benchAi, request);
-		expect(JSON.parse(empty.bytes.toString()).data.face_tasks).toEqual([]);
+		expect((JSON.parse(empty.bytes.toString()) as FaceTasksAnswer).data.face_tasks).toEqual([]);
 		expect(() => bench.data.ai.insert('face_tasks')).toThrow(/withheld/);
 		expect(() => bench.data.ai.withhold('face_tasks')).toThrow(/withheld already/);
 

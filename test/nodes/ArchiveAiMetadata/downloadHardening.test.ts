@@ -189,8 +189,9 @@ describe('Download Files refuses hostile links and oversized files', () => {
 
 	it('refuses a file whose Content-Length is over Max File Size without reading it', async () => {
 		let sent: Promise<number> = Promise.resolve(0);
-		serveFile = (_request, res) =>
-			(sent = streamBody(res, 8 * 1024 * 1024, { 'content-length': String(8 * 1024 * 1024) }));
+		serveFile = (_request, res) => {
+			sent = streamBody(res, 8 * 1024 * 1024, { 'content-length': String(8 * 1024 * 1024) });
+		};
 		const result = await downloadTranscript({ maxFileSizeMiB: 1 });
 		expect(result.error?.message).toBe(
 			'Downloading transcript_txt: the file is larger than the Max File Size of 1 MiB; raise Max File Size to download it',
@@ -201,7 +202,9 @@ describe('Download Files refuses hostile links and oversized files', () => {
 	it('stops reading a body without Content-Length as soon as it passes Max File Size (default 100 MiB)', async () => {
 		let sent: Promise<number> = Promise.resolve(0);
 		const total = 160 * 1024 * 1024;
-		serveFile = (_request, res) => (sent = streamBody(res, total));
+		serveFile = (_request, res) => {
+			sent = streamBody(res, total);
+		};
 		const result = await downloadTranscript({ maxRetries: 0 });
 		expect(result.error?.message).toBe(
 			'Downloading transcript_txt: the file is larger than the Max File Size of 100 MiB; raise Max File Size to download it',

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
 /**
  * What n8n 2.x's `helpers.getSecureEgressFilter` offers, for tests that run in the harness's n8n-core 1.x, which
@@ -53,11 +53,10 @@ export function withEgressFilter(
 			createSecureLookup: () => lookup,
 		};
 	};
-	const execute = nodeType.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 	const wrapped = Object.create(nodeType) as INodeType;
 	wrapped.execute = async function (this: IExecuteFunctions) {
 		Object.assign(this.helpers, { getSecureEgressFilter });
-		return await execute.call(this);
+		return await nodeType.execute!.call(this);
 	};
 	return { nodeType: wrapped, policies, lookups };
 }

@@ -82,7 +82,7 @@ describe.each<AiNaming>(['seed', 'live'])('Get by PID (%s naming)', (naming) => 
 		const parse = (row: IDataObject) => {
 			const out = { ...row };
 			for (const column of ['processed_json', 'extractor_json', 'nerengine_json']) {
-				if (typeof out[column] === 'string') out[column] = JSON.parse(out[column] as string);
+				if (typeof out[column] === 'string') out[column] = JSON.parse(out[column]);
 			}
 			return out;
 		};

@@ -38,8 +38,8 @@ const RAW_JSON_COLUMNS = [
 function parsed(record: IDataObject): IDataObject {
 	const out: IDataObject = { ...record };
 	for (const column of RAW_JSON_COLUMNS) {
-		if (typeof out[column] === 'string' && /^[[{]/.test(out[column] as string))
-			out[column] = JSON.parse(out[column] as string);
+		if (typeof out[column] === 'string' && /^[[{]/.test(out[column]))
+			out[column] = JSON.parse(out[column]);
 	}
 	return out;
 }

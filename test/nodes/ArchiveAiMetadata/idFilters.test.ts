@@ -88,7 +88,7 @@ describe('friendly filters on the ids users hold', () => {
 			const records = sandbox.data.ai.records(VIEW_OF[resource]) as IDataObject[];
 			const values = [
 				...new Set(records.map((row) => row[column]).filter((value) => typeof value === 'string')),
-			].slice(0, 3) as string[];
+			].slice(0, 3);
 			expect(values).toHaveLength(3);
 			const expected = records.filter((row) => values.includes(row[column] as string));
 			const result = await runAi(sandbox, {

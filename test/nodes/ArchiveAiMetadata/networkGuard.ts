@@ -24,6 +24,7 @@ export function installNetworkGuard(names: Record<string, string>): NetworkGuard
 	const attempts: string[] = [];
 	const lookups: string[] = [];
 	const originalLookup = dns.lookup;
+	// eslint-disable-next-line @typescript-eslint/unbound-method -- put back by restore(), and called with the socket as this
 	const originalConnect = net.Socket.prototype.connect;
 	const refuse = (address: string) =>
 		Object.assign(
@@ -66,7 +67,7 @@ export function installNetworkGuard(names: Record<string, string>): NetworkGuard
 			return this;
 		}
 		return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
-	} as typeof net.Socket.prototype.connect;
+	};
 
 	return {
 		attempts,

@@ -282,7 +282,8 @@ async function startConcurrencyGauge(targetBaseUrl: string) {
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const body = Buffer.concat(chunks);
-			if (req.url?.startsWith('/organisation_v2')) gauge.bodies.push(JSON.parse(body.toString()));
+			if (req.url?.startsWith('/organisation_v2'))
+				gauge.bodies.push(JSON.parse(body.toString()) as (typeof gauge.bodies)[number]);
 			const upstream = httpRequest(
 				{
 					host: target.hostname,

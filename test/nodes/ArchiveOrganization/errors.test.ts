@@ -107,7 +107,7 @@ describe('bad input fails before any request', () => {
 			'Parameter "Label Contains": must be text, got 5',
 		],
 	])('%s', async (_case, parameters, message) => {
-		const result = await runOrganizationNode(sandbox(), parameters as INodeParameters);
+		const result = await runOrganizationNode(sandbox(), parameters);
 		expect(result.error?.message).toBe(message);
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(requestCounts(sandbox())).toEqual({ graphql: 0, token: 0 });

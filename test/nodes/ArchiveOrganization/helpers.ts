@@ -57,7 +57,7 @@ export function jsonOf(result: NodeRunResult): IDataObject[] {
 
 export function pick(entity: object, keys: string[]): IDataObject {
 	const source = entity as Record<string, unknown>;
-	return Object.fromEntries(keys.map((key) => [key, source[key] ?? null])) as IDataObject;
+	return Object.fromEntries(keys.map((key) => [key, source[key] ?? null]));
 }
 
 export function sortedByIri<T extends { iri: string }>(entities: T[]): T[] {

@@ -242,7 +242,7 @@ async function runAgainstEcho(
 		[node.usernameProperty]: USERNAME,
 		password: PASSWORD,
 		jwtPlacement: placement,
-	} as never);
+	});
 	return await runNode({
 		nodeType: node.nodeType(),
 		parameters: node.parameters,
