@@ -1,17 +1,41 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
+	INodeProperties,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { readableSubtitle } from '../shared/n8n/descriptions';
 import { routeAction } from '../shared/n8n/router';
 import * as get from './actions/get.operation';
 import * as getAll from './actions/getAll.operation';
 import { operationProperties, ROUTES } from './actions/router';
 import { searchRecords } from './methods/listSearch';
 import { getFields, getOrgTypes, getSectors } from './methods/loadOptions';
+
+const RESOURCE: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Content Partner',
+			value: 'contentPartner',
+			description: 'An organization whose content the archive keeps',
+		},
+		{
+			name: 'Organization',
+			value: 'organization',
+			description: 'Any organization known to the archive',
+		},
+		{ name: 'Person', value: 'person', description: 'A staff member or account manager' },
+		{ name: 'School', value: 'school', description: 'An educational partner' },
+	],
+	default: 'organization',
+};
 
 export class ArchiveOrganization implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,7 +44,7 @@ export class ArchiveOrganization implements INodeType {
 		icon: { light: 'file:archiveOrganization.svg', dark: 'file:archiveOrganization.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: readableSubtitle([RESOURCE, ...operationProperties]),
 		description:
 			"Look up the archive's content partners, organizations, schools and persons (staff, account managers) with their sites, addresses and contact points",
 		documentationUrl:
@@ -31,32 +55,7 @@ export class ArchiveOrganization implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'archiveOrganizationApi', required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Content Partner',
-						value: 'contentPartner',
-						description: 'An organization whose content the archive keeps',
-					},
-					{
-						name: 'Organization',
-						value: 'organization',
-						description: 'Any organization known to the archive',
-					},
-					{ name: 'Person', value: 'person', description: 'A staff member or account manager' },
-					{ name: 'School', value: 'school', description: 'An educational partner' },
-				],
-				default: 'organization',
-			},
-			...operationProperties,
-			...get.description,
-			...getAll.description,
-		],
+		properties: [RESOURCE, ...operationProperties, ...get.description, ...getAll.description],
 	};
 
 	methods = {

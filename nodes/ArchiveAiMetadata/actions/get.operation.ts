@@ -9,6 +9,7 @@ import type {
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
 import { returnEmptyWhenNotFoundOption } from '../../shared/n8n/descriptions';
+import { nounOf } from '../../shared/n8n/english';
 import { isUuid, parameterError, UUID_REGEX } from '../../shared/n8n/params';
 import { fieldsFor } from '../api/documents';
 import { chunk, mapWithConcurrency } from '../../shared/concurrency';
@@ -126,7 +127,7 @@ export function recordNotFound(
 ): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`No ${view.definition.displayName.toLowerCase()} with ${view.idColumn} "${id}" was found`,
+		`No ${nounOf(view.definition.displayName)} with ${view.idColumn} "${id}" was found`,
 		{
 			itemIndex,
 			description:

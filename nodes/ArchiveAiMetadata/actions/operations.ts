@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { operationSelector } from '../../shared/n8n/descriptions';
+import { nounOf, pluralOf, withArticle } from '../../shared/n8n/english';
 import { AI_VIEWS } from '../api/views';
 import type { AiViewKey } from '../api/views';
 
@@ -9,8 +10,8 @@ export type ViewOperation = 'count' | 'downloadFiles' | 'get' | 'getAll' | 'getB
 /** Operation choices of one view, worded so that a person or an AI agent picks the right one. */
 function operationOption(viewKey: AiViewKey, operation: ViewOperation): INodePropertyOptions {
 	const view = AI_VIEWS[viewKey];
-	const singular = view.displayName.toLowerCase();
-	const plural = `${singular}s`;
+	const singular = nounOf(view.displayName);
+	const plural = pluralOf(singular);
 	const id = view.idColumn === 'id' ? 'ID' : 'task ID';
 	switch (operation) {
 		case 'count':
@@ -24,14 +25,14 @@ function operationOption(viewKey: AiViewKey, operation: ViewOperation): INodePro
 			return {
 				name: 'Download Files',
 				value: 'downloadFiles',
-				action: `Download files of a ${singular}`,
-				description: `Download a ${singular}'s transcripts or raw JSON outputs by its task ID as binary files`,
+				action: `Download files of ${withArticle(singular)}`,
+				description: `Download the transcripts or raw JSON outputs of ${withArticle(singular)} by its task ID as binary files`,
 			};
 		case 'get':
 			return {
 				name: 'Get',
 				value: 'get',
-				action: `Get a ${singular}`,
+				action: `Get ${withArticle(singular)}`,
 				description: `Get one ${singular} by its ${id}`,
 			};
 		case 'getAll':

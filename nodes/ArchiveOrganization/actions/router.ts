@@ -27,7 +27,7 @@ const OPERATION_TEXTS: Record<
 		],
 	},
 	organization: {
-		get: ['Get a organization', 'Get one organization of any kind by its ID (OR-...) or IRI'],
+		get: ['Get an organization', 'Get one organization of any kind by its ID (OR-...) or IRI'],
 		getAll: [
 			'Get many organizations',
 			'Search organizations of any kind by label, type or sector, ordered by IRI',

@@ -101,3 +101,26 @@ export function outputParameter(
 		description: `Which fields of each ${texts.record} to return`,
 	};
 }
+
+/**
+ * The canvas subtitle "Get Many: Speech Task": the operation and resource as the parameters show them, not their
+ * stored values. A chain of comparisons rather than an object literal, whose braces n8n's expression syntax reads.
+ */
+export function readableSubtitle(properties: INodeProperties[]): string {
+	const namesOf = (parameter: string) => {
+		const names = new Map<string, string>();
+		for (const property of properties.filter((each) => each.name === parameter)) {
+			for (const option of (property.options ?? []) as INodePropertyOptions[])
+				names.set(String(option.value), option.name);
+		}
+		return names;
+	};
+	const chain = (parameter: string) =>
+		`(${[...namesOf(parameter)]
+			.map(
+				([value, name]) =>
+					`$parameter[${JSON.stringify(parameter)}] === ${JSON.stringify(value)} ? ${JSON.stringify(name)} : `,
+			)
+			.join('')}"")`;
+	return `={{${chain('operation')} + ": " + ${chain('resource')}}}`;
+}

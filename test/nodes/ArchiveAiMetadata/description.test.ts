@@ -24,9 +24,6 @@ describe('node description', () => {
 	it('follows the conventions for AI agents and the editor', () => {
 		expect(description.name).toBe('archiveAiMetadata');
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toBe(
-			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		);
 		expect(description.credentials).toEqual([{ name: 'archiveAiMetadataApi', required: true }]);
 		expect(description.documentationUrl).toMatch(
 			/^https:\/\/github\.com\/archive-services\/n8n-nodes-archive-services#/,

@@ -22,9 +22,6 @@ describe('node description', () => {
 		expect(description.displayName).toBe('Archive Organization');
 		expect(description.credentials).toEqual([{ name: 'archiveOrganizationApi', required: true }]);
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toBe(
-			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		);
 		expect(description.documentationUrl).toMatch(
 			/^https:\/\/github\.com\/archive-services\/n8n-nodes-archive-services#/,
 		);
@@ -41,7 +38,7 @@ describe('node description', () => {
 			}>;
 			expect(options.map((option) => option.value)).toEqual(['get', 'getAll']);
 			for (const option of options) {
-				expect(option.action).toMatch(/^Get (a|many) /);
+				expect(option.action).toMatch(/^Get (an?|many) /);
 				expect(option.description?.length).toBeGreaterThan(20);
 			}
 		},
