@@ -12,7 +12,7 @@ import {
 	showFor,
 } from './common';
 import { ADVANCED_FILTER_NAME, buildWhere, filterProperties } from './filters';
-import { readGetManyParameters, SORT_DIRECTIONS } from './parameters';
+import { readGetManyParameters, SORT_DIRECTION_OPTIONS } from './parameters';
 
 const show = showFor(ALL_VIEW_RESOURCES, ['getAll']);
 
@@ -67,7 +67,7 @@ export const description: INodeProperties[] = [
 						displayName: 'Direction',
 						name: 'direction',
 						type: 'options',
-						options: SORT_DIRECTIONS.map((direction) => ({ name: direction, value: direction })),
+						options: SORT_DIRECTION_OPTIONS,
 						default: 'asc',
 					},
 				],

@@ -52,14 +52,16 @@ function readFieldSelection(ctx: IExecuteFunctions, itemIndex: number): FieldSel
 	);
 }
 
-export const SORT_DIRECTIONS = [
-	'asc',
-	'desc',
-	'asc_nulls_first',
-	'asc_nulls_last',
-	'desc_nulls_first',
-	'desc_nulls_last',
+/** Hasura's order_by values, named as the Direction list shows them (Hasura puts nulls last ascending, first descending). */
+export const SORT_DIRECTION_OPTIONS = [
+	{ name: 'Ascending', value: 'asc' },
+	{ name: 'Descending', value: 'desc' },
+	{ name: 'Ascending (Nulls First)', value: 'asc_nulls_first' },
+	{ name: 'Ascending (Nulls Last)', value: 'asc_nulls_last' },
+	{ name: 'Descending (Nulls First)', value: 'desc_nulls_first' },
+	{ name: 'Descending (Nulls Last)', value: 'desc_nulls_last' },
 ];
+const SORT_DIRECTIONS = SORT_DIRECTION_OPTIONS.map((option) => option.value);
 
 /** The Sort rules: every rule has a column and a known direction. */
 function readSort(ctx: IExecuteFunctions, itemIndex: number): SortRule[] {

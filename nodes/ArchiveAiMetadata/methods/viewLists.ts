@@ -1,3 +1,4 @@
+import { labelOf } from '../../shared/n8n/english';
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { loadSchema } from '../../shared/graphql/schemaCache';
@@ -36,11 +37,13 @@ export async function columnOptions(
 	viewKey: AiViewKey,
 ): Promise<INodePropertyOptions[]> {
 	const view = await editorView(ctx, viewKey);
-	return [...view.columns].sort().map((column) => ({
-		name: column,
-		value: column,
-		description: view.columnTypes[column] ? `Type: ${view.columnTypes[column]}` : undefined,
-	}));
+	return [...view.columns]
+		.map((column) => ({
+			name: labelOf(column),
+			value: column,
+			description: view.columnTypes[column] ? `${column} (${view.columnTypes[column]})` : column,
+		}))
+		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Editor lists stay small; a role with thousands of partners types the ids in an expression instead. */

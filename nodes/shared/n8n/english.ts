@@ -29,3 +29,41 @@ export function withArticle(noun: string): string {
 		: /^[aeiou]/i.test(first) && !/^(uni|use|one)/i.test(first);
 	return `${vowelSound ? 'an' : 'a'} ${noun}`;
 }
+
+/** Parts of API names that people write in capitals, and the small words a label keeps in lower case. */
+const ACRONYMS = new Set([
+	'api',
+	'cp',
+	'id',
+	'iri',
+	'json',
+	'ner',
+	'pid',
+	's3',
+	'srt',
+	'txt',
+	'url',
+	'uuid',
+	'vtt',
+]);
+const SMALL_WORDS = new Set(['and', 'by', 'in', 'of', 'or', 'per']);
+/** Abbreviations of the archive's APIs, spelled out (`or` first is the archive's organization id: OR-…). */
+const SPELLED_OUT: Record<string, string> = { cp: 'Content Partner', refset: 'Reference-Set' };
+
+function wordLabel(word: string, index: number): string {
+	const lower = word.toLowerCase();
+	if (SPELLED_OUT[lower]) return SPELLED_OUT[lower];
+	if (ACRONYMS.has(lower) || (index === 0 && lower === 'or')) return lower.toUpperCase();
+	if (lower.endsWith('s') && ACRONYMS.has(lower.slice(0, -1)))
+		return `${lower.slice(0, -1).toUpperCase()}s`;
+	if (index > 0 && SMALL_WORDS.has(lower)) return lower;
+	return lower.charAt(0).toUpperCase() + lower.slice(1);
+}
+
+/** An API name as a label: `processed_time` → "Processed Time", `n_faces` → "Number of Faces", `cluster_uuids` → "Cluster UUIDs". */
+export function labelOf(apiName: string): string {
+	const words = apiName.split(/_+/).filter((word) => word !== '');
+	const counted = words[0] === 'n' && words.length > 1;
+	const label = (counted ? words.slice(1) : words).map(wordLabel).join(' ');
+	return counted ? `Number of ${label}` : label;
+}

@@ -54,9 +54,9 @@ describe.each<AiNaming>(['seed', 'live'])('option lists (%s naming)', (naming) =
 
 	const vendor = naming === 'seed' ? 'extractor_json' : 'nerengine_json';
 
-	it('lists the fields of the live view, with their types', async () => {
+	it('lists the fields of the live view by readable names, their API names and types as hints', async () => {
 		const fields = await getFields.call(loadOptionsContext(sandbox, 'nerTask'));
-		expect(fields.map((field) => field.value)).toEqual(
+		expect(fields.map((field) => field.value).sort()).toEqual(
 			[
 				'cp',
 				'error',
@@ -69,7 +69,13 @@ describe.each<AiNaming>(['seed', 'live'])('option lists (%s naming)', (naming) =
 				'task_id',
 			].sort(),
 		);
-		expect(fields.find((field) => field.value === 'task_id')?.description).toBe('Type: uuid');
+		expect(fields.find((field) => field.value === 'task_id')).toMatchObject({
+			name: 'Task ID',
+			description: 'task_id (uuid)',
+		});
+		expect(fields.find((field) => field.value === 'cp')?.name).toBe('Content Partner');
+		const names = fields.map((field) => field.name);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 	});
 
 	it('lists the downloadable files with live column names', async () => {
@@ -86,7 +92,7 @@ describe.each<AiNaming>(['seed', 'live'])('option lists (%s naming)', (naming) =
 			};
 		const fields = await getFields.call(context);
 		expect(fields.map((field) => field.value)).toContain('extractor_json');
-		expect(fields.find((field) => field.value === 'task_id')?.description).toBeUndefined();
+		expect(fields.find((field) => field.value === 'task_id')?.description).toBe('task_id');
 	});
 });
 
