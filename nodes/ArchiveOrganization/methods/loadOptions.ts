@@ -1,12 +1,19 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
+import { labelOf } from '../../shared/n8n/english';
+
 import { enumValuesOfArgument, listFieldPaths, rootFieldOf } from '../api/fieldPaths';
 import { isOrgResourceName, RESOURCES } from '../api/resources';
 import { editorSchema } from '../api/session';
 import { DEFAULT_ORG_TYPES, DEFAULT_SECTORS, getDocumentedSchema } from '../api/documentedSchema';
 
+/** API enum values as words (`ContentPartner` → "Content Partner"), the value itself as the hint. */
 function toOptions(values: string[]): INodePropertyOptions[] {
-	return values.map((value) => ({ name: value.replace(/_/g, ' '), value }));
+	return values.map((value) => ({
+		name: value.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'),
+		value,
+		description: value,
+	}));
 }
 
 async function enumOptions(
@@ -28,11 +35,15 @@ export async function getFields(this: ILoadOptionsFunctions): Promise<INodePrope
 		rootFieldOf(await editorSchema(this), resource.rootField) ??
 		rootFieldOf(getDocumentedSchema(), resource.rootField);
 	if (!root) return [];
-	return listFieldPaths(root.type).map((field) => ({
-		name: field.path,
-		value: field.path,
-		description: field.typeName,
-	}));
+	// Top-level fields first (the ones most people pick), then nested ones by path; readable names, API path as hint.
+	const depth = (path: string) => path.split('.').length;
+	return listFieldPaths(root.type)
+		.sort((a, b) => depth(a.path) - depth(b.path) || a.path.localeCompare(b.path))
+		.map((field) => ({
+			name: field.path.split('.').map(labelOf).join(' › '),
+			value: field.path,
+			description: `${field.path} (${field.typeName.replace(/[![\]]/g, '')})`,
+		}));
 }
 
 export async function getOrgTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

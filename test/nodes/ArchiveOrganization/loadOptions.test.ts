@@ -79,8 +79,17 @@ describe('field lists from the live schema', () => {
 			]),
 		);
 		expect(paths).not.toContain('account_manager.holds.post_in.posts.iri');
-		expect([...paths].sort((a, b) => a.localeCompare(b))).toEqual(paths);
-		expect(options.find((option) => option.value === 'iri')?.description).toBe('ID!');
+		// Top-level fields first, then deeper ones; each group by path.
+		const depth = (path: string) => path.split('.').length;
+		expect([...paths].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))).toEqual(paths);
+		expect(paths.indexOf('label')).toBeLessThan(20);
+		expect(options.find((option) => option.value === 'iri')).toMatchObject({
+			name: 'IRI',
+			description: 'iri (ID)',
+		});
+		expect(options.find((option) => option.value === 'primary_site.address.locality')?.name).toBe(
+			'Primary Site › Address › Locality',
+		);
 		expect(requestCounts(sandbox).graphql).toBe(1);
 	});
 
@@ -124,6 +133,11 @@ describe('enum values', () => {
 		expect(sectors.find((option) => option.value === 'Regionale_Omroep')?.name).toBe(
 			'Regionale Omroep',
 		);
+		const types = await getOrgTypes.call(liveContext('organization'));
+		expect(types.find((option) => option.value === 'ContentPartner')).toMatchObject({
+			name: 'Content Partner',
+			description: 'ContentPartner',
+		});
 	});
 
 	it("uses the real service's declared values when the schema cannot be read", async () => {
