@@ -206,14 +206,24 @@ type FilterKey = keyof typeof FILTERS;
 
 export const ADVANCED_FILTER_NAME = 'Advanced Filter (JSON)';
 
-const advancedFilter: INodeProperties = {
-	displayName: ADVANCED_FILTER_NAME,
-	name: 'where',
-	type: 'json',
-	default: '{}',
-	description:
-		'Any Hasura "where" expression, combined with the other filters by AND. Supports _and, _or, _not and all comparison operators, e.g. {"n_faces": {"_gte": 3}}.',
+/** An Advanced Filter example that works on each kind of view: it names one of that view's own columns. */
+const ADVANCED_FILTER_EXAMPLES: Record<AiViewDefinition['kind'], string> = {
+	detectionTask: '{"n_faces": {"_gte": 3}}',
+	match: '{"match_score": {"_gte": 0.9}}',
+	refsetPerson: '{"label": {"_ilike": "%van%"}}',
+	speechTask: '{"_not": {"error": {"_is_null": false}}}',
+	nerTask: '{"_not": {"error": {"_is_null": false}}}',
 };
+
+function advancedFilter(kind: AiViewDefinition['kind']): INodeProperties {
+	return {
+		displayName: ADVANCED_FILTER_NAME,
+		name: 'where',
+		type: 'json',
+		default: '{}',
+		description: `Any Hasura "where" expression, combined with the other filters by AND. Supports _and, _or, _not and all comparison operators, e.g. ${ADVANCED_FILTER_EXAMPLES[kind]}.`,
+	};
+}
 
 type ViewKind = AiViewDefinition['kind'];
 
@@ -277,7 +287,8 @@ const byName = (a: INodeProperties, b: INodeProperties) =>
 function filtersCollection(
 	resources: string[],
 	operations: string[],
-	keys: FilterKey[],
+	kind: ViewKind,
+	keys: FilterKey[] = FILTERS_BY_KIND[kind],
 ): INodeProperties {
 	return {
 		displayName: 'Filters',
@@ -286,7 +297,7 @@ function filtersCollection(
 		placeholder: 'Add Filter',
 		default: {},
 		displayOptions: showFor(resources, operations),
-		options: [...keys.map((key) => FILTERS[key].property), advancedFilter].sort(byName),
+		options: [...keys.map((key) => FILTERS[key].property), advancedFilter(kind)].sort(byName),
 	};
 }
 
@@ -297,7 +308,7 @@ export const filterProperties: INodeProperties[] = KINDS.map((kind) =>
 	filtersCollection(
 		resourcesWhere((view) => view.kind === kind),
 		['getAll', 'count'],
-		FILTERS_BY_KIND[kind],
+		kind,
 	),
 );
 
@@ -311,6 +322,7 @@ export const pidLookupFilterProperties: INodeProperties[] = KINDS.map((kind) => 
 		filtersCollection(
 			resources,
 			['getByPid'],
+			kind,
 			FILTERS_BY_KIND[kind].filter((key) => key !== 'pid'),
 		),
 	);
@@ -341,9 +353,7 @@ export function buildWhere(
 		assertUuids(ctx, itemIndex, view, parameter, columnName, condition);
 		conditions.push({ [columnName]: condition });
 	}
-	conditions.push(
-		parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters[advancedFilter.name]),
-	);
+	conditions.push(parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters.where));
 	return combineConditions(conditions);
 }
 
@@ -373,6 +383,6 @@ export function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObj
 	for (const [name, filter] of FILTERS_BY_NAME) {
 		if (name in filters) filter.toCondition(ctx, itemIndex, filters[name]);
 	}
-	parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters[advancedFilter.name]);
+	parseJsonObject(ctx, itemIndex, ADVANCED_FILTER_NAME, filters.where);
 	return filters;
 }

@@ -145,7 +145,7 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'How the records of one poll are emitted',
 			},
 			{
-				displayName: 'Keep Raw JSON as Text',
+				displayName: 'Keep Raw JSON Text',
 				name: 'keepRawJson',
 				type: 'boolean',
 				default: false,
