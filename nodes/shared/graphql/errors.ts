@@ -189,26 +189,36 @@ function safeGraphqlError(raw: unknown, secrets: readonly string[]): GraphqlErro
 	};
 }
 
+/** "code validation-failed, path face_tasks.task_id": the server's code and where the error is (the root `$` says nothing). */
+function detailsOf(entry: GraphqlErrorEntry): string {
+	const code = entry.extensions?.code;
+	const path = entry.path?.join('.') ?? entry.extensions?.path;
+	return [code ? `code ${code}` : '', path && path !== '$' ? `path ${path}` : '']
+		.filter(Boolean)
+		.join(', ');
+}
+
 /**
- * One line per GraphQL error: message, code and path as the server gave them, with every secret the request carried
- * (`secrets`) and anything shaped like a credential redacted: a server may echo the request in them.
+ * The description under the message (which holds the first error's words): the first error's code and path, then one
+ * line per further error, each redacted of every secret the request carried (`secrets`) and anything shaped like a
+ * credential, since a server may echo the request.
  */
 function describeGraphqlErrors(
 	errors: GraphqlErrorEntry[],
 	secrets: readonly string[] = [],
-): string {
-	const lines = errors.slice(0, MAX_GRAPHQL_ERRORS_LISTED).map((error) => {
-		const entry = safeGraphqlError(error, secrets);
-		const code = entry.extensions?.code;
-		const path = entry.path?.join('.') ?? entry.extensions?.path;
-		const details = [code ? `code ${code}` : '', path ? `path ${path}` : '']
-			.filter(Boolean)
-			.join(', ');
+): string | undefined {
+	const [first, ...others] = errors
+		.slice(0, MAX_GRAPHQL_ERRORS_LISTED)
+		.map((error) => safeGraphqlError(error, secrets));
+	const lines = others.map((entry) => {
+		const details = detailsOf(entry);
 		return `${entry.message ?? 'Unknown error'}${details ? ` (${details})` : ''}`;
 	});
-	const more = errors.length - lines.length;
+	const firstDetails = detailsOf(first);
+	if (firstDetails) lines.unshift(`The API's ${firstDetails}`);
+	const more = errors.length - 1 - others.length;
 	if (more > 0) lines.push(`… and ${more} more ${more === 1 ? 'error' : 'errors'}`);
-	return lines.join('\n');
+	return lines.length > 0 ? lines.join('\n') : undefined;
 }
 
 export function graphqlErrorToNodeApiError(

@@ -185,7 +185,7 @@ describe('API errors', () => {
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Organization API: Unable to query SPARQL service');
 		expect(result.error?.description).toBe(
-			'Unable to query SPARQL service (code INTERNAL_SERVER_ERROR, path contentpartners)',
+			"The API's code INTERNAL_SERVER_ERROR, path contentpartners",
 		);
 		expect(result.outputs).toEqual([]);
 	});
