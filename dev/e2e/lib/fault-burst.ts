@@ -8,6 +8,7 @@ import {
 	type SendResult,
 } from '../../emulators/webhook/sender';
 import { startRecordingServer } from '../../n8n/http';
+import { waitPastStartRefusal, withE2eTolerance } from '../../n8n/sip-start-refusal';
 import type { ExecutionRecord, ExecutionStatus, N8nInstance } from '../../n8n/n8n';
 import { newCredentialId } from '../../n8n/package';
 import {
@@ -47,6 +48,14 @@ export function burstSpacingMs(env: NodeJS.ProcessEnv = process.env): number {
 export function loadAverage(): string {
 	return os.loadavg()[0].toFixed(1);
 }
+
+/**
+ * The SIP receivers' Timestamp Tolerance. After each start of n8n the trigger refuses (503) every delivery signed up to
+ * that start + its tolerance: 10 s ends that refusal a few seconds after n8n is ready again, and keeps a burst's
+ * attempts, which wait seconds in a loaded n8n's queue, within the tolerance (one that is not is answered 401 and
+ * retried like any other). The default (5 minutes) would refuse the retries after a kill for 5 minutes.
+ */
+export const BURST_TOLERANCE_SECONDS = 10;
 
 /** The real sender gives up on an attempt after 15 s. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
@@ -211,7 +220,7 @@ export function receiverWorkflow(
 	const trigger = node(
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
-		{ outcomes: 'both', respond: kind, options: {} },
+		{ outcomes: 'both', respond: kind, options: withE2eTolerance({}, BURST_TOLERANCE_SECONDS) },
 		{
 			typeVersion: SIP_TRIGGER_VERSION,
 			credentials: { archiveSipWebhookApi: credential },
@@ -254,6 +263,25 @@ export async function setUpReceivers(
 	await n8n.importWorkflows(receivers.map(({ workflow }) => workflow));
 	for (const { workflow } of receivers) await n8n.activate(workflow.id, workflow.name);
 	return receivers;
+}
+
+/**
+ * Before a burst: waits until each SIP receiver takes deliveries at every base URL (the refusal after n8n's start,
+ * probed with a delivery that never runs; see waitPastStartRefusal), so a burst sent right after a start is not
+ * answered 503 first. n8n's Webhook node refuses nothing after a start.
+ */
+export async function untilReceiversTakeDeliveries(
+	receivers: readonly Receiver[],
+	baseUrls: readonly string[],
+	secret: string,
+): Promise<void> {
+	for (const receiver of receivers) {
+		if (receiver.kind === 'webhookNode' || receiver.kind === 'webhookNodeLastNode') continue;
+		await waitPastStartRefusal(
+			baseUrls.map((base) => `${base}${receiver.path}`),
+			secret,
+		);
+	}
 }
 
 export interface BurstOptions {
