@@ -29,8 +29,13 @@ import {
 	type SoakSettings,
 	type TriggerFigures,
 } from '../../../dev/e2e/queue/figures';
-import { runSoak, soakReceiver } from '../../../dev/e2e/queue/soak-run';
-import { EventSink, type Receiver } from '../../../dev/e2e/lib/fault-burst';
+import { runSoak, soakReceiver, soakToleranceSeconds } from '../../../dev/e2e/queue/soak-run';
+import {
+	BURST_TOLERANCE_SECONDS,
+	EventSink,
+	type Receiver,
+} from '../../../dev/e2e/lib/fault-burst';
+import { waitPastStartRefusal, withE2eTolerance } from '../../../dev/n8n/sip-start-refusal';
 import { queueVersions, QUEUE_MODE_REQUESTED } from '../../../dev/e2e/queue/selection';
 import {
 	mapLimit,
@@ -179,10 +184,11 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 	const builtinPath = `queue-builtin-${randomUUID()}`;
 	const orgPath = `queue-org-${randomUUID()}`;
 	const tokenPath = `queue-token-${randomUUID()}`;
+	// A short Timestamp Tolerance: each webhook processor refuses SIP deliveries until its start + the tolerance.
 	const sipTrigger = node(
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
-		{},
+		{ options: withE2eTolerance({}, BURST_TOLERANCE_SECONDS) },
 		{
 			typeVersion: SIP_TRIGGER_VERSION,
 			credentials: { archiveSipWebhookApi: sipCredential },
@@ -192,7 +198,7 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 	const sipAfterSavedTrigger = node(
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
-		{ respond: 'afterSaved' },
+		{ respond: 'afterSaved', options: withE2eTolerance({}, BURST_TOLERANCE_SECONDS) },
 		{
 			typeVersion: SIP_TRIGGER_VERSION,
 			credentials: { archiveSipWebhookApi: sipCredential },
@@ -252,18 +258,18 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		]);
 		if (version === SOAK_VERSION) {
 			soakSink = await EventSink.start();
-			soakTarget = soakReceiver(
-				SOAK.respond,
-				cluster.webhookBaseUrls[0],
-				sipCredential,
-				soakSink.url,
-			);
+			soakTarget = soakReceiver(SOAK, cluster.webhookBaseUrls[0], sipCredential, soakSink.url);
 		}
 		const all = [...Object.values(workflows), ...(soakTarget ? [soakTarget.workflow] : [])];
 		await cluster.importWorkflows(all);
 		for (const workflow of all) await cluster.activate(workflow.id, workflow.name);
 		faultBursts = await FaultBursts.prepare(cluster);
 		await cluster.start();
+		for (const trigger of [sipTrigger, sipAfterSavedTrigger])
+			await waitPastStartRefusal(
+				[0, 1].map((processor) => sipUrl(processor, trigger)),
+				sipSecret,
+			);
 	});
 
 	afterAll(async () => {
@@ -504,42 +510,47 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 
 	// Only where it runs: a skipped test would stand in every other version's results.
 	if (version === SOAK_VERSION)
-		it(`soak: runs each of ${SOAK.events} events at ${SOAK.ratePerSecond}/s exactly once, with sender retries after the 2xx and replays ${SOAK.replayAfterMs / 1000} s later answered 2xx without running (figures printed by npm run e2e:queue)`, async () => {
-			const figures = await runSoak(
-				cluster,
-				soakTarget!,
-				sipSecret,
-				soakSink!,
-				SOAK,
-				version,
-				(line) => process.stdout.write(`${line}\n`),
-			);
-			recordFigures(version, { soak: figures });
+		it(
+			`soak: runs each of ${SOAK.events} events at ${SOAK.ratePerSecond}/s exactly once, with sender retries after the 2xx and replays ${SOAK.replayAfterMs / 1000} s later answered 2xx without running (figures printed by npm run e2e:queue)`,
+			async () => {
+				const figures = await runSoak(
+					cluster,
+					soakTarget!,
+					sipSecret,
+					soakSink!,
+					SOAK,
+					version,
+					(line) => process.stdout.write(`${line}\n`),
+				);
+				recordFigures(version, { soak: figures });
 
-			expect(figures.retriesAfterAnswer).toBeGreaterThan(0);
-			expect(figures.replays).toBeGreaterThan(0);
-			expect({
-				answered: figures.answered,
-				exactlyOnce: figures.exactlyOnce,
-				notRun: figures.notRun,
-				ranTwice: figures.ranTwice,
-				foreign: figures.foreign,
-				executions: figures.executions,
-				executionStatuses: figures.executionStatuses,
-				retriesAnswered2xx: figures.retriesAnswered2xx,
-				replaysAnswered2xx: figures.replaysAnswered2xx,
-			}).toEqual({
-				answered: SOAK.events,
-				exactlyOnce: SOAK.events,
-				notRun: 0,
-				ranTwice: 0,
-				foreign: 0,
-				executions: SOAK.events,
-				executionStatuses: { success: SOAK.events },
-				retriesAnswered2xx: figures.retriesAfterAnswer,
-				replaysAnswered2xx: figures.replays,
-			});
-		}, 900_000);
+				expect(figures.retriesAfterAnswer).toBeGreaterThan(0);
+				expect(figures.replays).toBeGreaterThan(0);
+				expect({
+					answered: figures.answered,
+					exactlyOnce: figures.exactlyOnce,
+					notRun: figures.notRun,
+					ranTwice: figures.ranTwice,
+					foreign: figures.foreign,
+					executions: figures.executions,
+					executionStatuses: figures.executionStatuses,
+					retriesAnswered2xx: figures.retriesAnswered2xx,
+					replaysAnswered2xx: figures.replaysAnswered2xx,
+				}).toEqual({
+					answered: SOAK.events,
+					exactlyOnce: SOAK.events,
+					notRun: 0,
+					ranTwice: 0,
+					foreign: 0,
+					executions: SOAK.events,
+					executionStatuses: { success: SOAK.events },
+					retriesAnswered2xx: figures.retriesAfterAnswer,
+					replaysAnswered2xx: figures.replays,
+				});
+				// The soak first waits for the refusal after the processors' start (at most its tolerance).
+			},
+			900_000 + soakToleranceSeconds(SOAK.replayAfterMs) * 1000,
+		);
 
 	// Last: a Redis outage restarts every n8n process, and each fault leaves the cluster as a restart policy would.
 	it.each(FAULT_SCENARIOS)(
