@@ -8,7 +8,11 @@ import {
 	type SendResult,
 } from '../../emulators/webhook/sender';
 import { startRecordingServer } from '../../n8n/http';
-import { waitPastStartRefusal, withE2eTolerance } from '../../n8n/sip-start-refusal';
+import {
+	BURST_SIP_TOLERANCE_SECONDS,
+	waitPastStartRefusal,
+	withE2eTolerance,
+} from '../../n8n/sip-start-refusal';
 import type { ExecutionRecord, ExecutionStatus, N8nInstance } from '../../n8n/n8n';
 import { newCredentialId } from '../../n8n/package';
 import {
@@ -48,14 +52,6 @@ export function burstSpacingMs(env: NodeJS.ProcessEnv = process.env): number {
 export function loadAverage(): string {
 	return os.loadavg()[0].toFixed(1);
 }
-
-/**
- * The SIP receivers' Timestamp Tolerance. After each start of n8n the trigger refuses (503) every delivery signed up to
- * that start + its tolerance: 10 s ends that refusal a few seconds after n8n is ready again, and keeps a burst's
- * attempts, which wait seconds in a loaded n8n's queue, within the tolerance (one that is not is answered 401 and
- * retried like any other). The default (5 minutes) would refuse the retries after a kill for 5 minutes.
- */
-export const BURST_TOLERANCE_SECONDS = 10;
 
 /** The real sender gives up on an attempt after 15 s. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
@@ -220,7 +216,7 @@ export function receiverWorkflow(
 	const trigger = node(
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
-		{ outcomes: 'both', respond: kind, options: withE2eTolerance({}, BURST_TOLERANCE_SECONDS) },
+		{ outcomes: 'both', respond: kind, options: withE2eTolerance({}, BURST_SIP_TOLERANCE_SECONDS) },
 		{
 			typeVersion: SIP_TRIGGER_VERSION,
 			credentials: { archiveSipWebhookApi: credential },

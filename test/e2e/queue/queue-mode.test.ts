@@ -30,12 +30,12 @@ import {
 	type TriggerFigures,
 } from '../../../dev/e2e/queue/figures';
 import { runSoak, soakReceiver, soakToleranceSeconds } from '../../../dev/e2e/queue/soak-run';
+import { EventSink, type Receiver } from '../../../dev/e2e/lib/fault-burst';
 import {
-	BURST_TOLERANCE_SECONDS,
-	EventSink,
-	type Receiver,
-} from '../../../dev/e2e/lib/fault-burst';
-import { waitPastStartRefusal, withE2eTolerance } from '../../../dev/n8n/sip-start-refusal';
+	BURST_SIP_TOLERANCE_SECONDS,
+	waitPastStartRefusal,
+	withE2eTolerance,
+} from '../../../dev/n8n/sip-start-refusal';
 import { queueVersions, QUEUE_MODE_REQUESTED } from '../../../dev/e2e/queue/selection';
 import {
 	mapLimit,
@@ -188,7 +188,7 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 	const sipTrigger = node(
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
-		{ options: withE2eTolerance({}, BURST_TOLERANCE_SECONDS) },
+		{ options: withE2eTolerance({}, BURST_SIP_TOLERANCE_SECONDS) },
 		{
 			typeVersion: SIP_TRIGGER_VERSION,
 			credentials: { archiveSipWebhookApi: sipCredential },
@@ -198,7 +198,7 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 	const sipAfterSavedTrigger = node(
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
-		{ respond: 'afterSaved', options: withE2eTolerance({}, BURST_TOLERANCE_SECONDS) },
+		{ respond: 'afterSaved', options: withE2eTolerance({}, BURST_SIP_TOLERANCE_SECONDS) },
 		{
 			typeVersion: SIP_TRIGGER_VERSION,
 			credentials: { archiveSipWebhookApi: sipCredential },
