@@ -544,7 +544,7 @@ async function main(): Promise<void> {
 						plainPath,
 					);
 					const secrets = [String(creds.sip.data.signingSecret)];
-					// Our trigger refuses deliveries until n8n's start + its tolerance (10 s): measured once past that.
+					// Our trigger refuses deliveries until n8n's start + its tolerance (15 s): measured once past that.
 					const ours = targets.find((each) => each.workflowId === sipWorkflow?.id);
 					if (ours) {
 						const refusal = await waitPastStartRefusal(ours.url, secrets[0]);
