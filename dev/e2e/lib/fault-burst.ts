@@ -264,20 +264,23 @@ export async function setUpReceivers(
 /**
  * Before a burst: waits until each SIP receiver takes deliveries at every base URL (the refusal after n8n's start,
  * probed with a delivery that never runs; see waitPastStartRefusal), so a burst sent right after a start is not
- * answered 503 first. n8n's Webhook node refuses nothing after a start.
+ * answered 503 first. n8n's Webhook node refuses nothing after a start. Returns how long the refusal held it (ms).
  */
 export async function untilReceiversTakeDeliveries(
 	receivers: readonly Receiver[],
 	baseUrls: readonly string[],
 	secret: string,
-): Promise<void> {
+): Promise<number> {
+	let waitedMs = 0;
 	for (const receiver of receivers) {
 		if (receiver.kind === 'webhookNode' || receiver.kind === 'webhookNodeLastNode') continue;
-		await waitPastStartRefusal(
+		const refusal = await waitPastStartRefusal(
 			baseUrls.map((base) => `${base}${receiver.path}`),
 			secret,
 		);
+		waitedMs += refusal.waitedMs;
 	}
+	return waitedMs;
 }
 
 export interface BurstOptions {
