@@ -4,10 +4,7 @@ import {
 	buildFailureEvent,
 	buildSuccessEvent,
 	generateSecret,
-	newMessageId,
 	send,
-	serializeEvent,
-	signatureHeader,
 	type SendResult,
 	type StatusEvent,
 } from '../../dev/emulators/webhook/sender';
@@ -51,7 +48,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 		let executions: ExecutionRecord[];
 		let multipart: HttpResponse;
 		let guardedWorkflowId: string;
-		let justStarted: HttpResponse;
+		let justStarted: SendResult;
 
 		beforeAll(async () => {
 			n8n = await N8nInstance.create({ version, ...pkg });
@@ -122,10 +119,10 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 				},
 				body: `--${boundary}\r\ncontent-disposition: form-data; name="event"\r\n\r\n{"type": "x.sip.archived"}\r\n--${boundary}--\r\n`,
 			});
-			justStarted = await postSigned(
+			justStarted = await send(
 				`${n8n.baseUrl}/webhook/${guarded.webhookId}/sip-status`,
-				signingSecret,
-				serializeEvent(buildSuccessEvent()),
+				buildSuccessEvent(),
+				{ secrets: [signingSecret] },
 			);
 			// The tested trigger refuses too until n8n's start + its (short) tolerance.
 			const waited = await waitPastStartRefusal(url, signingSecret);
@@ -151,10 +148,10 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 
 		it('refuses production deliveries signed before start + Timestamp Tolerance with 503 and Retry-After, running nothing', async () => {
 			expect(justStarted.status).toBe(503);
-			const retryAfter = Number(justStarted.headers['retry-after']);
+			const retryAfter = Number(justStarted.retryAfter);
 			expect(retryAfter).toBeGreaterThanOrEqual(1);
 			expect(retryAfter).toBeLessThanOrEqual(3601);
-			expect(JSON.parse(justStarted.body)).toEqual({
+			expect(JSON.parse(justStarted.responseBody)).toEqual({
 				error: expect.stringMatching(
 					/^n8n started less than the Timestamp Tolerance \(3600 s\) ago: events signed before \S+Z are refused/,
 				),
@@ -290,22 +287,6 @@ async function deliverScenario(
 		stale,
 		rotated: { event: rotatedEvent, result: rotated },
 	};
-}
-
-/** One delivery signed now, with the answer's headers (the emulator's send() keeps only the status and body). */
-async function postSigned(url: string, secret: string, body: string): Promise<HttpResponse> {
-	const id = newMessageId();
-	const timestamp = Math.floor(Date.now() / 1000);
-	return await request(url, {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			'webhook-id': id,
-			'webhook-timestamp': String(timestamp),
-			'webhook-signature': signatureHeader([secret], id, timestamp, body),
-		},
-		body,
-	});
 }
 
 function correlationIdOf(execution: ExecutionRecord): unknown {
