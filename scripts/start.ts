@@ -15,6 +15,7 @@ import { generateSecret } from '../dev/emulators/webhook/sender';
 import { request } from '../dev/n8n/http';
 import { REPO_ROOT } from '../dev/n8n/install';
 import { N8nInstance } from '../dev/n8n/n8n';
+import { DEFAULT_TOLERANCE_SECONDS } from '../nodes/ArchiveSipStatusTrigger/settings';
 import { DEMO_OWNER } from './demo/owner';
 import {
 	DEMO_WORKFLOW_IDS,
@@ -123,6 +124,8 @@ function printInstructions(
 ): void {
 	const webhookUrl = `${n8n.baseUrl}/webhook/${SIP_WEBHOOK_ID}/sip-status`;
 	const send = `npm run sandbox -- send --url ${webhookUrl} --secret ${secret}`;
+	// An upper bound: n8n loaded the trigger before it was ready. The demo keeps the default tolerance.
+	const refusedUntil = new Date(Date.now() + DEFAULT_TOLERANCE_SECONDS * 1000).toLocaleTimeString();
 	const lines = [
 		'',
 		'Archive services demo is running.',
@@ -136,6 +139,9 @@ function printInstructions(
 		`  n8n log           ${logFile}`,
 		'',
 		'Send a signed test event (in another terminal):',
+		`  (until about ${refusedUntil} n8n answers 503: for the Timestamp Tolerance after a start, 5 minutes, the`,
+		'  SIP trigger refuses production events, so that a copy captured before the start cannot run again; the send',
+		'  command waits that out, as the archive retries. The Test URL, while the editor listens, is not refused.)',
 		`  ${send} --outcome success --pid ${aPidWithMetadata(sandbox)}`,
 		`  ${send} --outcome failure --reason "checksum mismatch"`,
 		`  ${send} --tamper        (refused with 401: no execution)`,

@@ -23,6 +23,7 @@ import { n8nEnvFrom } from '../n8n/extraEnv';
 import { request } from '../n8n/http';
 import { REPO_ROOT } from '../n8n/install';
 import { N8nInstance, type CredentialImport } from '../n8n/n8n';
+import { waitPastStartRefusal } from '../n8n/sip-start-refusal';
 import type { CredentialRef, WorkflowJson } from '../n8n/workflows';
 import { idsOf } from './lib/importing';
 import { fetchAiToken } from './lib/tokens';
@@ -543,6 +544,12 @@ async function main(): Promise<void> {
 						plainPath,
 					);
 					const secrets = [String(creds.sip.data.signingSecret)];
+					// Our trigger refuses deliveries until n8n's start + its tolerance (15 s): measured once past that.
+					const ours = targets.find((each) => each.workflowId === sipWorkflow?.id);
+					if (ours) {
+						const refusal = await waitPastStartRefusal(ours.url, secrets[0]);
+						log(`trigger: waited ${refusal.waitedMs} ms for the refusal after n8n's start`);
+					}
 					results.trigger = await runTrigger(
 						{
 							n8n,

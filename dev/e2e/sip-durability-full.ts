@@ -9,6 +9,7 @@ import {
 	runBurst,
 	senderRoute,
 	setUpReceivers,
+	untilReceiversTakeDeliveries,
 	type DurabilityCounts,
 	type ReceiverKind,
 } from './lib/fault-burst';
@@ -51,6 +52,7 @@ async function measure(
 		);
 		const route = await senderRoute([n8n.baseUrl]);
 		routeLabel = route.label;
+		await untilReceiversTakeDeliveries([receiver], route.baseUrls, secret);
 		const burst = await runBurst(
 			killAndRestart(n8n),
 			`${route.baseUrls[0]}${receiver.path}`,

@@ -56,12 +56,21 @@ function placed(workflowNode: WorkflowNode, x: number, y: number): WorkflowNode 
 /**
  * SIP status events: successes fetch the AI metadata of the archived PID and the content partner
  * that owns it; failures are summarised for a follow-up (e-mail, ticket, ...).
+ *
+ * The demo keeps the trigger's defaults (Timestamp Tolerance 5 minutes, so production events are refused for 5 minutes
+ * after n8n starts). `toleranceSeconds` is for the e2e test that sends to this workflow seconds after starting n8n.
  */
-export function sipStatusWorkflow(): WorkflowJson {
+export function sipStatusWorkflow({
+	toleranceSeconds,
+}: { toleranceSeconds?: number } = {}): WorkflowJson {
 	const trigger = node(
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
-		{ outcomes: 'both', outputMode: 'perOutcome', options: {} },
+		{
+			outcomes: 'both',
+			outputMode: 'perOutcome',
+			options: toleranceSeconds === undefined ? {} : { toleranceSeconds },
+		},
 		{
 			typeVersion: SIP_TRIGGER_VERSION,
 			credentials: { archiveSipWebhookApi: DEMO_CREDENTIALS.sip },

@@ -26,6 +26,7 @@ import {
 	type StatusEvent,
 } from '../../dev/emulators/webhook/sender';
 import { selectedN8nVersions } from '../../dev/n8n/install';
+import { E2E_SIP_TOLERANCE_SECONDS, waitPastStartRefusal } from '../../dev/n8n/sip-start-refusal';
 import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
 import { nodeItems, nodeJson, type RunExecutionData } from '../../dev/n8n/run-data';
@@ -148,6 +149,22 @@ function pidsWithStrongAndWeakMatches(ai: AiDataset): string[] {
 // The README example keeps the default Output (Simplified), which has the wiki id, not refset_person_id.
 function matchKey(row: Record<string, unknown>): string {
 	return `${String(row.pid)}|${String(row.cluster_uuid)}|${String(row.refset_person_wiki_id)}|${String(row.matched_time)}`;
+}
+
+/** The SIP trigger's options in a workflow. */
+function sipTriggerOptions(workflow: WorkflowJson): Record<string, unknown> {
+	const trigger = workflow.nodes.find((each) => each.type === PACKAGE_NODE_TYPES.sipStatusTrigger);
+	if (!trigger) throw new Error(`no SIP trigger in ${workflow.name}`);
+	return (trigger.parameters.options ?? {}) as Record<string, unknown>;
+}
+
+/** A workflow without its random ids (nodes, field assignments) and its SIP trigger's Timestamp Tolerance. */
+function comparable(workflow: WorkflowJson): unknown {
+	return JSON.parse(
+		JSON.stringify(workflow, (key, value: unknown) =>
+			key === 'id' || key === 'toleranceSeconds' ? undefined : value,
+		),
+	) as unknown;
 }
 
 /** Minimal RFC 4180 reader (quoted fields may hold commas, quotes and line breaks). */
@@ -336,7 +353,9 @@ describeIfPackageBuilt(
 			taskCp: String(speech[1].cp),
 		};
 		const more = moreExamplesWorkflow(input);
-		const sip = sipStatusWorkflow();
+		// The demo's workflow with a 5-s Timestamp Tolerance instead of its 5 minutes: production events are refused
+		// until n8n's start + the tolerance, and this test sends seconds after the start.
+		const sip = sipStatusWorkflow({ toleranceSeconds: E2E_SIP_TOLERANCE_SECONDS });
 		const exporter = scheduledExportWorkflow(exportDir, EXPORT_START_FROM);
 		await n8n.importWorkflows([more, sip, exporter]);
 		sipWorkflowId = sip.id;
@@ -349,6 +368,7 @@ describeIfPackageBuilt(
 		exportExecutions = await n8n.waitForExecutions(exporter.id, 1);
 
 		const url = `${n8n.baseUrl}/webhook/${SIP_WEBHOOK_ID}/sip-status`;
+		await waitPastStartRefusal(url, signingSecret);
 		const successEvent = buildSuccessEvent({ pid: String(archivedTask(ai).pid) });
 		const failureEvent = buildFailureEvent({ reason: 'checksum mismatch' });
 		success = {
@@ -381,6 +401,18 @@ describeIfPackageBuilt(
 	}
 
 	describe('Example 1: SIP status -> AI metadata + content partner', () => {
+		it("sends to the demo's workflow, with a 5-s Timestamp Tolerance instead of the default the demo keeps", () => {
+			const demo = sipStatusWorkflow();
+
+			expect(sipTriggerOptions(demo)).toEqual({});
+			expect(
+				sipTriggerOptions(sipStatusWorkflow({ toleranceSeconds: E2E_SIP_TOLERANCE_SECONDS })),
+			).toEqual({ toleranceSeconds: E2E_SIP_TOLERANCE_SECONDS });
+			expect(
+				comparable(sipStatusWorkflow({ toleranceSeconds: E2E_SIP_TOLERANCE_SECONDS })),
+			).toEqual(comparable(demo));
+		});
+
 		it('accepts both signed events and runs the workflow once for each', async () => {
 			expect(success.result.status).toBe(204);
 			expect(failure.result.status).toBe(204);

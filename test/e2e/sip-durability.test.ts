@@ -8,6 +8,7 @@ import {
 	type BurstResult,
 	type DurabilityCounts,
 	type Receiver,
+	untilReceiversTakeDeliveries,
 } from '../../dev/e2e/lib/fault-burst';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
@@ -36,6 +37,9 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 			await n8n.start();
 			// As behind a load balancer that checks readiness: n8n answers 200 to everything while it starts.
 			const route = await senderRoute([n8n.baseUrl], false);
+			// The trigger refuses deliveries until n8n's start + its tolerance (BURST_TOLERANCE_SECONDS): the burst
+			// starts after that, so the retries it counts are those the kill caused.
+			const refusedMs = await untilReceiversTakeDeliveries([receiver], route.baseUrls, secret);
 			burst = await runBurst(killAndRestart(n8n), `${route.baseUrls[0]}${receiver.path}`, secret, {
 				events: EVENTS,
 				spacingMs: 50,
@@ -43,7 +47,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 			}).finally(() => route.close());
 			counts = await countOutcomes(n8n, receiver.workflow.id, burst);
 			console.log(
-				`n8n ${version}, Respond: After the Event Is Saved, 1 SIGKILL: ${JSON.stringify(counts)}`,
+				`n8n ${version}, Respond: After the Event Is Saved, 1 SIGKILL: ${JSON.stringify({ ...counts, refusedBeforeBurstMs: refusedMs, burstSeconds: Math.round(burst.durationMs / 1000) })}`,
 			);
 		});
 

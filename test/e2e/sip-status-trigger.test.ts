@@ -9,6 +9,7 @@ import {
 	type StatusEvent,
 } from '../../dev/emulators/webhook/sender';
 import { request, type HttpResponse } from '../../dev/n8n/http';
+import { waitPastStartRefusal, withE2eTolerance } from '../../dev/n8n/sip-start-refusal';
 import { packageUnderTest, describeIfPackageBuilt, newCredentialId } from '../../dev/n8n/package';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
@@ -46,6 +47,8 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 		let deliveries: Deliveries;
 		let executions: ExecutionRecord[];
 		let multipart: HttpResponse;
+		let guardedWorkflowId: string;
+		let justStarted: SendResult;
 
 		beforeAll(async () => {
 			n8n = await N8nInstance.create({ version, ...pkg });
@@ -60,13 +63,33 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 			const trigger = node(
 				'SIP Status',
 				PACKAGE_NODE_TYPES.sipStatusTrigger,
-				{ outcomes: 'both', outputMode: 'perOutcome', eventTypes: 'sipArchived' },
+				{
+					outcomes: 'both',
+					outputMode: 'perOutcome',
+					eventTypes: 'sipArchived',
+					options: withE2eTolerance(),
+				},
 				{
 					typeVersion: SIP_TRIGGER_VERSION,
 					credentials: { archiveSipWebhookApi: credential },
 					webhookId: randomUUID(),
 				},
 			);
+			// A trigger with the longest tolerance: every production delivery in this test's lifetime is signed within
+			// an hour of n8n's start, so it must be refused (and the workflow never run).
+			const guarded = node(
+				'SIP Status',
+				PACKAGE_NODE_TYPES.sipStatusTrigger,
+				{ options: withE2eTolerance({}, 3600) },
+				{
+					typeVersion: SIP_TRIGGER_VERSION,
+					credentials: { archiveSipWebhookApi: credential },
+					webhookId: randomUUID(),
+				},
+			);
+			const guardedWorkflow = graphWorkflow('e2e SIP status just started', [guarded], []);
+			guardedWorkflowId = await n8n.importWorkflow(guardedWorkflow);
+			await n8n.activate(guardedWorkflow.id, guardedWorkflow.name);
 			const workflow = graphWorkflow(
 				'e2e SIP status branches',
 				[
@@ -96,6 +119,14 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 				},
 				body: `--${boundary}\r\ncontent-disposition: form-data; name="event"\r\n\r\n{"type": "x.sip.archived"}\r\n--${boundary}--\r\n`,
 			});
+			justStarted = await send(
+				`${n8n.baseUrl}/webhook/${guarded.webhookId}/sip-status`,
+				buildSuccessEvent(),
+				{ secrets: [signingSecret] },
+			);
+			// The tested trigger refuses too until n8n's start + its (short) tolerance.
+			const waited = await waitPastStartRefusal(url, signingSecret);
+			console.log(`n8n ${version}: refused after the start for ${waited.waitedMs} ms`);
 			deliveries = await deliverScenario(url, signingSecret, rotatedSecret);
 			// The rotated delivery is sent last: once its execution exists, every earlier delivery has
 			// been answered, so any execution a refused or replayed one might have started is visible.
@@ -113,6 +144,19 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 			expect(deliveries.tampered.status).toBe(401);
 			expect(deliveries.stale.status).toBe(401);
 			expect(deliveries.success.result.responseBody).toBe('');
+		});
+
+		it('refuses production deliveries signed before start + Timestamp Tolerance with 503 and Retry-After, running nothing', async () => {
+			expect(justStarted.status).toBe(503);
+			const retryAfter = Number(justStarted.retryAfter);
+			expect(retryAfter).toBeGreaterThanOrEqual(1);
+			expect(retryAfter).toBeLessThanOrEqual(3601);
+			expect(JSON.parse(justStarted.responseBody)).toEqual({
+				error: expect.stringMatching(
+					/^n8n started less than the Timestamp Tolerance \(3600 s\) ago: events signed before \S+Z are refused/,
+				),
+			});
+			expect(await n8n.executions(guardedWorkflowId)).toEqual([]);
 		});
 
 		it('refuses a multipart body with 400 naming the content type to use', () => {

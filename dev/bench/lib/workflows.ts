@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parse, print } from 'graphql';
 
 import { AI_VIEWS } from '../../../nodes/ArchiveAiMetadata/api/views';
+import { BURST_SIP_TOLERANCE_SECONDS, withE2eTolerance } from '../../n8n/sip-start-refusal';
 import {
 	chainWorkflow,
 	code,
@@ -350,7 +351,8 @@ export function sipTriggerWorkflow(secretCredential: CredentialRef): WorkflowJso
 		node(
 			SIP_TRIGGER_NODE,
 			PACKAGE_NODE_TYPES.sipStatusTrigger,
-			{},
+			// n8n refuses deliveries until its start + the tolerance: the bench sends once past that (run.ts).
+			{ options: withE2eTolerance({}, BURST_SIP_TOLERANCE_SECONDS) },
 			{
 				typeVersion: SIP_TRIGGER_VERSION,
 				credentials: { archiveSipWebhookApi: secretCredential },

@@ -8,6 +8,11 @@ import {
 	type SendResult,
 } from '../../emulators/webhook/sender';
 import { startRecordingServer } from '../../n8n/http';
+import {
+	BURST_SIP_TOLERANCE_SECONDS,
+	waitPastStartRefusal,
+	withE2eTolerance,
+} from '../../n8n/sip-start-refusal';
 import type { ExecutionRecord, ExecutionStatus, N8nInstance } from '../../n8n/n8n';
 import { newCredentialId } from '../../n8n/package';
 import {
@@ -211,7 +216,7 @@ export function receiverWorkflow(
 	const trigger = node(
 		'SIP Status',
 		PACKAGE_NODE_TYPES.sipStatusTrigger,
-		{ outcomes: 'both', respond: kind, options: {} },
+		{ outcomes: 'both', respond: kind, options: withE2eTolerance({}, BURST_SIP_TOLERANCE_SECONDS) },
 		{
 			typeVersion: SIP_TRIGGER_VERSION,
 			credentials: { archiveSipWebhookApi: credential },
@@ -254,6 +259,28 @@ export async function setUpReceivers(
 	await n8n.importWorkflows(receivers.map(({ workflow }) => workflow));
 	for (const { workflow } of receivers) await n8n.activate(workflow.id, workflow.name);
 	return receivers;
+}
+
+/**
+ * Before a burst: waits until each SIP receiver takes deliveries at every base URL (the refusal after n8n's start,
+ * probed with a delivery that never runs; see waitPastStartRefusal), so a burst sent right after a start is not
+ * answered 503 first. n8n's Webhook node refuses nothing after a start. Returns how long the refusal held it (ms).
+ */
+export async function untilReceiversTakeDeliveries(
+	receivers: readonly Receiver[],
+	baseUrls: readonly string[],
+	secret: string,
+): Promise<number> {
+	let waitedMs = 0;
+	for (const receiver of receivers) {
+		if (receiver.kind === 'webhookNode' || receiver.kind === 'webhookNodeLastNode') continue;
+		const refusal = await waitPastStartRefusal(
+			baseUrls.map((base) => `${base}${receiver.path}`),
+			secret,
+		);
+		waitedMs += refusal.waitedMs;
+	}
+	return waitedMs;
 }
 
 export interface BurstOptions {

@@ -10,6 +10,7 @@ import {
 	receiverKindsFromEnv,
 	senderRoute,
 	setUpReceivers,
+	untilReceiversTakeDeliveries,
 	type ReceiverKind,
 } from '../lib/fault-burst';
 import { QueueCluster } from './cluster';
@@ -65,6 +66,8 @@ async function measureVersion(
 		routeLabel = route.label;
 		for (const [index, { scenario, kind }] of plan.entries()) {
 			const receiver = receivers[index];
+			// Processors (re)started by the last scenario refuse SIP deliveries until their start + the tolerance.
+			await untilReceiversTakeDeliveries([receiver], route.baseUrls, secret);
 			const { burst, counts, restarted, lastRunSeconds } = await runQueueBurst(cluster, {
 				scenario,
 				outageMs,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { request } from '../../n8n/http';
+import { waitPastStartRefusal } from '../../n8n/sip-start-refusal';
 import {
 	ATTEMPT_TIMEOUT_MS,
 	COMPRESSED_RETRY_SECONDS,
@@ -15,7 +16,7 @@ import { newMessageId, routedProcessor, signedHeaders, sipEvent, type Delivery }
 // Issue 23 item 6: the SIP trigger under sustained volume in real n8n queue mode, no faults. Signed events at a
 // steady rate, each sent to the processor a load balancer hashing `webhook-id` picks; a share of them sent again by
 // the sender after their 2xx (an answer lost on the way), a share replayed byte for byte by an attacker later (the
-// receiver's Timestamp Tolerance is 1 hour, the most it allows, so the replay record, not the timestamp, must
+// receiver's Timestamp Tolerance is longer than the replay delay, so the replay record, not the timestamp, must
 // refuse them). Used by the full soak (dev/e2e/queue/soak.ts) and by the reduced one in `npm test`
 // (test/e2e/queue/queue-mode.test.ts).
 
@@ -41,20 +42,41 @@ interface EventOutcome {
 	replay?: number;
 }
 
+/** How much longer than the replay delay the receiver's Timestamp Tolerance is: the replays must pass the timestamp check. */
+const REPLAY_TOLERANCE_MARGIN_SECONDS = 30;
+
 /**
- * The receiver the soak sends to: the SIP trigger in the given Respond mode, its tolerance at 1 hour, reporting each
- * event it runs to the sink. Import and activate its workflow before the cluster starts.
+ * The receiver's Timestamp Tolerance: the replay delay + 30 s, so that only the replay record can refuse a replay, and
+ * no longer, since each webhook processor refuses every delivery until its start + the tolerance (the soak waits for
+ * that before sending). The trigger allows at most an hour.
+ */
+export function soakToleranceSeconds(replayAfterMs: number): number {
+	const seconds = Math.ceil(replayAfterMs / 1000) + REPLAY_TOLERANCE_MARGIN_SECONDS;
+	if (seconds > 3600)
+		throw new Error(
+			`replays ${replayAfterMs / 1000} s later need a Timestamp Tolerance of ${seconds} s; the trigger allows 3600`,
+		);
+	return seconds;
+}
+
+/**
+ * The receiver the soak sends to: the SIP trigger in the settings' Respond mode, its tolerance just above the replay
+ * delay (soakToleranceSeconds), reporting each event it runs to the sink. Import and activate its workflow before the
+ * cluster starts.
  */
 export function soakReceiver(
-	respond: SoakSettings['respond'],
+	settings: Pick<SoakSettings, 'respond' | 'replayAfterMs'>,
 	baseUrl: string,
 	credential: { id: string; name: string },
 	sinkUrl: string,
 ): Receiver {
-	const receiver = receiverWorkflow(respond, baseUrl, credential, sinkUrl);
+	const receiver = receiverWorkflow(settings.respond, baseUrl, credential, sinkUrl);
 	const trigger = receiver.workflow.nodes.find((each) => each.name === 'SIP Status');
 	if (!trigger) throw new Error('the receiver workflow has no SIP Status node');
-	trigger.parameters = { ...trigger.parameters, options: { toleranceSeconds: 3600 } };
+	trigger.parameters = {
+		...trigger.parameters,
+		options: { toleranceSeconds: soakToleranceSeconds(settings.replayAfterMs) },
+	};
 	return receiver;
 }
 
@@ -183,6 +205,15 @@ export async function runSoak(
 	const replayable = dueAt.filter((due) => due + settings.replayAfterMs <= lastDue).length;
 	const replayChance =
 		replayable > 0 ? Math.min(1, (settings.replayShare * settings.events) / replayable) : 0;
+	// Each processor refuses deliveries until its start + the tolerance (the replay delay + 30 s): the soak's load
+	// starts after that, as it would at a cluster that has been up for a while.
+	const refusal = await waitPastStartRefusal(
+		processors.map((base) => `${base}${receiver.path}`),
+		secret,
+	);
+	log(
+		`soak: waited ${Math.round(refusal.waitedMs / 1000)} s for the refusal after the processors' start (tolerance ${soakToleranceSeconds(settings.replayAfterMs)} s)`,
+	);
 	const started = performance.now();
 	const pending: Promise<EventOutcome>[] = [];
 	for (let index = 0; index < settings.events; index++) {

@@ -42,12 +42,7 @@ async function soakVersion(version: string, settings: SoakSettings): Promise<Soa
 		await cluster.importCredentials([
 			{ ...credential, type: 'archiveSipWebhookApi', data: { signingSecret: secret } },
 		]);
-		const receiver = soakReceiver(
-			settings.respond,
-			cluster.webhookBaseUrls[0],
-			credential,
-			sink.url,
-		);
+		const receiver = soakReceiver(settings, cluster.webhookBaseUrls[0], credential, sink.url);
 		await cluster.importWorkflow(receiver.workflow);
 		await cluster.activate(receiver.workflow.id, receiver.workflow.name);
 		await cluster.start();

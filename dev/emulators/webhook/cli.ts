@@ -9,6 +9,8 @@ import {
 } from './sender';
 
 const STALE_SECONDS = 600;
+/** How often a 503 with Retry-After is waited out before the event counts as not delivered. */
+const MAX_WAITS = 3;
 
 function describe(result: SendResult, extra: Record<string, unknown> = {}): string {
 	// Never print secrets or signatures; id, status and timing are enough to follow what happened.
@@ -30,7 +32,7 @@ export async function runSendCommand(flags: Map<string, string[]>): Promise<numb
 			'usage: cli.ts send --url URL --secret whsec_... [--secret ...] [--outcome success|failure] [--pid P] [--correlation-id C] [--reason R]',
 		);
 		console.error(
-			'        [--type T] [--tamper] [--replay] [--stale] [--future] [--decoys N] [--count N] [--retries] [--compress F]',
+			'        [--type T] [--tamper] [--replay] [--stale] [--future] [--decoys N] [--count N] [--retries] [--compress F] [--no-wait]',
 		);
 		return 2;
 	}
@@ -65,8 +67,24 @@ export async function runSendCommand(flags: Map<string, string[]>): Promise<numb
 			if (!delivery.delivered) failures++;
 			continue;
 		}
-		const first = await send(url, event, options);
+		let first = await send(url, event, options);
 		console.log(describe(first, { correlation_id: event.data.correlation_id }));
+		// Right after n8n starts, the SIP trigger refuses production events (503) until its start + the Timestamp
+		// Tolerance (5 minutes by default) and says when to come back: wait, then send again with a fresh signature.
+		for (let waits = 0; !flags.has('no-wait') && waits < MAX_WAITS; waits++) {
+			const seconds = Number(first.retryAfter);
+			if (first.status !== 503 || !Number.isInteger(seconds) || seconds < 1) break;
+			console.log(
+				JSON.stringify({
+					waiting: `${seconds} s`,
+					reason:
+						'n8n refuses events for a while after it starts (Retry-After); --no-wait to stop here',
+				}),
+			);
+			await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+			first = await send(url, event, { ...options, id: first.id });
+			console.log(describe(first, { correlation_id: event.data.correlation_id }));
+		}
 		if (first.status < 200 || first.status >= 300) failures++;
 		if (flags.has('replay')) {
 			// A replay resends the identical request: same id, timestamp and signature.

@@ -151,6 +151,8 @@ export interface SendResult {
 	body: string;
 	signature: string;
 	responseBody: string;
+	/** The answer's Retry-After header, when it had one (e.g. a 503 right after n8n started). */
+	retryAfter?: string;
 	error?: string;
 }
 
@@ -202,7 +204,7 @@ function postRaw(
 	headers: Record<string, string>,
 	body: string,
 	timeoutMs: number,
-): Promise<{ status: number; responseBody: string; error?: string }> {
+): Promise<{ status: number; responseBody: string; retryAfter?: string; error?: string }> {
 	return new Promise((resolve) => {
 		const target = new URL(url);
 		const requester = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -220,9 +222,11 @@ function postRaw(
 				res.on('data', (chunk: Buffer) => chunks.push(chunk));
 				res.on('end', () => {
 					clearTimeout(timer);
+					const retryAfter = res.headers['retry-after'];
 					resolve({
 						status: res.statusCode ?? 0,
 						responseBody: Buffer.concat(chunks).toString('utf8'),
+						...(retryAfter === undefined ? {} : { retryAfter }),
 					});
 				});
 				res.on('error', (error) => {

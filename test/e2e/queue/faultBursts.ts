@@ -3,6 +3,7 @@ import {
 	EventSink,
 	senderRoute,
 	setUpReceivers,
+	untilReceiversTakeDeliveries,
 	type EventDetail,
 	type Receiver,
 	type SenderRoute,
@@ -61,6 +62,8 @@ export class FaultBursts {
 		// As behind a load balancer that checks readiness: n8n answers 200 to everything while it starts.
 		this.route ??= await senderRoute(this.cluster.webhookBaseUrls, false);
 		const receiver = this.receivers[FAULT_SCENARIOS.indexOf(scenario)];
+		// Processors the last scenario (re)started refuse SIP deliveries until their start + the tolerance.
+		await untilReceiversTakeDeliveries([receiver], this.route.baseUrls, this.secret);
 		const outcome = await runQueueBurst(this.cluster, {
 			scenario,
 			outageMs: OUTAGE_MS,
