@@ -1,4 +1,9 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IWebhookFunctions,
+	IWebhookResponseData,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import { handleDelivery, type DeliveryResult, type FilteredOut } from './delivery';
 import {
@@ -9,6 +14,7 @@ import {
 	type ResponseWriter,
 } from './http';
 import { rateLimiterFor } from './rateLimit';
+import { logRefusal, testFilteredError, testRefusalError } from './refusals';
 import { acceptedIds } from './replay/acceptedIds';
 import {
 	holdUntilAnswered,
@@ -139,32 +145,30 @@ function logFilteredOut(
 /** The trigger's webhook(): one delivery from the raw request to the answer and the workflow's items. */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = this.getResponseObject() as unknown as ResponseWriter;
+	const atTestUrl = this.getMode() === 'manual';
 	let recordKeys: string[] | undefined;
+	// A refused test event fails the test run (thrown outside the try, so n8n shows it and answers 500).
+	let testFailure: NodeOperationError | undefined;
 	try {
 		const scope = scopeOf(this);
 		releaseOverdue();
 		const result = await handleWithSigningKeys(this, scope);
-		if (result.status !== 204) {
+		const refused = result.status === 400 || result.status === 401;
+		if (refused && atTestUrl) {
+			testFailure = testRefusalError(this, result);
+		} else if (result.status !== 204) {
 			if (result.recordFull === true) logRecordFull(this, Date.now());
+			if (refused) logRefusal(this, scope, result, Date.now());
 			sendError(res, result.status, result.error, result.headers);
 			return { noWebhookResponse: true };
+		} else if (atTestUrl && result.filteredOut && !result.workflowData) {
+			// Not run, so not accepted: sent again once the filter lets it through, it runs.
+			for (const key of result.recordKeys ?? []) acceptedIds.delete(key);
+			testFailure = testFilteredError(this, result.filteredOut);
+		} else {
+			recordKeys = result.recordKeys;
+			return answerAccepted(this, res, scope, result);
 		}
-		recordKeys = result.recordKeys;
-		if (result.filteredOut)
-			logFilteredOut(this, result.filteredOut, result.workflowData !== undefined);
-		if (result.workflowData && result.acceptedId !== undefined && recordKeys) {
-			// n8n answers: "Immediately" with the webhook's 204 (n8n 2.x once it has saved and, in queue mode, queued
-			// the execution; 1.x before), "After the Event Is Saved" from the trigger's execute() (respond.ts). Until
-			// then a retry of the id gets 409; an answer that is not 2xx lets the retry run.
-			holdUntilAnswered(
-				res as unknown as AnsweredResponse,
-				{ scope, id: result.acceptedId, recordKeys },
-				acceptedIds,
-			);
-			return { workflowData: result.workflowData };
-		}
-		sendNoContent(res);
-		return { noWebhookResponse: true, workflowData: result.workflowData };
 	} catch (error) {
 		// Let the sender's retry through: this delivery did not complete.
 		for (const key of recordKeys ?? []) acceptedIds.delete(key);
@@ -174,4 +178,30 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		sendError(res, 500, 'internal error');
 		return { noWebhookResponse: true };
 	}
+	throw testFailure;
+}
+
+/** A 204 delivery: held until n8n answers when it starts the workflow, answered at once otherwise. */
+function answerAccepted(
+	context: IWebhookFunctions,
+	res: ResponseWriter,
+	scope: string,
+	result: Extract<DeliveryResult, { status: 204 }>,
+): IWebhookResponseData {
+	const { recordKeys } = result;
+	if (result.filteredOut)
+		logFilteredOut(context, result.filteredOut, result.workflowData !== undefined);
+	if (result.workflowData && result.acceptedId !== undefined && recordKeys) {
+		// n8n answers: "Immediately" with the webhook's 204 (n8n 2.x once it has saved and, in queue mode, queued
+		// the execution; 1.x before), "After the Event Is Saved" from the trigger's execute() (respond.ts). Until
+		// then a retry of the id gets 409; an answer that is not 2xx lets the retry run.
+		holdUntilAnswered(
+			res as unknown as AnsweredResponse,
+			{ scope, id: result.acceptedId, recordKeys },
+			acceptedIds,
+		);
+		return { workflowData: result.workflowData };
+	}
+	sendNoContent(res);
+	return { noWebhookResponse: true, workflowData: result.workflowData };
 }

@@ -81,8 +81,12 @@ describe("README's signed test event", () => {
 		expect((await runRecipe(secret, secret)).split('\n')[0]).toMatch(/^HTTP\/1\.1 204/);
 
 		await harness!.close();
+		// At the Test URL a wrong secret fails the test run with the reason (n8n answers 500).
 		const refused = await runRecipe(secret, generateSecret(24));
-		expect(refused).toMatch(/^HTTP\/1\.1 401/);
+		expect(refused).toMatch(/^HTTP\/1\.1 500/);
 		expect(harness!.runs()).toHaveLength(0);
+		expect((harness!.calls.at(-1)?.error as Error | undefined)?.message).toMatch(
+			/^The test event was refused: its signature matches none of the signing secrets/,
+		);
 	});
 });

@@ -1,0 +1,87 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IWebhookFunctions } from 'n8n-workflow';
+
+import type { FilteredOut } from './delivery';
+
+/** Why a delivery was refused, as a user can act on it. */
+type RefusalKind = 'signature' | 'timestamp' | 'headers' | 'event';
+
+interface Refused {
+	status: number;
+	error: string;
+	signatureOnly?: boolean;
+}
+
+function kindOf(refused: Refused): RefusalKind {
+	if (refused.status === 400) return 'event';
+	if (refused.signatureOnly === true) return 'signature';
+	return refused.error.startsWith('webhook-timestamp is too') ? 'timestamp' : 'headers';
+}
+
+const WHAT_TO_CHECK: Record<RefusalKind, string> = {
+	signature:
+		"Check that the credential's Signing Secret is the whsec_… secret the archive shows for this webhook URL, and that nothing between the archive and n8n changes the body.",
+	timestamp:
+		"Check this server's clock and the sender's, or send the event again: the archive signs every attempt afresh. Timestamp Tolerance (in the node's options) sets how far they may differ.",
+	headers:
+		"The archive sends webhook-id, webhook-timestamp and webhook-signature with every event; a hand-made request needs all three, signed as in the README's test-event recipe.",
+	event:
+		"A SIP status event is a JSON object with type, data.correlation_id and data.outcome (success or failure), as in the README's test-event recipe.",
+};
+
+const MESSAGES: Record<RefusalKind, string> = {
+	signature: 'The test event was refused: its signature matches none of the signing secrets',
+	timestamp: 'The test event was refused: its webhook-timestamp is outside the Timestamp Tolerance',
+	headers: 'The test event was refused: its Standard Webhooks headers are not valid',
+	event: 'The test event was refused: its body is not a SIP status event',
+};
+
+/**
+ * A delivery refused at the Test URL fails the test run with what to check (n8n then shows the failed run on the
+ * trigger and answers the sender 500), so that a wrong secret is told apart from an event that never came.
+ */
+export function testRefusalError(context: IWebhookFunctions, refused: Refused): NodeOperationError {
+	const kind = kindOf(refused);
+	return new NodeOperationError(context.getNode(), `${MESSAGES[kind]} (${refused.error})`, {
+		description: WHAT_TO_CHECK[kind],
+	});
+}
+
+/** A test event the filters keep from the workflow: said, rather than waited on in silence. */
+export function testFilteredError(
+	context: IWebhookFunctions,
+	filtered: FilteredOut,
+): NodeOperationError {
+	const filter = filtered.reason === 'type' ? 'Event Types' : 'Start Workflow On';
+	return new NodeOperationError(
+		context.getNode(),
+		`The test event was filtered out by ${filter}: its type is ${JSON.stringify(filtered.type.slice(0, 200))}`,
+		{
+			description: `Change ${filter} to start on it, or turn on Send Filtered-Out Events to Extra Output in the options.`,
+		},
+	);
+}
+
+/** When each trigger last logged a refusal of each kind: a flood of forgeries leaves one line a minute. */
+const lastLogged = new Map<string, number>();
+const MAX_LOGGED_SCOPES = 1_000;
+const LOG_INTERVAL_MS = 60_000;
+
+/** Logs a refused production delivery: at most one line per trigger, kind and minute; never a secret or the body. */
+export function logRefusal(
+	context: IWebhookFunctions,
+	scope: string,
+	refused: Refused,
+	nowMs: number,
+): void {
+	const kind = kindOf(refused);
+	const key = `${scope}\u0000${kind}`;
+	if (nowMs - (lastLogged.get(key) ?? -Infinity) < LOG_INTERVAL_MS) return;
+	lastLogged.delete(key);
+	lastLogged.set(key, nowMs);
+	if (lastLogged.size > MAX_LOGGED_SCOPES)
+		lastLogged.delete(lastLogged.keys().next().value as string);
+	context.logger.info(
+		`Archive SIP Status Trigger refused a delivery with ${refused.status} (${refused.error}); more refusals of this kind are not logged for a minute`,
+	);
+}
