@@ -22,7 +22,8 @@ export class ArchiveAiMetadataTrigger implements INodeType {
 		version: 1,
 		subtitle: TRIGGER_SUBTITLE,
 		description:
-			'Starts the workflow with AI metadata tasks, matches and reference-set persons that are new or changed since the last poll (scheduled exports)',
+			// n8n's node creator shows this description for the action node too (it merges a node with its trigger).
+			'Read AI metadata of archived media (face and image detection, reference-set matches and persons, speech-to-text, named entities), or start a workflow with the records that are new or changed',
 		documentationUrl:
 			'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata-trigger',
 		defaults: { name: 'Archive AI Metadata Trigger' },
