@@ -406,11 +406,9 @@ describeIfPackageBuilt(
 				// The whole list at once: a taller window for the panel's own screenshot.
 				const viewport = page.viewportSize();
 				await page.setViewportSize({ width: 1600, height: 2000 });
-				await page
-					.getByTestId('node-creator')
-					.screenshot({
-						path: path.join(SCREENSHOT_DIR, `${version}-ai-metadata-actions-panel.png`),
-					});
+				await page.getByTestId('node-creator').screenshot({
+					path: path.join(SCREENSHOT_DIR, `${version}-ai-metadata-actions-panel.png`),
+				});
 				if (viewport) await page.setViewportSize(viewport);
 
 				// Sections "<resource> Actions", each with the resource's actions (the texts the node describes).
