@@ -101,6 +101,28 @@ export interface NodeRunResult {
 	run: IRun;
 }
 
+/**
+ * Every string reachable from a run's error and outputs, own property names and values included (message, stack,
+ * description, context, cause, errorResponse): toJSON shows only some of them, but n8n and loggers read the others.
+ * For tests that a secret appears nowhere.
+ */
+export function everythingOf(result: Pick<NodeRunResult, 'error' | 'outputs'>): string {
+	const seen = new Set<unknown>();
+	const texts: string[] = [];
+	const visit = (value: unknown, depth: number): void => {
+		if (typeof value === 'string') texts.push(value);
+		if (typeof value !== 'object' || value === null || seen.has(value) || depth > 12) return;
+		seen.add(value);
+		for (const key of Object.getOwnPropertyNames(value)) {
+			texts.push(key);
+			visit((value as Record<string, unknown>)[key], depth + 1);
+		}
+	};
+	visit(result.error, 0);
+	visit(result.outputs, 0);
+	return texts.join('\n');
+}
+
 export function credentialsFor(types: ICredentialType[]): TestCredentialsHelper {
 	return new TestCredentialsHelper(Object.fromEntries(types.map((type) => [type.name, type])));
 }

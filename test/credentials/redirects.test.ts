@@ -122,60 +122,39 @@ describe('API requests carry no credential to another origin', () => {
 		},
 	);
 
-	it('a 307 within the same origin is followed, with the token', async () => {
-		const graphqlPath = new URL(sandbox.ai.graphqlUrl).pathname;
-		const moved = await startTestOrigin((request, res, self) => {
-			if (request.url.pathname === '/old/graphql')
-				return redirect(res, 307, `${self.baseUrl}${graphqlPath}`);
-			forward(request, res, sandbox.ai.baseUrl);
-		});
-		try {
-			const result = await runNode({
-				nodeType: aiProbe,
-				parameters: { query: AI_QUERY, maxRetries: 0 },
-				credentials: aiCredentials(sandbox, { graphqlUrl: `${moved.baseUrl}/old/graphql` }),
+	it.each([307, 308])(
+		'a %i within the same origin is followed, with the token and the same body',
+		async (status) => {
+			const graphqlPath = new URL(sandbox.ai.graphqlUrl).pathname;
+			const moved = await startTestOrigin((request, res, self) => {
+				if (request.url.pathname === '/old/graphql')
+					return redirect(res, status, `${self.baseUrl}${graphqlPath}`);
+				forward(request, res, sandbox.ai.baseUrl);
 			});
-			expect(result.error).toBeUndefined();
-			expect((result.outputs[0][0].json.data as { face_tasks: unknown[] }).face_tasks).toHaveLength(
-				1,
-			);
-			expect(moved.requests.map((request) => request.url.pathname)).toEqual([
-				'/old/graphql',
-				graphqlPath,
-			]);
-			expect(moved.requests[1].headers.authorization).toMatch(/^Bearer /);
-		} finally {
-			await moved.close();
-		}
-	});
-	it('a 308 within the same origin is followed, with the token', async () => {
-		const graphqlPath = new URL(sandbox.ai.graphqlUrl).pathname;
-		const moved = await startTestOrigin((request, res, self) => {
-			if (request.url.pathname === '/old/graphql')
-				return redirect(res, 308, `${self.baseUrl}${graphqlPath}`);
-			forward(request, res, sandbox.ai.baseUrl);
-		});
-		try {
-			const result = await runNode({
-				nodeType: aiProbe,
-				parameters: { query: AI_QUERY, maxRetries: 0 },
-				credentials: aiCredentials(sandbox, { graphqlUrl: `${moved.baseUrl}/old/graphql` }),
-			});
-			expect(result.error).toBeUndefined();
-			expect((result.outputs[0][0].json.data as { face_tasks: unknown[] }).face_tasks).toHaveLength(
-				1,
-			);
-			expect(moved.requests.map((request) => request.url.pathname)).toEqual([
-				'/old/graphql',
-				graphqlPath,
-			]);
-			expect(moved.requests[1].method).toBe('POST');
-			expect(moved.requests[1].body.toString('utf8')).toBe(moved.requests[0].body.toString('utf8'));
-			expect(moved.requests[1].headers.authorization).toMatch(/^Bearer /);
-		} finally {
-			await moved.close();
-		}
-	});
+			try {
+				const result = await runNode({
+					nodeType: aiProbe,
+					parameters: { query: AI_QUERY, maxRetries: 0 },
+					credentials: aiCredentials(sandbox, { graphqlUrl: `${moved.baseUrl}/old/graphql` }),
+				});
+				expect(result.error).toBeUndefined();
+				expect(
+					(result.outputs[0][0].json.data as { face_tasks: unknown[] }).face_tasks,
+				).toHaveLength(1);
+				expect(moved.requests.map((request) => request.url.pathname)).toEqual([
+					'/old/graphql',
+					graphqlPath,
+				]);
+				expect(moved.requests[1].method).toBe('POST');
+				expect(moved.requests[1].body.toString('utf8')).toBe(
+					moved.requests[0].body.toString('utf8'),
+				);
+				expect(moved.requests[1].headers.authorization).toMatch(/^Bearer /);
+			} finally {
+				await moved.close();
+			}
+		},
+	);
 
 	it.each([302, 301])('a %i within the same origin is an error, not followed', async (status) => {
 		const graphqlPath = new URL(sandbox.ai.graphqlUrl).pathname;

@@ -18,7 +18,7 @@ import {
 	objectPathProblem,
 } from '../../../nodes/ArchiveAiMetadata/api/presign';
 import type { Sandbox } from '../../../dev/emulators';
-import { runNode } from '../../../dev/harness/execute';
+import { everythingOf, runNode } from '../../../dev/harness/execute';
 import type { TestOrigin } from '../../../dev/harness/testOrigin';
 import { PRESIGN, startRewritingFront, succeededSpeechTaskId } from './downloadFront';
 import { aiCredentials, resetState, withSandbox } from './helpers';
@@ -674,24 +674,6 @@ describe('Download Files: the link (its signature) never appears in errors', () 
 		res.writeHead(status, { 'content-type': 'application/xml' });
 		res.end(`<Error><Code>Nope</Code><Resource>${files.requests.at(-1)}</Resource></Error>`);
 	};
-
-	/** Every string reachable from the error and the outputs: own property names and values, recursively. */
-	function everythingOf(result: Awaited<ReturnType<typeof downloadTranscript>>): string {
-		const seen = new Set<unknown>();
-		const texts: string[] = [];
-		const visit = (value: unknown, depth: number): void => {
-			if (typeof value === 'string') texts.push(value);
-			if (typeof value !== 'object' || value === null || seen.has(value) || depth > 12) return;
-			seen.add(value);
-			for (const key of Object.getOwnPropertyNames(value)) {
-				texts.push(key);
-				visit((value as Record<string, unknown>)[key], depth + 1);
-			}
-		};
-		visit(result.error, 0);
-		visit(result.outputs, 0);
-		return texts.join('\n');
-	}
 
 	interface FailureCase {
 		credential: IDataObject;

@@ -8,7 +8,7 @@ import { clearAccessTokenCache } from '../../../credentials/common/accessToken';
 import { ArchiveAiMetadata } from '../../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { ArchiveOrganization } from '../../../nodes/ArchiveOrganization/ArchiveOrganization.node';
 import { clearSchemaCache } from '../../../nodes/shared/graphql/schemaCache';
-import { credentialsFor, runNode } from '../../../dev/harness/execute';
+import { credentialsFor, everythingOf, runNode } from '../../../dev/harness/execute';
 import type { NodeRunResult } from '../../../dev/harness/execute';
 import { startTestOrigin } from '../../../dev/harness/testOrigin';
 import type { ReceivedRequest, TestOrigin } from '../../../dev/harness/testOrigin';
@@ -249,27 +249,6 @@ async function runAgainstEcho(
 		credentials,
 		settings,
 	});
-}
-
-/**
- * Every string reachable from the error, its own properties included (message, stack, description, messages,
- * context, cause, errorResponse): toJSON shows only some of them, but n8n and loggers read the others.
- */
-function everythingOf(result: NodeRunResult): string {
-	const seen = new Set<unknown>();
-	const texts: string[] = [];
-	const visit = (value: unknown, depth: number): void => {
-		if (typeof value === 'string') texts.push(value);
-		if (typeof value !== 'object' || value === null || seen.has(value) || depth > 12) return;
-		seen.add(value);
-		for (const key of Object.getOwnPropertyNames(value)) {
-			texts.push(key);
-			visit((value as Record<string, unknown>)[key], depth + 1);
-		}
-	};
-	visit(result.error, 0);
-	visit(result.outputs, 0);
-	return texts.join('\n');
 }
 
 /** The forms a secret takes in a request and in an echo of it. */
