@@ -1,0 +1,162 @@
+import type {
+	ICredentialType,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeType,
+} from 'n8n-workflow';
+
+import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
+import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
+import { ArchiveSipWebhookApi } from '../../credentials/ArchiveSipWebhookApi.credentials';
+import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
+import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadataTrigger.node';
+import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
+import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+
+/**
+ * Every text the editor shows of the package (display names, descriptions, hints, notices, option names, action
+ * names, placeholders), read from the node and credential descriptions, held to English as people write it: the
+ * article before a vowel sound, regular plurals, acronyms in capitals, and no raw API value as an option's label.
+ */
+
+interface Text {
+	where: string;
+	text: string;
+	/** An option's or a parameter's name, which must not be a raw API value. */
+	label?: boolean;
+}
+
+function textsOfProperties(
+	properties: Array<INodeProperties | INodePropertyCollection | INodePropertyOptions>,
+	where: string,
+): Text[] {
+	const texts: Text[] = [];
+	for (const property of properties) {
+		const name = 'displayName' in property ? property.displayName : property.name;
+		const here = `${where} › ${name}`;
+		const isNotice = (property as { type?: string }).type === 'notice';
+		texts.push({ where: here, text: String(name), label: !isNotice });
+		for (const key of ['description', 'hint', 'placeholder', 'action'] as const) {
+			const value = (property as Record<string, unknown>)[key];
+			if (typeof value === 'string' && value !== '')
+				texts.push({ where: `${here} (${key})`, text: value });
+		}
+		const nested =
+			(property as { options?: unknown; values?: unknown }).options ??
+			(property as { values?: unknown }).values;
+		if (Array.isArray(nested))
+			texts.push(
+				...textsOfProperties(nested as Array<INodeProperties | INodePropertyOptions>, here),
+			);
+	}
+	return texts;
+}
+
+function allTexts(): Text[] {
+	const nodes: INodeType[] = [
+		new ArchiveAiMetadata(),
+		new ArchiveAiMetadataTrigger(),
+		new ArchiveOrganization(),
+		new ArchiveSipStatusTrigger(),
+	];
+	const credentials: ICredentialType[] = [
+		new ArchiveAiMetadataApi(),
+		new ArchiveOrganizationApi(),
+		new ArchiveSipWebhookApi(),
+	];
+	const texts: Text[] = [];
+	for (const node of nodes) {
+		const { description } = node;
+		texts.push({ where: description.displayName, text: description.description });
+		texts.push(...textsOfProperties(description.properties, description.displayName));
+	}
+	for (const credential of credentials)
+		texts.push(...textsOfProperties(credential.properties, credential.displayName));
+	return texts;
+}
+
+/** Code, names and examples inside a text are not prose: `…`, "…", URLs, snake_case and dotted names, JSON. */
+function proseOf(text: string): string {
+	return (
+		text
+			.replace(/<[^>]+>/g, ' ')
+			.replace(/`[^`]*`/g, ' ')
+			.replace(/"[^"]*"/g, ' ')
+			.replace(/\{[^}]*\}/g, ' ')
+			// A list or expression of API names in parentheses, e.g. "(for tasks task_id, pid, cp)" or "(pid _in [...])".
+			.replace(/\([^()]*_[^()]*\)/g, ' ')
+			.replace(/https?:\/\/\S+/g, ' ')
+			.replace(/\b\w*[_.]\w+\b/g, ' ')
+	);
+}
+
+const ACRONYMS = [
+	'ner',
+	'pid',
+	'pids',
+	'sip',
+	'sips',
+	'iri',
+	'iris',
+	'url',
+	'urls',
+	'json',
+	'uuid',
+	'uuids',
+	'api',
+	'srt',
+];
+
+/** Words after "a" that start with a vowel letter but a consonant sound, and after "an" the reverse. */
+const A_BEFORE_VOWEL_LETTER = /^(uni|use|usa|one|eu)/i;
+const AN_BEFORE_CONSONANT_LETTER = /^(hour|honest|NER|SRT|SIP|S3|HTTP|HTML|MP|FTP|LLM|XML|RDF|F\b)/;
+
+function problemsOf({ text, label }: Text): string[] {
+	const problems: string[] = [];
+	const prose = proseOf(text);
+	for (const match of prose.matchAll(/\b(a|an|A|An) ([A-Za-z][\w-]*)/g)) {
+		const [, article, word] = match;
+		const vowelLetter = /^[aeiou]/i.test(word);
+		const acronym = word.length > 1 && word === word.toUpperCase();
+		const vowelSound = acronym
+			? /^[AEFHILMNORSX]/.test(word)
+			: vowelLetter && !A_BEFORE_VOWEL_LETTER.test(word);
+		const isAn = article.toLowerCase() === 'an';
+		if (isAn !== (vowelSound || (!acronym && AN_BEFORE_CONSONANT_LETTER.test(word))))
+			problems.push(`"${article} ${word}"`);
+	}
+	for (const match of prose.matchAll(/\b\w+(ch|sh|x)s\b/g)) problems.push(`plural "${match[0]}"`);
+	for (const match of prose.matchAll(/\b[a-z]+\b/g))
+		if (ACRONYMS.includes(match[0])) problems.push(`acronym in lower case "${match[0]}"`);
+	const label_ = text.replace(/\b(GraphQL|MiB|KiB|WebVTT|IDs|PIDs|URLs|IRIs|UUIDs)\b/g, '');
+	if (label && (/_/.test(label_) || /^[a-z]/.test(label_) || /[a-z][A-Z]/.test(label_)))
+		problems.push(`raw API value as a label "${text}"`);
+	return problems;
+}
+
+describe('texts the editor shows', () => {
+	it('are in English as people write it', () => {
+		const found = allTexts()
+			.map((text) => ({ ...text, problems: problemsOf(text) }))
+			.filter((text) => text.problems.length > 0)
+			.map((text) => `${text.where}: ${text.problems.join(', ')} in ${JSON.stringify(text.text)}`);
+		expect(found).toEqual([]);
+	});
+
+	it('catches what it is for', () => {
+		const problems = (text: string, label = false) => problemsOf({ where: 'test', text, label });
+		expect(problems('Get a image task')).toEqual(['"a image"']);
+		expect(problems('Get an face task')).toEqual(['"an face"']);
+		expect(problems('Download files of a NER task')).toEqual(['"a NER"']);
+		expect(problems('Get an NER task and a unique ID')).toEqual([]);
+		expect(problems('Count face matchs')).toEqual(['plural "matchs"']);
+		expect(problems('the pid of a task')).toEqual(['acronym in lower case "pid"']);
+		expect(problems('the `pid` column')).toEqual([]);
+		expect(problems('asc_nulls_first', true)).toEqual([
+			'raw API value as a label "asc_nulls_first"',
+		]);
+		expect(problems('ContentPartner', true)).toEqual(['raw API value as a label "ContentPartner"']);
+		expect(problems('Ascending (Nulls First)', true)).toEqual([]);
+	});
+});
