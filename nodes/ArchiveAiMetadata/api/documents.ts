@@ -180,7 +180,7 @@ export function fieldSelectionOf(
 	return { mode: 'selected', fields: [...new Set(fields)] };
 }
 
-/** Columns to select from the view: the chosen ones checked against the live columns, or all (or simplified). */
+/** Columns to select from the view: the chosen ones (checked against the live columns) with the record's identifier, or all (or simplified). */
 export function fieldsFor(
 	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,
@@ -202,5 +202,10 @@ export function fieldsFor(
 			);
 		}
 	}
-	return selection.fields;
+	// The record's identifier always comes along, first: a row without it cannot be told apart or looked up again.
+	const identifier = view.idColumn ? [view.idColumn] : view.uniqueKey;
+	return [
+		...identifier.filter((column) => !selection.fields.includes(column)),
+		...selection.fields,
+	];
 }

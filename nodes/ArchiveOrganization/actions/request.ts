@@ -47,7 +47,8 @@ export function presentRows(rows: unknown[]): IDataObject[] {
 }
 
 export function shapeRows(rows: IDataObject[], output: OutputSettings): IDataObject[] {
-	return output.flatten ? rows.map(flattenOrganization) : rows;
+	const fillKnown = output.output !== 'selected';
+	return output.flatten ? rows.map((row) => flattenOrganization(row, fillKnown)) : rows;
 }
 
 export function rowsOf(data: IDataObject, rootField: string): unknown[] {

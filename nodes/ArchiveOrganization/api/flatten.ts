@@ -56,13 +56,17 @@ function orderedKeys(object: IDataObject, known: string[]): string[] {
 	return [...known, ...Object.keys(object).filter((key) => !known.includes(key))];
 }
 
-function copyPrimarySite(flat: IDataObject, primarySite: IDataObject | undefined): void {
+function copyPrimarySite(
+	flat: IDataObject,
+	primarySite: IDataObject | undefined,
+	fillKnown: boolean,
+): void {
 	const site = primarySite ?? {};
-	for (const key of orderedKeys(site, ['iri'])) {
+	for (const key of orderedKeys(site, fillKnown ? ['iri'] : [])) {
 		if (key !== 'address') flat[`primary_site_${key}`] = site[key] ?? null;
 	}
 	const address = asObject(site.address) ?? {};
-	for (const key of orderedKeys(address, ADDRESS_FIELDS))
+	for (const key of orderedKeys(address, fillKnown ? ADDRESS_FIELDS : []))
 		flat[`address_${key}`] = address[key] ?? null;
 }
 
@@ -71,10 +75,10 @@ function copyPrimarySite(flat: IDataObject, primarySite: IDataObject | undefined
  * point (the main one too) under its type, `contact_<type>_<field>`, so e.g. `contact_financial_email` is a column
  * that means the same on every row. A second point of the same type gets `contact_<type>_2_<field>`.
  */
-function copyContactPoints(flat: IDataObject, value: unknown): void {
+function copyContactPoints(flat: IDataObject, value: unknown, fillKnown: boolean): void {
 	const points = contactPoints(value);
 	const main = mainContactPoint(points) ?? {};
-	for (const key of orderedKeys(main, CONTACT_FIELDS)) {
+	for (const key of orderedKeys(main, fillKnown ? CONTACT_FIELDS : [])) {
 		flat[key === 'contact_type' ? 'contact_type' : `contact_${key}`] = main[key] ?? null;
 	}
 	const usedPrefixes = new Set<string>();
@@ -83,7 +87,7 @@ function copyContactPoints(flat: IDataObject, value: unknown): void {
 		let prefix = `contact_${type}`;
 		for (let count = 2; usedPrefixes.has(prefix); count++) prefix = `contact_${type}_${count}`;
 		usedPrefixes.add(prefix);
-		for (const key of orderedKeys(point, CONTACT_FIELDS)) {
+		for (const key of orderedKeys(point, fillKnown ? CONTACT_FIELDS : [])) {
 			if (key !== 'contact_type') flat[`${prefix}_${key}`] = point[key] ?? null;
 		}
 	}
@@ -92,12 +96,14 @@ function copyContactPoints(flat: IDataObject, value: unknown): void {
 /**
  * One row per entity with plain columns for spreadsheets: the primary site and its address become `primary_site_*`
  * and `address_*`, the contact points `contact_*` (see copyContactPoints). Nothing they held is dropped. The nested
- * `primary_site` and `contact_point` are replaced; other fields (e.g. `sites`) are kept as they are.
+ * `primary_site` and `contact_point` are replaced; other fields (e.g. `sites`) are kept as they are. With
+ * `fillKnown` (the presets) every known column is present, null when missing, so rows line up in a spreadsheet;
+ * without it (Selected Fields) only the columns of what was selected.
  */
-export function flattenOrganization(row: IDataObject): IDataObject {
+export function flattenOrganization(row: IDataObject, fillKnown = true): IDataObject {
 	const { primary_site: primarySite, contact_point: contactPoint, ...rest } = row;
 	const flat: IDataObject = { ...rest };
-	copyPrimarySite(flat, asObject(primarySite));
-	copyContactPoints(flat, contactPoint);
+	copyPrimarySite(flat, asObject(primarySite), fillKnown);
+	copyContactPoints(flat, contactPoint, fillKnown);
 	return flat;
 }

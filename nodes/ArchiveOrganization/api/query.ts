@@ -58,11 +58,14 @@ export function selectedFieldPaths(
 				'Pick the fields from the list; it is read from the server, nested fields included.',
 			);
 		}
-		paths = resolved.paths;
+		// The record's identifier always comes along, first: its ID, or its IRI where the type has no ID (persons).
+		const identifier = resolveFieldPaths(root.type, ['id']).paths.length > 0 ? 'id' : 'iri';
+		paths = [...new Set([identifier, ...resolved.paths])];
 	} else {
 		paths = resolveFieldPaths(root.type, resource.presets[output.output]).paths;
 	}
-	if (output.flatten) {
+	// Flatten turns the selected address and contact fields into columns; it adds none to what the user selected.
+	if (output.flatten && output.output !== 'selected') {
 		paths = [...new Set([...paths, ...resolveFieldPaths(root.type, FLATTEN_FIELD_PATHS).paths])];
 	}
 	if (paths.length === 0) fail(ctx, itemIndex, `No field of ${typeName} could be selected`);

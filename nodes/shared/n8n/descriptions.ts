@@ -95,7 +95,11 @@ export function outputParameter(
 		options: [
 			{ name: 'Simplified', value: 'simplified', description: texts.simplified },
 			{ name: 'Raw', value: 'raw', description: texts.raw },
-			{ name: 'Selected Fields', value: 'selected', description: 'Only the fields chosen below' },
+			{
+				name: 'Selected Fields',
+				value: 'selected',
+				description: "The fields chosen below, and the record's identifier",
+			},
 		],
 		default: 'simplified',
 		description: `Which fields of each ${texts.record} to return`,

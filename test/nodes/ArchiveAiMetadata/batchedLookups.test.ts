@@ -95,7 +95,7 @@ describe('batched look-ups across input items', () => {
 		}
 	});
 
-	it('Get: the id column is only output when selected, and a UUID matches in any letter case', async () => {
+	it('Get: Selected Fields always carries the task ID, and a UUID matches in any letter case', async () => {
 		const task = tasks[5];
 		const result = await runAi(
 			sandbox,
@@ -103,7 +103,8 @@ describe('batched look-ups across input items', () => {
 			{ input: [{ id: String(task.task_id).toUpperCase() }] },
 		);
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([{ pid: task.pid }]);
+		expect(jsonOf(result)).toEqual([{ task_id: task.task_id, pid: task.pid }]);
+		expect(Object.keys(jsonOf(result)[0])).toEqual(['task_id', 'pid']);
 	});
 
 	it('Get: not found and bad ids stay per item, with Continue On Fail and Return Empty Result', async () => {
@@ -194,9 +195,9 @@ describe('batched look-ups across input items', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([
-			{ pid: tasks[1].pid },
-			{ status: tasks[2].status },
-			{ pid: tasks[3].pid },
+			{ task_id: tasks[1].task_id, pid: tasks[1].pid },
+			{ task_id: tasks[2].task_id, status: tasks[2].status },
+			{ task_id: tasks[3].task_id, pid: tasks[3].pid },
 		]);
 		// Introspection, then one look-up per group.
 		expect(graphqlRequests(sandbox)).toBe(3);

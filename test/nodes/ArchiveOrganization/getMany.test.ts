@@ -363,10 +363,11 @@ describe('output detail', () => {
 		expect(rows.map((row) => Object.keys(row))).toEqual(expected.map((row) => Object.keys(row)));
 	});
 
-	it('returns custom nested fields chosen by path', async () => {
+	it("returns custom nested fields chosen by path, with the record's ID first", async () => {
 		const expected = sortedByIri(sandbox().data.org.contentPartners)
 			.slice(0, 30)
 			.map((cp) => ({
+				id: cp.id,
 				label: cp.label,
 				primary_site: { address: { locality: cp.primary_site?.address.locality } },
 				account_manager: cp.account_manager ? { email: cp.account_manager.email } : null,
@@ -390,6 +391,30 @@ describe('output detail', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual(expected);
+		expect(Object.keys(jsonOf(result)[0])[0]).toBe('id');
+	});
+
+	it('Selected Fields with Flatten adds no column that was not selected; persons carry their IRI', async () => {
+		const flattened = await runOrganizationNode(sandbox(), {
+			resource: 'contentPartner',
+			operation: 'getAll',
+			limit: 3,
+			output: 'selected',
+			fields: ['label', 'primary_site.address.locality'],
+			options: { flatten: true },
+		});
+		expect(flattened.error).toBeUndefined();
+		for (const row of jsonOf(flattened))
+			expect(Object.keys(row)).toEqual(['id', 'label', 'address_locality']);
+		const persons = await runOrganizationNode(sandbox(), {
+			resource: 'person',
+			operation: 'getAll',
+			limit: 3,
+			output: 'selected',
+			fields: ['given_name'],
+		});
+		expect(persons.error).toBeUndefined();
+		expect(Object.keys(jsonOf(persons)[0])).toEqual(['iri', 'given_name']);
 	});
 
 	it('returns everything for persons: posts with roles and organizations, account manager of', async () => {
