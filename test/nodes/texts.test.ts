@@ -38,7 +38,7 @@ function textsOfProperties(
 		const isNotice = (property as { type?: string }).type === 'notice';
 		texts.push({ where: here, text: String(name), label: !isNotice });
 		for (const key of ['description', 'hint', 'placeholder', 'action'] as const) {
-			const value = (property as Record<string, unknown>)[key];
+			const value = (property as unknown as Record<string, unknown>)[key];
 			if (typeof value === 'string' && value !== '')
 				texts.push({ where: `${here} (${key})`, text: value });
 		}
