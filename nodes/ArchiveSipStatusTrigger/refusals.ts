@@ -1,7 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
+import { setBounded } from '../shared/boundedCache';
 import type { FilteredOut } from './delivery';
+
+/** What the log and the editor say of deliveries the trigger refuses or filters out. */
 
 /** Why a delivery was refused, as a user can act on it. */
 type RefusalKind = 'signature' | 'timestamp' | 'headers' | 'event';
@@ -47,18 +50,40 @@ export function testRefusalError(context: IWebhookFunctions, refused: Refused): 
 	});
 }
 
+/** Longest event type quoted in a log line or message; the type comes from a signed body, but a line stays short. */
+const MAX_QUOTED_TYPE_LENGTH = 200;
+
+const filterOf = (filtered: FilteredOut) =>
+	filtered.reason === 'type' ? 'Event Types' : 'Start Workflow On';
+const quotedType = (filtered: FilteredOut) =>
+	JSON.stringify(filtered.type.slice(0, MAX_QUOTED_TYPE_LENGTH));
+
 /** A test event the filters keep from the workflow: said, rather than waited on in silence. */
 export function testFilteredError(
 	context: IWebhookFunctions,
 	filtered: FilteredOut,
 ): NodeOperationError {
-	const filter = filtered.reason === 'type' ? 'Event Types' : 'Start Workflow On';
+	const filter = filterOf(filtered);
 	return new NodeOperationError(
 		context.getNode(),
-		`The test event was filtered out by ${filter}: its type is ${JSON.stringify(filtered.type.slice(0, 200))}`,
+		`The test event was filtered out by ${filter}: its type is ${quotedType(filtered)}`,
 		{
 			description: `Change ${filter} to start on it, or turn on Send Filtered-Out Events to Extra Output in the options.`,
 		},
+	);
+}
+
+/** A filtered-out event leaves a trace: its type and webhook-id (never the body), quoted so they stay one line. */
+export function logFilteredOut(
+	context: IWebhookFunctions,
+	filtered: FilteredOut,
+	onOutput: boolean,
+): void {
+	const where = onOutput
+		? 'sent to the Filtered Out output'
+		: 'acknowledged without starting the workflow';
+	context.logger.info(
+		`Archive SIP Status Trigger filtered out an event by ${filterOf(filtered)} (type ${quotedType(filtered)}, webhook-id ${JSON.stringify(filtered.webhookId)}): ${where}`,
 	);
 }
 
@@ -77,10 +102,7 @@ export function logRefusal(
 	const kind = kindOf(refused);
 	const key = `${scope}\u0000${kind}`;
 	if (nowMs - (lastLogged.get(key) ?? -Infinity) < LOG_INTERVAL_MS) return;
-	lastLogged.delete(key);
-	lastLogged.set(key, nowMs);
-	if (lastLogged.size > MAX_LOGGED_SCOPES)
-		lastLogged.delete(lastLogged.keys().next().value as string);
+	setBounded(lastLogged, key, nowMs, MAX_LOGGED_SCOPES);
 	context.logger.info(
 		`Archive SIP Status Trigger refused a delivery with ${refused.status} (${refused.error}); more refusals of this kind are not logged for a minute`,
 	);

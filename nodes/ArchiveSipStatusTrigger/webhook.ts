@@ -5,7 +5,7 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { handleDelivery, type DeliveryResult, type FilteredOut } from './delivery';
+import { handleDelivery, type DeliveryResult } from './delivery';
 import {
 	readRawBody,
 	sendError,
@@ -14,7 +14,7 @@ import {
 	type ResponseWriter,
 } from './http';
 import { rateLimiterFor } from './rateLimit';
-import { logRefusal, testFilteredError, testRefusalError } from './refusals';
+import { logFilteredOut, logRefusal, testFilteredError, testRefusalError } from './refusals';
 import { acceptedIds } from './replay/acceptedIds';
 import {
 	holdUntilAnswered,
@@ -118,27 +118,6 @@ function logRecordFull(context: IWebhookFunctions, nowMs: number): void {
 	recordFullLoggedAtMs = nowMs;
 	context.logger.warn(
 		`Archive SIP Status Trigger refuses new events (503, the sender retries later): this n8n process holds ${acceptedIds.capacity} accepted webhook-ids of the last 72 hours, its limit. Ids leave the record 72 hours after they were accepted.`,
-	);
-}
-
-/** Longest event type quoted in a log line; the type comes from a signed body, but a log line stays short. */
-const MAX_LOGGED_TYPE_LENGTH = 200;
-
-/**
- * A filtered-out event leaves a trace: its type and webhook-id (never the body), quoted so they stay one line.
- */
-function logFilteredOut(
-	context: IWebhookFunctions,
-	filtered: FilteredOut,
-	onOutput: boolean,
-): void {
-	const filter = filtered.reason === 'type' ? 'Event Types' : 'Start Workflow On';
-	const type = filtered.type.slice(0, MAX_LOGGED_TYPE_LENGTH);
-	const where = onOutput
-		? 'sent to the Filtered Out output'
-		: 'acknowledged without starting the workflow';
-	context.logger.info(
-		`Archive SIP Status Trigger filtered out an event by ${filter} (type ${JSON.stringify(type)}, webhook-id ${JSON.stringify(filtered.webhookId)}): ${where}`,
 	);
 }
 

@@ -33,7 +33,6 @@ export function withArticle(noun: string): string {
 /** Parts of API names that people write in capitals, and the small words a label keeps in lower case. */
 const ACRONYMS = new Set([
 	'api',
-	'cp',
 	'id',
 	'iri',
 	'json',
@@ -47,12 +46,13 @@ const ACRONYMS = new Set([
 	'vtt',
 ]);
 const SMALL_WORDS = new Set(['and', 'by', 'in', 'of', 'or', 'per']);
-/** Abbreviations of the archive's APIs, spelled out (`or` first is the archive's organization id: OR-…). */
+/** Abbreviations of the archive's APIs, spelled out. */
 const SPELLED_OUT: Record<string, string> = { cp: 'Content Partner', refset: 'Reference-Set' };
 
 function wordLabel(word: string, index: number): string {
 	const lower = word.toLowerCase();
 	if (SPELLED_OUT[lower]) return SPELLED_OUT[lower];
+	// `or` first is the archive's organization id (OR-…), elsewhere the small word.
 	if (ACRONYMS.has(lower) || (index === 0 && lower === 'or')) return lower.toUpperCase();
 	if (lower.endsWith('s') && ACRONYMS.has(lower.slice(0, -1)))
 		return `${lower.slice(0, -1).toUpperCase()}s`;
