@@ -1,18 +1,5 @@
-import type {
-	ICredentialType,
-	INodeProperties,
-	INodePropertyCollection,
-	INodePropertyOptions,
-	INodeType,
-} from 'n8n-workflow';
-
-import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
-import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
-import { ArchiveSipWebhookApi } from '../../credentials/ArchiveSipWebhookApi.credentials';
-import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
 import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadataTrigger.node';
-import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
-import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import { editorTexts } from './editorTexts';
 
 // Help a builder reads in one breath: every description, hint, notice and trigger-panel text is at most two
 // sentences and 40 words. The sentence n8n's lint asks of every dynamic list ("Choose from the list, or specify
@@ -22,8 +9,6 @@ const MAX_WORDS = 40;
 const MAX_SENTENCES = 2;
 const N8N_LIST_SENTENCE =
 	/Choose from the list, or specify (IDs|a name) using an <a href="https:\/\/docs\.n8n\.io\/code\/expressions\/">expression<\/a>\./;
-
-type Entry = INodeProperties | INodePropertyOptions | INodePropertyCollection;
 
 function plainText(text: string): string {
 	return text
@@ -41,54 +26,14 @@ const sentencesIn = (text: string) =>
 			.match(/[.!?](\s|$)/g) ?? []
 	).length || 1;
 
-/** Every help text of a node or credential form, named by where a builder sees it. */
-function helpTexts(owner: string, properties: Entry[]): Array<[string, string]> {
-	const texts: Array<[string, string]> = [];
-	for (const entry of properties) {
-		const where = `${owner} › ${'displayName' in entry ? entry.displayName : entry.name}`;
-		if ('description' in entry && entry.description) texts.push([where, entry.description]);
-		if ('hint' in entry && entry.hint) texts.push([`${where} (hint)`, entry.hint]);
-		if ('type' in entry && entry.type === 'notice')
-			texts.push([`${where} (notice)`, entry.displayName]);
-		const nested = ('options' in entry && entry.options) || ('values' in entry && entry.values);
-		if (Array.isArray(nested)) texts.push(...helpTexts(where, nested));
-	}
-	return texts;
-}
-
-function nodeTexts(node: INodeType): Array<[string, string]> {
-	const { displayName, description, properties, triggerPanel, hints } = node.description;
-	const texts: Array<[string, string]> = [[displayName, description]];
-	if (typeof triggerPanel === 'object') {
-		for (const [key, value] of Object.entries(triggerPanel)) {
-			if (typeof value === 'string') texts.push([`${displayName} › trigger panel ${key}`, value]);
-			if (typeof value === 'object') {
-				for (const [state, text] of Object.entries(value as Record<string, string>)) {
-					texts.push([`${displayName} › trigger panel ${key} ${state}`, text]);
-				}
-			}
-		}
-	}
-	for (const hint of hints ?? []) texts.push([`${displayName} › hint`, hint.message]);
-	return [...texts, ...helpTexts(displayName, properties)];
-}
-
-const nodes: INodeType[] = [
-	new ArchiveSipStatusTrigger(),
-	new ArchiveAiMetadata(),
-	new ArchiveAiMetadataTrigger(),
-	new ArchiveOrganization(),
-];
-const credentials: ICredentialType[] = [
-	new ArchiveAiMetadataApi(),
-	new ArchiveOrganizationApi(),
-	new ArchiveSipWebhookApi(),
-];
-
-const allTexts = [
-	...nodes.flatMap(nodeTexts),
-	...credentials.flatMap((credential) => helpTexts(credential.displayName, credential.properties)),
-];
+const texts = editorTexts();
+/** Help a builder reads: descriptions, hints, notices and trigger-panel texts. */
+const allTexts = texts
+	.filter((text) => text.kind === 'description' || text.kind === 'hint' || text.kind === 'notice')
+	.map(
+		({ where, text, kind }) =>
+			[kind === 'description' ? where : `${where} (${kind})`, text] as const,
+	);
 const uniqueTexts = [...new Map(allTexts.map(([where, text]) => [text, where])).entries()].map(
 	([text, where]) => [where, text] as const,
 );
@@ -121,21 +66,10 @@ describe('help text', () => {
 	});
 });
 
-/** Every placeholder of a node or credential form, with the type of the field it sits in. */
-function placeholders(properties: Entry[]): Array<[string, string]> {
-	return properties.flatMap((entry) => {
-		const own: Array<[string, string]> =
-			'placeholder' in entry && entry.placeholder ? [[entry.type, entry.placeholder]] : [];
-		const nested = ('options' in entry && entry.options) || ('values' in entry && entry.values);
-		return [...own, ...(Array.isArray(nested) ? placeholders(nested) : [])];
-	});
-}
-
 describe('placeholders', () => {
-	const all = [
-		...nodes.flatMap((node) => placeholders(node.description.properties)),
-		...credentials.flatMap((credential) => placeholders(credential.properties)),
-	];
+	const all = texts
+		.filter((text) => text.kind === 'placeholder')
+		.map((text) => [text.fieldType ?? '', text.text] as const);
 
 	it('show an example starting with "e.g." (n8n\'s name@email.com for an e-mail address)', () => {
 		const examples = all.filter(([type]) => type !== 'collection' && type !== 'fixedCollection');

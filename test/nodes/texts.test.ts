@@ -1,80 +1,11 @@
-import type {
-	ICredentialType,
-	INodeProperties,
-	INodePropertyCollection,
-	INodePropertyOptions,
-	INodeType,
-} from 'n8n-workflow';
-
-import { ArchiveAiMetadataApi } from '../../credentials/ArchiveAiMetadataApi.credentials';
-import { ArchiveOrganizationApi } from '../../credentials/ArchiveOrganizationApi.credentials';
-import { ArchiveSipWebhookApi } from '../../credentials/ArchiveSipWebhookApi.credentials';
-import { ArchiveAiMetadata } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadata.node';
-import { ArchiveAiMetadataTrigger } from '../../nodes/ArchiveAiMetadata/ArchiveAiMetadataTrigger.node';
-import { ArchiveOrganization } from '../../nodes/ArchiveOrganization/ArchiveOrganization.node';
-import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/ArchiveSipStatusTrigger.node';
+import { editorTexts } from './editorTexts';
+import type { EditorText } from './editorTexts';
 
 /**
  * Every text the editor shows of the package (display names, descriptions, hints, notices, option names, action
- * names, placeholders), read from the node and credential descriptions, held to English as people write it: the
- * article before a vowel sound, regular plurals, acronyms in capitals, and no raw API value as an option's label.
+ * names, placeholders), held to English as people write it: the article before a vowel sound, regular plurals,
+ * acronyms in capitals, and no raw API value as an option's or a parameter's label.
  */
-
-interface Text {
-	where: string;
-	text: string;
-	/** An option's or a parameter's name, which must not be a raw API value. */
-	label?: boolean;
-}
-
-function textsOfProperties(
-	properties: Array<INodeProperties | INodePropertyCollection | INodePropertyOptions>,
-	where: string,
-): Text[] {
-	const texts: Text[] = [];
-	for (const property of properties) {
-		const name = 'displayName' in property ? property.displayName : property.name;
-		const here = `${where} › ${name}`;
-		const isNotice = (property as { type?: string }).type === 'notice';
-		texts.push({ where: here, text: String(name), label: !isNotice });
-		for (const key of ['description', 'hint', 'placeholder', 'action'] as const) {
-			const value = (property as unknown as Record<string, unknown>)[key];
-			if (typeof value === 'string' && value !== '')
-				texts.push({ where: `${here} (${key})`, text: value });
-		}
-		const nested =
-			(property as { options?: unknown; values?: unknown }).options ??
-			(property as { values?: unknown }).values;
-		if (Array.isArray(nested))
-			texts.push(
-				...textsOfProperties(nested as Array<INodeProperties | INodePropertyOptions>, here),
-			);
-	}
-	return texts;
-}
-
-function allTexts(): Text[] {
-	const nodes: INodeType[] = [
-		new ArchiveAiMetadata(),
-		new ArchiveAiMetadataTrigger(),
-		new ArchiveOrganization(),
-		new ArchiveSipStatusTrigger(),
-	];
-	const credentials: ICredentialType[] = [
-		new ArchiveAiMetadataApi(),
-		new ArchiveOrganizationApi(),
-		new ArchiveSipWebhookApi(),
-	];
-	const texts: Text[] = [];
-	for (const node of nodes) {
-		const { description } = node;
-		texts.push({ where: description.displayName, text: description.description });
-		texts.push(...textsOfProperties(description.properties, description.displayName));
-	}
-	for (const credential of credentials)
-		texts.push(...textsOfProperties(credential.properties, credential.displayName));
-	return texts;
-}
 
 /** Code, names and examples inside a text are not prose: `…`, "…", URLs, snake_case and dotted names, JSON. */
 function proseOf(text: string): string {
@@ -112,7 +43,8 @@ const ACRONYMS = [
 const A_BEFORE_VOWEL_LETTER = /^(uni|use|usa|one|eu)/i;
 const AN_BEFORE_CONSONANT_LETTER = /^(hour|honest|NER|SRT|SIP|S3|HTTP|HTML|MP|FTP|LLM|XML|RDF|F\b)/;
 
-function problemsOf({ text, label }: Text): string[] {
+function problemsOf({ text, kind }: Pick<EditorText, 'text' | 'kind'>): string[] {
+	const label = kind === 'label';
 	const problems: string[] = [];
 	const prose = proseOf(text);
 	for (const match of prose.matchAll(/\b(a|an|A|An) ([A-Za-z][\w-]*)/g)) {
@@ -137,7 +69,7 @@ function problemsOf({ text, label }: Text): string[] {
 
 describe('texts the editor shows', () => {
 	it('are in English as people write it', () => {
-		const found = allTexts()
+		const found = editorTexts()
 			.map((text) => ({ ...text, problems: problemsOf(text) }))
 			.filter((text) => text.problems.length > 0)
 			.map((text) => `${text.where}: ${text.problems.join(', ')} in ${JSON.stringify(text.text)}`);
@@ -145,7 +77,8 @@ describe('texts the editor shows', () => {
 	});
 
 	it('catches what it is for', () => {
-		const problems = (text: string, label = false) => problemsOf({ where: 'test', text, label });
+		const problems = (text: string, label = false) =>
+			problemsOf({ text, kind: label ? 'label' : 'description' });
 		expect(problems('Get a image task')).toEqual(['"a image"']);
 		expect(problems('Get an face task')).toEqual(['"an face"']);
 		expect(problems('Download files of a NER task')).toEqual(['"a NER"']);
