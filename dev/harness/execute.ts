@@ -99,6 +99,8 @@ export interface NodeRunResult {
 	/** The error that stopped the run, if any (as n8n records it). */
 	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject };
 	run: IRun;
+	/** The execution hints the node added (n8n shows them above its output). */
+	hints: string[];
 }
 
 /**
@@ -200,5 +202,10 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 	const run = await running;
 	const runData = run.data.resultData.runData[underTest.name];
 	const outputs = (runData?.[0]?.data?.main ?? []).map((items) => items ?? []);
-	return { outputs, error: run.data.resultData.error as NodeRunResult['error'], run };
+	return {
+		outputs,
+		error: run.data.resultData.error as NodeRunResult['error'],
+		run,
+		hints: (runData?.[0]?.hints ?? []).map((hint) => hint.message),
+	};
 }

@@ -85,7 +85,7 @@ export function sipStatusWorkflow({
 			operation: 'getByPid',
 			pid: '={{ $json.pid }}',
 			output: 'simplified',
-			options: { includeNotFound: true },
+			options: { whenNotFound: 'notFoundItem' },
 		},
 		{ credentials: { archiveAiMetadataApi: DEMO_CREDENTIALS.ai } },
 	);
@@ -97,7 +97,7 @@ export function sipStatusWorkflow({
 			operation: 'get',
 			contentPartner: { __rl: true, mode: 'id', value: '={{ $json.cp }}' },
 			output: 'simplified',
-			options: { flatten: true, returnEmptyWhenNotFound: true },
+			options: { flatten: true },
 		},
 		{
 			credentials: { archiveOrganizationApi: DEMO_CREDENTIALS.org },

@@ -274,7 +274,7 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 		it('outputs nothing for an unknown id when asked to, and an error item otherwise', () => {
 			expect(nodeJson(run, 'Unknown Organization (empty)')).toEqual([]);
 			expect(nodeJson(run, 'Unknown Organization (error)')).toEqual([
-				expect.objectContaining({ error: 'No organization found with id "OR-e2e-missing"' }),
+				expect.objectContaining({ error: 'No organization with id "OR-e2e-missing" was found' }),
 			]);
 		});
 
@@ -431,7 +431,6 @@ function operationsWorkflow(
 			resource: 'organization',
 			operation: 'get',
 			organization: { __rl: true, mode: 'id', value: 'OR-e2e-missing' },
-			options: { returnEmptyWhenNotFound: true },
 		}),
 		operationNode(
 			'Unknown Organization (error)',
@@ -440,6 +439,7 @@ function operationsWorkflow(
 				resource: 'organization',
 				operation: 'get',
 				organization: { __rl: true, mode: 'id', value: 'OR-e2e-missing' },
+				options: { whenNotFound: 'error' },
 			},
 			'continueRegularOutput',
 		),

@@ -8,7 +8,8 @@ import type {
 
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
-import { returnEmptyWhenNotFoundOption } from '../../shared/n8n/descriptions';
+import { hintUnmatched, markFound, notFoundOutput, whenNotFoundOption } from '../../shared/n8n/notFound';
+import type { NotFoundKey } from '../../shared/n8n/notFound';
 import { nounOf } from '../../shared/n8n/english';
 import { isUuid, parameterError, UUID_REGEX } from '../../shared/n8n/params';
 import { fieldsFor } from '../api/documents';
@@ -97,7 +98,7 @@ export const description: INodeProperties[] = [
 		keepRawJsonOption,
 		lookupConcurrencyOption,
 		retriesOption,
-		returnEmptyWhenNotFoundOption('record'),
+		whenNotFoundOption('ID'),
 	]),
 ];
 
@@ -119,6 +120,7 @@ export function checkRecordId(
 	}
 }
 
+/** Download Files of a task that does not exist: an error naming the task (there is no record to download from). */
 export function recordNotFound(
 	ctx: IExecuteFunctions,
 	view: ResolvedView,
@@ -128,12 +130,13 @@ export function recordNotFound(
 	return new NodeOperationError(
 		ctx.getNode(),
 		`No ${nounOf(view.definition.displayName)} with ${view.idColumn} "${id}" was found`,
-		{
-			itemIndex,
-			description:
-				"Check the identifier, or the account's access to this record. Get can output no item instead (Return Empty Result When Not Found).",
-		},
+		{ itemIndex, description: "Check the Task ID, or the account's access to this task." },
 	);
+}
+
+/** The look-up key of an item's Get, as errors, hints and not-found items name it. */
+function lookupOf(view: ResolvedView, id: string): NotFoundKey {
+	return { noun: nounOf(view.definition.displayName), key: view.idColumn ?? 'id', value: id };
 }
 
 /** How a record's identifier is compared: a uuid column matches any letter case, so its keys are lower-cased. */
@@ -242,12 +245,19 @@ async function executeGet(session: AiSession, viewKey: AiViewKey): Promise<INode
 				valid.map((item) => item.parameters.id),
 				{ fields, concurrency: options.concurrency, itemIndex: first },
 			);
+			const unmatched: NotFoundKey[] = [];
 			for (const { itemIndex, parameters: item } of valid) {
+				const { whenNotFound } = item.options;
 				const record = records.get(recordKeyOf(view, item.id));
-				if (record) results.set(itemIndex, [shapeRecord(view, record, item.options)]);
-				else if (item.options.returnEmptyWhenNotFound) results.set(itemIndex, []);
-				else results.set(itemIndex, recordNotFound(ctx, view, item.id, itemIndex));
+				if (record) {
+					results.set(itemIndex, [markFound(shapeRecord(view, record, item.options), whenNotFound)]);
+					continue;
+				}
+				const lookup = lookupOf(view, item.id);
+				if (whenNotFound === 'noItem') unmatched.push(lookup);
+				results.set(itemIndex, notFoundOutput(ctx, whenNotFound, lookup, itemIndex));
 			}
+			hintUnmatched(ctx, unmatched);
 			return results;
 		},
 	});

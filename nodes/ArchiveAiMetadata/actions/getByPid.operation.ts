@@ -12,6 +12,9 @@ import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import { listValue, shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import { requireText } from '../../shared/n8n/params';
+import { hintUnmatched, markFound, notFoundOutput, whenNotFoundOption } from '../../shared/n8n/notFound';
+import type { NotFoundKey } from '../../shared/n8n/notFound';
+import { nounOf } from '../../shared/n8n/english';
 import { combineConditions, fieldsFor } from '../api/documents';
 import { AiSession, readRows } from '../api/viewSource';
 import type { ReadRequest, ViewSource } from '../api/viewSource';
@@ -54,14 +57,7 @@ export const description: INodeProperties[] = [
 			default: DEFAULT_PID_BATCH_SIZE,
 			description: 'How many distinct PIDs one query asks for (pid _in [...])',
 		},
-		{
-			displayName: 'Include Not Found',
-			name: 'includeNotFound',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to output {pid, found: false} for an input item whose PID has no rows, and found: true on every row found (otherwise a PID without rows has no output)',
-		},
+		whenNotFoundOption('PID'),
 		...pagedReadOptions,
 	]),
 ];
@@ -104,8 +100,22 @@ async function executeGetByPid(
 				items[0].itemIndex,
 			);
 			const results: GroupResults = new Map();
-			for (const { itemIndex, parameters } of items)
-				results.set(itemIndex, rowsForItem(rowsByPid.get(parameters.pid) ?? [], parameters, view));
+			const unmatched: NotFoundKey[] = [];
+			for (const { itemIndex, parameters } of items) {
+				const rows = rowsByPid.get(parameters.pid) ?? [];
+				const { whenNotFound } = parameters;
+				if (rows.length > 0) {
+					results.set(
+						itemIndex,
+						rows.map((row) => markFound(shapeRecord(view, row, parameters), whenNotFound)),
+					);
+					continue;
+				}
+				const lookup = { noun: nounOf(view.definition.displayName), key: 'pid', value: parameters.pid };
+				if (whenNotFound === 'noItem') unmatched.push(lookup);
+				results.set(itemIndex, notFoundOutput(ctx, whenNotFound, lookup, itemIndex));
+			}
+			hintUnmatched(ctx, unmatched);
 			return results;
 		},
 	});
@@ -128,16 +138,6 @@ async function lookUpPids(
 		? await rowsByDirectPid(lookup, source, pids, fields, where)
 		: await rowsThroughClusters(lookup, source, pids, fields, where);
 	return { view, rowsByPid };
-}
-
-/** One item's output: its PID's rows (with found: true under Include Not Found), or {pid, found: false}. */
-function rowsForItem(rows: IDataObject[], item: PidLookup, view: ResolvedView): IDataObject[] {
-	if (rows.length === 0) return item.includeNotFound ? [{ pid: item.pid, found: false }] : [];
-	return rows.map((row) => {
-		const json = shapeRecord(view, row, item);
-		// With Include Not Found, every item says whether its PID had rows.
-		return item.includeNotFound ? { ...json, found: true } : json;
-	});
 }
 
 /** One group's look-up: its run's session, the settings its items share, and its first item (named in errors). */

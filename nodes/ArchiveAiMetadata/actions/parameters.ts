@@ -16,6 +16,8 @@ import { AI_VIEWS } from '../api/views';
 import type { AiViewKey } from '../api/views';
 import { DEFAULT_PAGE_SIZE } from './common';
 import { readFilters } from './filters';
+import { readWhenNotFound } from '../../shared/n8n/notFound';
+import type { WhenNotFound } from '../../shared/n8n/notFound';
 
 /**
  * The node's parameters, read once per operation and item into typed objects, with the checks that need no
@@ -28,7 +30,7 @@ interface ReadOptions {
 	concurrency: number;
 	maxRetries: number;
 	keepRawJson: boolean;
-	returnEmptyWhenNotFound: boolean;
+	whenNotFound: WhenNotFound;
 }
 
 function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOptions {
@@ -38,7 +40,7 @@ function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOptions {
 		concurrency: readMaxConcurrency(ctx, itemIndex, options.maxConcurrency),
 		maxRetries: readMaxRetries(ctx, itemIndex, options.maxRetries),
 		keepRawJson: options.keepRawJson === true,
-		returnEmptyWhenNotFound: options.returnEmptyWhenNotFound === true,
+		whenNotFound: readWhenNotFound(options),
 	};
 }
 
@@ -213,7 +215,6 @@ export const MAX_PID_BATCH_SIZE = 5000;
 export interface PidLookupParameters extends ReadOptions {
 	selection: FieldSelection;
 	batchSize: number;
-	includeNotFound: boolean;
 	/** The Filters collection, checked locally; turned into a condition once the view's live names are known. */
 	filters: IDataObject;
 }
@@ -233,7 +234,6 @@ export function readPidLookupParameters(
 			options.batchSize ?? DEFAULT_PID_BATCH_SIZE,
 			{ max: MAX_PID_BATCH_SIZE },
 		),
-		includeNotFound: options.includeNotFound === true,
 		filters: readFilters(ctx, itemIndex),
 		selection: readFieldSelection(ctx, itemIndex),
 	};

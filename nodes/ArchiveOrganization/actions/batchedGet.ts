@@ -1,5 +1,4 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { GraphqlClient } from '../../shared/graphql/client';
@@ -7,6 +6,8 @@ import { buildAliasedLookupQuery } from '../../shared/graphql/documents';
 import type { AliasedLookup } from '../../shared/graphql/documents';
 import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import type { GroupResults, ReadItem } from '../../shared/n8n/executeGrouped';
+import { hintUnmatched, markFound, notFoundOutput } from '../../shared/n8n/notFound';
+import type { NotFoundKey, WhenNotFound } from '../../shared/n8n/notFound';
 import {
 	argumentTypeOf,
 	assertFitsSchema,
@@ -48,7 +49,7 @@ interface GetRequest {
 	/** Items with the same keyId in one group share one answer. */
 	keyId: string;
 	key: GetKey;
-	emptyWhenNotFound: boolean;
+	whenNotFound: WhenNotFound;
 }
 
 /** The answer for one distinct key: its rows, or the error that belongs to that key only. */
@@ -73,14 +74,14 @@ export function readGetRequest(
 ): GetRequest {
 	const request = readRequestSettings(ctx, itemIndex);
 	const output = readOutputSettings(ctx, itemIndex, resource);
-	const { lookupKey, lookupValue, emptyWhenNotFound } = readGetSettings(ctx, itemIndex, resource);
+	const { lookupKey, lookupValue, whenNotFound } = readGetSettings(ctx, itemIndex, resource);
 	const shape = { request, output };
 	return {
 		shapeId: shapeIdOf(shape),
 		shape,
 		keyId: `${lookupKey}:${lookupValue}`,
 		key: { lookupKey, lookupValue },
-		emptyWhenNotFound,
+		whenNotFound,
 	};
 }
 
@@ -182,20 +183,18 @@ function presentGetRows(
 	request: GetRequest,
 	value: unknown,
 	itemIndex: number,
-): IDataObject[] {
+	unmatched: NotFoundKey[],
+): IDataObject[] | Error {
 	const rows = presentRows(Array.isArray(value) ? value : []);
-	if (rows.length === 0 && !request.emptyWhenNotFound) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`No ${resource.singular} found with ${request.key.lookupKey} "${request.key.lookupValue}"`,
-			{
-				itemIndex,
-				description:
-					'The Organization API knows no entity with this key. Turn on "Return Empty Result When Not Found" to get no item instead of an error.',
-			},
-		);
-	}
-	return shapeRows(rows, request.shape.output);
+	if (rows.length > 0)
+		return shapeRows(rows, request.shape.output).map((row) => markFound(row, request.whenNotFound));
+	const lookup = {
+		noun: resource.singular,
+		key: request.key.lookupKey,
+		value: request.key.lookupValue,
+	};
+	if (request.whenNotFound === 'noItem') unmatched.push(lookup);
+	return notFoundOutput(ctx, request.whenNotFound, lookup, itemIndex);
 }
 
 /** Get for one group of items that share a shape: its distinct keys fetched in aliased batches, each item its rows. */
@@ -215,15 +214,20 @@ export async function getGroup(
 		first.itemIndex,
 	);
 	const results: GroupResults = new Map();
+	const unmatched: NotFoundKey[] = [];
 	for (const { itemIndex, parameters } of items) {
 		const answer = answers.get(parameters.keyId);
 		try {
 			if (answer === undefined) throw new Error(`internal: no answer for key ${parameters.keyId}`);
 			if ('error' in answer) throw answer.error;
-			results.set(itemIndex, presentGetRows(ctx, resource, parameters, answer.value, itemIndex));
+			results.set(
+				itemIndex,
+				presentGetRows(ctx, resource, parameters, answer.value, itemIndex, unmatched),
+			);
 		} catch (error) {
 			results.set(itemIndex, error as Error);
 		}
 	}
+	hintUnmatched(ctx, unmatched);
 	return results;
 }

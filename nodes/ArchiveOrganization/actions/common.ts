@@ -4,12 +4,12 @@ import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../share
 import {
 	maxRetriesOption,
 	outputParameter,
-	returnEmptyWhenNotFoundOption,
 	optionsCollection as collection,
 	showFor as showForResources,
 } from '../../shared/n8n/descriptions';
 import { SERVER_PAGE_CAP } from '../api/resources';
 import type { OrgResource } from '../api/resources';
+import { whenNotFoundOption } from '../../shared/n8n/notFound';
 
 /**
  * Descriptions both operations share, generated per resource so each shows under its own displayOptions. Each
@@ -107,7 +107,7 @@ export function optionsCollection(resource: OrgResource, operation: Operation): 
 		description: 'HTTP method for the GraphQL requests',
 	});
 	if (operation === 'get') {
-		entries.push(returnEmptyWhenNotFoundOption(resource.singular));
+		entries.push(whenNotFoundOption(resource.lookupKeys.map((key) => key.toUpperCase()).join(' or ')));
 	}
 	return collection(showFor(resource, operation), entries);
 }

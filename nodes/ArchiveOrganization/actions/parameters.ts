@@ -10,6 +10,8 @@ import {
 	requireInteger,
 	splitList,
 } from '../../shared/n8n/params';
+import { readWhenNotFound } from '../../shared/n8n/notFound';
+import type { WhenNotFound } from '../../shared/n8n/notFound';
 import { isFieldPath } from '../api/fieldPaths';
 import { RECORD_ID_PATTERN, RECORD_IRI_PATTERN, recordParameterName, titleOf } from './common';
 import { readFilters } from './filters';
@@ -31,7 +33,7 @@ export interface RequestSettings {
 interface GetSettings {
 	lookupKey: LookupKey;
 	lookupValue: string;
-	emptyWhenNotFound: boolean;
+	whenNotFound: WhenNotFound;
 }
 
 const ID = new RegExp(RECORD_ID_PATTERN);
@@ -176,7 +178,7 @@ export function readGetSettings(
 	return {
 		lookupKey,
 		lookupValue: value,
-		emptyWhenNotFound: options(ctx, itemIndex).returnEmptyWhenNotFound === true,
+		whenNotFound: readWhenNotFound(options(ctx, itemIndex)),
 	};
 }
 

@@ -64,17 +64,6 @@ export function maxRetriesOption(afterwards: 'action' | 'poll'): INodeProperties
 	};
 }
 
-/** Get's "Return Empty Result When Not Found" option, the same in every action node. */
-export function returnEmptyWhenNotFoundOption(thing: string): INodeProperties {
-	return {
-		displayName: 'Return Empty Result When Not Found',
-		name: 'returnEmptyWhenNotFound',
-		type: 'boolean',
-		default: false,
-		description: `Whether to output no item instead of failing when no ${thing} has the given key`,
-	};
-}
-
 /** The one Output choice of every node that returns records (n8n's convention for nodes usable as AI tools). */
 export const OUTPUT_CHOICES = ['simplified', 'raw', 'selected'] as const;
 export type OutputChoice = (typeof OUTPUT_CHOICES)[number];

@@ -107,7 +107,7 @@ describe('batched look-ups across input items', () => {
 		expect(Object.keys(jsonOf(result)[0])).toEqual(['task_id', 'pid']);
 	});
 
-	it('Get: not found and bad ids stay per item, with Continue On Fail and Return Empty Result', async () => {
+	it('Get: not found and bad ids stay per item, with Continue On Fail and each When Not Found choice', async () => {
 		const input = [
 			{ id: tasks[1].task_id },
 			{ id: MISSING },
@@ -115,7 +115,7 @@ describe('batched look-ups across input items', () => {
 			{ id: '' },
 			{ id: tasks[2].task_id },
 		];
-		const result = await runAi(sandbox, getByTaskId, {
+		const result = await runAi(sandbox, { ...getByTaskId, options: { whenNotFound: 'error' } }, {
 			input,
 			settings: { continueOnFail: true },
 		});
@@ -144,15 +144,32 @@ describe('batched look-ups across input items', () => {
 		// short and one more (empty) page makes sure no server-side row cap cut it.
 		expect(graphqlRequests(sandbox)).toBe(3);
 
+		// The default: no item, and a hint in the output panel that names the key and the option.
 		await resetState(sandbox);
-		const empty = await runAi(
-			sandbox,
-			{ ...getByTaskId, options: { returnEmptyWhenNotFound: true } },
-			{ input: [{ id: MISSING }, { id: tasks[3].task_id }] },
-		);
+		const empty = await runAi(sandbox, getByTaskId, {
+			input: [{ id: MISSING }, { id: tasks[3].task_id }],
+		});
 		expect(empty.outputs[0]).toEqual([
 			{ json: { task_id: tasks[3].task_id, pid: tasks[3].pid }, pairedItem: { item: 1 } },
 		]);
+		expect(empty.hints).toEqual([
+			`No speech task with task_id "${MISSING}" was found, so its input item has no output. To get an item with found: false instead, change When Not Found under Options.`,
+		]);
+
+		await resetState(sandbox);
+		const marked = await runAi(
+			sandbox,
+			{ ...getByTaskId, options: { whenNotFound: 'notFoundItem' } },
+			{ input: [{ id: MISSING }, { id: tasks[3].task_id }] },
+		);
+		expect(marked.outputs[0]).toEqual([
+			{ json: { task_id: MISSING, found: false }, pairedItem: { item: 0 } },
+			{
+				json: { task_id: tasks[3].task_id, pid: tasks[3].pid, found: true },
+				pairedItem: { item: 1 },
+			},
+		]);
+		expect(marked.hints).toEqual([]);
 	});
 
 	it('Get: without Continue On Fail, the first failing item in input order stops the node', async () => {

@@ -46,7 +46,7 @@ describe.each<AiNaming>(['seed', 'live'])('Get (%s naming)', (naming) => {
 		},
 	);
 
-	it('fails naming the identifier when no record has it, or outputs no item when asked to', async () => {
+	it('outputs no item with a hint when no record has the identifier, or fails naming it when asked to', async () => {
 		const record = (sandbox.data.ai.records('speech_tasks') as IDataObject[])[3];
 		const missing = '00000000-0000-4000-8000-00000000beef';
 		const input = [{ id: missing }, { id: record.task_id }];
@@ -58,15 +58,17 @@ describe.each<AiNaming>(['seed', 'live'])('Get (%s naming)', (naming) => {
 			fields: ['task_id'],
 		};
 
-		const failed = await runAi(sandbox, parameters, { input });
-		expect(failed.error?.message).toBe(`No speech task with task_id "${missing}" was found`);
-
-		const empty = await runAi(
+		const failed = await runAi(
 			sandbox,
-			{ ...parameters, options: { returnEmptyWhenNotFound: true } },
+			{ ...parameters, options: { whenNotFound: 'error' } },
 			{ input },
 		);
+		expect(failed.error?.message).toBe(`No speech task with task_id "${missing}" was found`);
+		expect(failed.error?.description).toMatch(/change When Not Found under Options/);
+
+		const empty = await runAi(sandbox, parameters, { input });
 		expect(empty.error).toBeUndefined();
+		expect(empty.hints).toHaveLength(1);
 		expect(empty.outputs[0]).toEqual([
 			{ json: { task_id: record.task_id }, pairedItem: { item: 1 } },
 		]);

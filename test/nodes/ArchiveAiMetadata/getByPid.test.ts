@@ -109,7 +109,7 @@ describe.each<AiNaming>(['seed', 'live'])('Get by PID (%s naming)', (naming) => 
 				operation: 'getByPid',
 				pid: '={{ $json.pid }}',
 				output: 'simplified',
-				options: { includeNotFound: true },
+				options: { whenNotFound: 'notFoundItem' },
 			},
 			{ input: [{ pid: 'nosuchpid0' }, { pid }] },
 		);

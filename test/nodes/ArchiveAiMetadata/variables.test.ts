@@ -89,7 +89,7 @@ describe('AI Metadata sends user values as GraphQL variables, never in the query
 				resource: 'faceTask',
 				operation: 'getByPid',
 				pid: '={{ $json.pid }}',
-				options: { includeNotFound: true },
+				options: { whenNotFound: 'notFoundItem' },
 			},
 			{ input: [{ pid }, { pid: PID_INJECTION }], credentials: credentials() },
 		);

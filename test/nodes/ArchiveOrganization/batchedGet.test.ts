@@ -109,13 +109,13 @@ describe('Get batches the distinct keys of all items', () => {
 describe('not found, per item', () => {
 	const unknownIri = 'https://data.archive.test/id/organization/OR-doesnotexist';
 
-	it('with "Return Empty Result When Not Found", only the found items give rows', async () => {
+	it('with When Not Found "Output No Item" (the default), only the found items give rows', async () => {
 		const [first, second] = partners();
 		const result = await runOrganizationNode(
 			sandbox(),
 			getPartner({
 				contentPartner: { __rl: true, mode: 'auto', value: '={{ $json.key }}' },
-				options: { returnEmptyWhenNotFound: true },
+				options: { whenNotFound: 'noItem' },
 			}),
 			{
 				input: [{ key: first.id }, { key: 'OR-missing' }, { key: unknownIri }, { key: second.iri }],
@@ -129,11 +129,14 @@ describe('not found, per item', () => {
 		expect(requestCounts(sandbox()).graphql).toBe(INTROSPECTION + 1);
 	});
 
-	it('without it and with Continue On Fail, each missing item becomes its own error item', async () => {
+	it('with "Stop With an Error" and Continue On Fail, each missing item becomes its own error item', async () => {
 		const [first] = partners();
 		const result = await runOrganizationNode(
 			sandbox(),
-			getPartner({ contentPartner: { __rl: true, mode: 'auto', value: '={{ $json.key }}' } }),
+			getPartner({
+				contentPartner: { __rl: true, mode: 'auto', value: '={{ $json.key }}' },
+				options: { whenNotFound: 'error' },
+			}),
 			{
 				input: [{ key: unknownIri }, { key: first.id }, { key: 'OR-missing' }],
 				settings: { continueOnFail: true },
@@ -143,24 +146,24 @@ describe('not found, per item', () => {
 		expect(result.outputs[0]).toEqual([
 			{
 				json: expect.objectContaining({
-					error: `No content partner found with iri "${unknownIri}"`,
+					error: `No content partner with iri "${unknownIri}" was found`,
 				}),
 				pairedItem: { item: 0 },
 			},
 			{ json: pick(first, FIELDS), pairedItem: { item: 1 } },
 			{
-				json: expect.objectContaining({ error: 'No content partner found with id "OR-missing"' }),
+				json: expect.objectContaining({ error: 'No content partner with id "OR-missing" was found' }),
 				pairedItem: { item: 2 },
 			},
 		]);
 	});
 
-	it('without Continue On Fail, the first missing item in input order fails the node', async () => {
+	it('with "Stop With an Error" and without Continue On Fail, the first missing item in input order fails the node', async () => {
 		const [first] = partners();
-		const result = await runOrganizationNode(sandbox(), getPartner(), {
+		const result = await runOrganizationNode(sandbox(), getPartner({ options: { whenNotFound: 'error' } }), {
 			input: [{ key: first.id }, { key: 'OR-second' }, { key: 'OR-third' }],
 		});
-		expect(result.error?.message).toBe('No content partner found with id "OR-second"');
+		expect(result.error?.message).toBe('No content partner with id "OR-second" was found');
 		expect(result.error?.context?.itemIndex).toBe(1);
 	});
 });

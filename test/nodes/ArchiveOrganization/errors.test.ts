@@ -299,7 +299,7 @@ describe('token endpoint errors, without secrets', () => {
 				resource: 'contentPartner',
 				operation: 'get',
 				contentPartner: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-				options: { requestMethod: 'GET' },
+				options: { requestMethod: 'GET', whenNotFound: 'error' },
 			},
 			{
 				credentials,
@@ -308,7 +308,7 @@ describe('token endpoint errors, without secrets', () => {
 			},
 		);
 		expect(jsonOf(result).map((row) => row.error ?? row.id)).toEqual([
-			'No content partner found with id "OR-none"',
+			'No content partner with id "OR-none" was found',
 			sandbox().data.org.contentPartners[0].id,
 		]);
 		const token = String(credentials.store.get(CREDENTIAL_TYPE)?.accessToken ?? '');
@@ -365,10 +365,11 @@ describe('continue on fail and pairedItem', () => {
 				resource: 'contentPartner',
 				operation: 'get',
 				contentPartner: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				options: { whenNotFound: 'error' },
 			},
 			{ input: [{ id: sandbox().data.org.contentPartners[0].id }, { id: 'OR-none' }] },
 		);
-		expect(result.error?.message).toBe('No content partner found with id "OR-none"');
+		expect(result.error?.message).toBe('No content partner with id "OR-none" was found');
 		expect(result.error?.context?.itemIndex).toBe(1);
 	});
 

@@ -117,14 +117,15 @@ describe('Get by id and by iri', () => {
 describe('not found', () => {
 	const unknownIri = 'https://data.archive.test/id/organization/OR-doesnotexist';
 
-	it('the API answers [null] for an unknown iri: the node fails with a clear "not found" error', async () => {
+	it('the API answers [null] for an unknown iri: with When Not Found "Stop With an Error", the node fails with a clear error', async () => {
 		const result = await runOrganizationNode(sandbox(), {
 			resource: 'contentPartner',
 			operation: 'get',
 			contentPartner: { __rl: true, mode: 'url', value: unknownIri },
+			options: { whenNotFound: 'error' },
 		});
-		expect(result.error?.message).toBe(`No content partner found with iri "${unknownIri}"`);
-		expect(result.error?.description).toMatch(/Return Empty Result When Not Found/);
+		expect(result.error?.message).toBe(`No content partner with iri "${unknownIri}" was found`);
+		expect(result.error?.description).toMatch(/change When Not Found under Options/);
 	});
 
 	it('an unknown id (the API answers []) fails the same way', async () => {
@@ -132,8 +133,9 @@ describe('not found', () => {
 			resource: 'school',
 			operation: 'get',
 			school: { __rl: true, mode: 'id', value: '999999' },
+			options: { whenNotFound: 'error' },
 		});
-		expect(result.error?.message).toBe('No school found with id "999999"');
+		expect(result.error?.message).toBe('No school with id "999999" was found');
 	});
 
 	it('with Continue On Fail, a missing entity becomes an error item paired with its input', async () => {
@@ -146,20 +148,21 @@ describe('not found', () => {
 				organization: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 				output: 'selected',
 				fields: ['id'],
+				options: { whenNotFound: 'error' },
 			},
 			{ input: [{ id: 'OR-missing' }, { id: known.id }], settings: { continueOnFail: true } },
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.outputs[0]).toEqual([
 			{
-				json: expect.objectContaining({ error: 'No organization found with id "OR-missing"' }),
+				json: expect.objectContaining({ error: 'No organization with id "OR-missing" was found' }),
 				pairedItem: { item: 0 },
 			},
 			{ json: { id: known.id }, pairedItem: { item: 1 } },
 		]);
 	});
 
-	it('with "Return Empty Result When Not Found", a missing entity gives no item', async () => {
+	it('by default, a missing entity gives no item, and a hint names it', async () => {
 		const person = sandbox().data.org.persons[0];
 		const result = await runOrganizationNode(
 			sandbox(),
@@ -169,13 +172,37 @@ describe('not found', () => {
 				person: { __rl: true, mode: 'url', value: '={{ $json.iri }}' },
 				output: 'selected',
 				fields: ['iri'],
-				options: { returnEmptyWhenNotFound: true },
 			},
 			{ input: [{ iri: 'https://data.archive.test/id/person/nobody' }, { iri: person.iri }] },
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.outputs[0]).toEqual([{ json: { iri: person.iri }, pairedItem: { item: 1 } }]);
+		expect(result.hints).toEqual([
+			'No person with iri "https://data.archive.test/id/person/nobody" was found, so its input item has no output. To get an item with found: false instead, change When Not Found under Options.',
+		]);
 		// The introspection, then one request for both items' keys.
 		expect(requestCounts(sandbox()).graphql).toBe(2);
+	});
+
+	it('with When Not Found "Output a Not-Found Item", each item says whether its key was found', async () => {
+		const known = sandbox().data.org.organizations[0];
+		const result = await runOrganizationNode(
+			sandbox(),
+			{
+				resource: 'organization',
+				operation: 'get',
+				organization: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				output: 'selected',
+				fields: ['id'],
+				options: { whenNotFound: 'notFoundItem' },
+			},
+			{ input: [{ id: 'OR-missing' }, { id: known.id }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.outputs[0]).toEqual([
+			{ json: { id: 'OR-missing', found: false }, pairedItem: { item: 0 } },
+			{ json: { id: known.id, found: true }, pairedItem: { item: 1 } },
+		]);
+		expect(result.hints).toEqual([]);
 	});
 });
