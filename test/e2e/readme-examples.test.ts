@@ -146,7 +146,7 @@ function pidsWithStrongAndWeakMatches(ai: AiDataset): string[] {
 	return chosen.slice(0, 2);
 }
 
-// The README example keeps the default Output (Simplified), which has the wiki id, not refset_person_id.
+// The README example keeps the default Output (Simplified); the key uses the wiki id, as the example's summary does.
 function matchKey(row: Record<string, unknown>): string {
 	return `${String(row.pid)}|${String(row.cluster_uuid)}|${String(row.refset_person_wiki_id)}|${String(row.matched_time)}`;
 }

@@ -7,6 +7,7 @@ import {
 	outputParameter,
 	showFor,
 } from '../../shared/n8n/descriptions';
+import { labelOf } from '../../shared/n8n/english';
 import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
 import type { AiViewDefinition } from '../api/views';
 
@@ -25,15 +26,25 @@ export const RESOURCES_WITH_FILES = resourcesWhere((view) => view.files.length >
 
 export { optionsCollection, showFor };
 
+/** A view's Output parameter: its Simplified description names exactly the columns Simplified returns. */
+export function viewOutputParameter(
+	view: AiViewDefinition,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties {
+	const columns = view.simplifiedColumns.map(labelOf);
+	return outputParameter(displayOptions, {
+		record: 'row',
+		simplified: `${columns.slice(0, -1).join(', ')} and ${columns.at(-1)}`,
+		raw: 'Every column of the view, raw JSON outputs parsed unless Keep Raw JSON Text is on',
+	});
+}
+
 /** Output (Simplified / Raw / Selected Fields) and, for Selected Fields, the columns listed from the live schema. */
 export function outputProperties(resources: string[], operations: string[]): INodeProperties[] {
 	return [
-		outputParameter(showFor(resources, operations), {
-			record: 'row',
-			simplified:
-				'The main columns (for tasks task_id, pid, cp, status, processed_time, title), without raw JSON outputs and list columns',
-			raw: 'Every column of the view, raw JSON outputs parsed',
-		}),
+		...AI_VIEW_KEYS.map((key) => AI_VIEWS[key])
+			.filter((view) => resources.includes(view.resource))
+			.map((view) => viewOutputParameter(view, showFor([view.resource], operations))),
 		{
 			displayName: 'Field Names or IDs',
 			name: 'fields',

@@ -105,6 +105,8 @@ const TASK_SIMPLIFIED = ['task_id', 'pid', 'cp', 'status', 'processed_time', 'ti
 const MATCH_SIMPLIFIED = [
 	'cluster_uuid',
 	'cp',
+	// The trigger needs it for its cursor, and it joins a match to its Reference-Set Person.
+	'refset_person_id',
 	'refset_person_name',
 	'refset_person_wiki_id',
 	'match_score',

@@ -1,5 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { maxRetriesOption, outputParameter } from '../../shared/n8n/descriptions';
+import { maxRetriesOption } from '../../shared/n8n/descriptions';
+import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
+import { viewOutputParameter } from '../actions/common';
 import { DEFAULT_TRIGGER_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 
 /** Views the trigger can watch: each has a time that moves when a row is new or changed. */
@@ -101,12 +103,7 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			'Only emit records of these content partners (cp, e.g. OR-abc1234). Leave empty for all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	outputParameter(undefined, {
-		record: 'record',
-		simplified:
-			'The identifying columns and the main results, without raw JSON outputs and list columns (per-frame counts, time intervals, links)',
-		raw: 'Every column the view exposes, including raw JSON outputs and transcripts',
-	}),
+	...AI_VIEW_KEYS.map((key) => viewOutputParameter(AI_VIEWS[key], { show: { view: [key] } })),
 	{
 		displayName: 'Field Names or IDs',
 		name: 'fields',

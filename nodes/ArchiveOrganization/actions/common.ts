@@ -34,13 +34,13 @@ export function outputProperties(resource: OrgResource, operation: Operation): I
 			resource.hasSites
 				? {
 						record: resource.singular,
-						simplified: 'ID, IRI, label, homepage, sector and the other plain fields',
+						simplified: 'The fields that hold a value rather than a link: ID, IRI, label, homepage and the like',
 						raw: 'Every field with the objects it links to: sites, logo, account manager, classification, units and posts',
 					}
 				: {
 						record: resource.singular,
 						simplified:
-							'Name, e-mail, telephone and IRI, with the posts held (role and organization)',
+							'IRI, given and family name, e-mail and telephone, with each post held: its role and the ID and label of its organization',
 						raw: 'Every field, posts with their roles and organizations, and the organizations managed',
 					},
 		),

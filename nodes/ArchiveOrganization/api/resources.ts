@@ -98,9 +98,9 @@ const ORGANIZATION_PRESETS: Record<OutputPreset, string[]> = {
 	raw: ORGANIZATION_FULL,
 };
 
-/** Simplified: the plain fields. */
+/** Simplified: the plain fields, and each post held as its role and organization. */
 const PERSON_PRESETS: Record<OutputPreset, string[]> = {
-	simplified: ['*'],
+	simplified: ['*', 'holds.role.label', 'holds.post_in.id', 'holds.post_in.label'],
 	raw: [
 		'*',
 		'holds.*',

@@ -155,6 +155,7 @@ describe.each<AiNaming>(['seed', 'live'])('Get Many with %s naming', (naming) =>
 				'cp',
 				'match_score',
 				'matched_time',
+				'refset_person_id',
 				'refset_person_name',
 				'refset_person_wiki_id',
 			].sort(),

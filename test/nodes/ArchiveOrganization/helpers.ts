@@ -11,6 +11,7 @@ import type {
 
 import { ArchiveOrganization } from '../../../nodes/ArchiveOrganization/ArchiveOrganization.node';
 import type { Sandbox } from '../../../dev/emulators';
+import type { Person } from '../../../dev/emulators/org/dataset';
 import { runNode } from '../../../dev/harness/execute';
 import type { NodeRunResult, RunNodeOptions } from '../../../dev/harness/execute';
 import type { TestCredentialsHelper } from '../../../dev/harness/credentialsHelper';
@@ -35,6 +36,17 @@ export const ORGANIZATION_SCALARS = [
 	'sector',
 ];
 export const PERSON_SCALARS = ['iri', 'given_name', 'family_name', 'telephone', 'email'];
+
+/** A person as Output Simplified gives it: the scalars, and each post as its role's label and its organizations. */
+export function simplifiedPerson(person: Person): IDataObject {
+	return {
+		...pick(person, PERSON_SCALARS),
+		holds: person.holds.map((post) => ({
+			role: { label: post.role.label },
+			post_in: post.post_in.map((organization) => pick(organization, ['id', 'label'])),
+		})),
+	};
+}
 
 export { orgCredentials };
 
