@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Debian's Chromium for the browser test (test/e2e/editor-browser.test.ts) and `npm run screenshots`.
+# Debian's Chromium for the browser tests (test/e2e/editor-*.test.ts) and `npm run screenshots`.
 # A no-op when the browser is already there (CHROMIUM, default /usr/bin/chromium). Playwright's own
 # browser download is not reachable from CI; playwright-core drives this one instead.
 # Installs with apt-get as root or with password-less sudo (as scripts/queue/services.sh); otherwise says what to run.

@@ -7,7 +7,7 @@ import { request } from './http';
 import { REPO_ROOT } from './install';
 
 /**
- * Debian's Chromium driven by playwright-core, for the editor browser test (test/e2e/editor-browser.test.ts) and
+ * Debian's Chromium driven by playwright-core, for the editor browser tests (test/e2e/editor-*.test.ts) and
  * `npm run screenshots`. Playwright's own browser download is not reachable here, so the browser comes from
  * `apt-get install chromium` (scripts/install-chromium.sh). Environment: CHROMIUM (default /usr/bin/chromium).
  */

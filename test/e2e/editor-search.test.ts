@@ -12,6 +12,16 @@ import {
 	setupOwner,
 	type Owner,
 } from '../../dev/n8n/browser';
+import {
+	canvasNode,
+	closeCreator,
+	describeResults,
+	panelHeading,
+	searchCreator as search,
+	settledItems,
+	signIn,
+	type CreatorItem,
+} from '../../dev/n8n/editor';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
@@ -30,14 +40,8 @@ import { PACKAGE_NODE_TYPES } from '../../dev/n8n/workflows';
 // and the trigger's description); clicking that entry lists it under Triggers. Archive SIP Status Trigger has no
 // action node and keeps its own entry.
 //
-// Selectors, looked up in both editor bundles (n8n-editor-ui/dist/assets, NodeCreator-*.js and the canvas chunks)
-// and checked against the DOM: the same `data-test-id`s on 1.123.81 and 2.40.7 — `canvas-plus-button` (the empty
-// canvas's "Add first step", 2.x's `canvas-add-first-step-button` belongs to the AI builder's choice prompt),
-// `node-creator`, `node-creator-search-bar`, `item-iterator-item` (with `data-keyboard-nav-type` node/action and
-// `data-keyboard-nav-id` = node type + "-" + a uuid; section labels have no type), `node-creator-item-name`,
-// `canvas-handle-plus` (the "+" on a node's output), `canvas-node` (`data-node-type`), `ndv`. The sign-in inputs are
-// found by name: 2.x gives them ids, 1.x element-plus ids (`el-id-…`). Each search opens its panel afresh (Escape
-// or a click outside closes the node creator), so no search starts from another's state.
+// Selectors: dev/n8n/editor.ts. Each search opens its panel afresh (Escape or a click outside closes the node
+// creator), so no search starts from another's state.
 
 const pkg = packageUnderTest();
 const OWNER: Owner = {
@@ -48,8 +52,6 @@ const OWNER: Owner = {
 };
 /** Every editor wait: generous for a cold 2-core CI machine with another e2e file running beside it. */
 const UI_TIMEOUT_MS = 60_000;
-/** A result list is read once it stays the same this long (the 1.x list renders 5 items per animation frame). */
-const SETTLE_MS = 300;
 const SCREENSHOT_DIR = path.join(os.tmpdir(), 'n8n-editor-search');
 const MANUAL_TRIGGER_TYPE = 'n8n-nodes-base.manualTrigger';
 
@@ -95,14 +97,6 @@ const ACTION_PANEL: SearchCase[] = [
 	{ word: 'content partner', listed: [ORGANIZATION] },
 ];
 
-interface CreatorItem {
-	/** `node`, `action`, `subcategory`, `view`, … ('' for a section label). */
-	kind: string;
-	/** The node type for nodes and actions, the label or subcategory otherwise. */
-	key: string;
-	name: string;
-}
-
 interface Resource {
 	name: string;
 	actions: string[];
@@ -136,88 +130,6 @@ function aiMetadataResources(): Resource[] {
 			)
 			.flatMap((property) => (property.options ?? []).map((each) => each.action ?? each.name)),
 	}));
-}
-
-/** The little of the DOM read in the page (the test's tsconfig has no DOM types). */
-interface PageElement {
-	textContent: string | null;
-	getAttribute(name: string): string | null;
-	querySelector(selector: string): PageElement | null;
-	querySelectorAll(selector: string): ArrayLike<PageElement>;
-}
-
-/** Every entry the node creator shows, in order. */
-async function creatorItems(page: Page): Promise<CreatorItem[]> {
-	return page.getByTestId('node-creator').evaluate((creator: unknown) =>
-		Array.from(
-			(creator as PageElement).querySelectorAll('[data-test-id="item-iterator-item"]'),
-		).map((element) => {
-			const navId = element.getAttribute('data-keyboard-nav-id') ?? '';
-			const name =
-				element.querySelector('[data-test-id="node-creator-item-name"]')?.textContent ??
-				element.textContent ??
-				'';
-			return {
-				kind: element.getAttribute('data-keyboard-nav-type') ?? '',
-				key: navId.replace(/-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, ''),
-				name: name.trim(),
-			};
-		}),
-	);
-}
-
-/** The node creator's entries once the list stops changing. */
-async function settledItems(page: Page): Promise<CreatorItem[]> {
-	const deadline = Date.now() + UI_TIMEOUT_MS;
-	let last = JSON.stringify(await creatorItems(page));
-	for (;;) {
-		await page.waitForTimeout(SETTLE_MS);
-		const now = JSON.stringify(await creatorItems(page));
-		if (now === last) return JSON.parse(now) as CreatorItem[];
-		if (Date.now() > deadline) throw new Error('the node creator list did not settle');
-		last = now;
-	}
-}
-
-/** Types a search into the open node creator (after clearing it) and returns the node entries listed, in order. */
-async function search(page: Page, word: string): Promise<CreatorItem[]> {
-	const bar = page.getByTestId('node-creator-search-bar');
-	await bar.fill('');
-	await bar.fill(word);
-	const typed = await bar.inputValue();
-	if (typed !== word) throw new Error(`the search bar reads "${typed}", not "${word}"`);
-	return (await settledItems(page)).filter((item) => item.kind === 'node');
-}
-
-function describeResults(items: CreatorItem[]): string {
-	return items.map((item, index) => `${index + 1}. ${item.name} (${item.key})`).join('\n');
-}
-
-/** The panel's heading: "What triggers this workflow?" (trigger panel) or "What happens next?" (action panel). */
-async function panelHeading(page: Page): Promise<string> {
-	const heading = await page.getByTestId('nodes-list-header').first().innerText();
-	return heading.split('\n')[0].trim();
-}
-
-/**
- * Closes the node creator: Escape closes it from any of its views, except (1.x) a search without results, which
- * ignores the key; a click on the empty canvas (top left, away from the nodes) closes it there.
- */
-async function closeCreator(page: Page): Promise<void> {
-	const creator = page.getByTestId('node-creator');
-	if (!(await creator.isVisible())) return;
-	await page.keyboard.press('Escape');
-	try {
-		await creator.waitFor({ state: 'hidden', timeout: 2_000 });
-		return;
-	} catch {
-		await page.mouse.click(300, 300);
-	}
-	await creator.waitFor({ state: 'hidden' });
-}
-
-function canvasNode(page: Page, type: string) {
-	return page.locator(`[data-test-id="canvas-node"][data-node-type="${type}"]`);
 }
 
 describeIfPackageBuilt(
@@ -328,11 +240,7 @@ describeIfPackageBuilt(
 		await step('signin', async () => {
 			// A new workflow: the editor asks to sign in first, then goes on to it.
 			await page.goto('/workflow/new');
-			await page.waitForURL((url) => url.pathname.startsWith('/signin'));
-			await page.locator('input[name="emailOrLdapLoginId"]').fill(OWNER.email);
-			await page.locator('input[name="password"]').fill(OWNER.password);
-			await page.getByTestId('form-submit-button').click();
-			await page.waitForURL((url) => url.pathname.startsWith('/workflow/'));
+			await signIn(page, OWNER);
 			await page.getByTestId('canvas-plus-button').waitFor();
 			expect(await page.getByTestId('canvas-node').count()).toBe(0);
 		});
