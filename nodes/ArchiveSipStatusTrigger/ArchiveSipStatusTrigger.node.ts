@@ -55,12 +55,12 @@ export class ArchiveSipStatusTrigger implements INodeType {
 			header: 'Send a signed SIP status event to the Test URL',
 			executionsHelp: {
 				inactive:
-					'Click \'Listen for test event\', then have the archive send an event to the Test URL, or sign one yourself with the <a href="https://github.com/archive-services/n8n-nodes-archive-services#testing-the-trigger" target="_blank">README\'s recipe</a>. Once it works, give the archive the Production URL and activate the workflow.',
+					'Click \'Execute step\', then have the archive send an event to the Test URL, or sign one yourself with the <a href="https://github.com/archive-services/n8n-nodes-archive-services#testing-the-trigger" target="_blank">README\'s recipe</a>. Then give the archive the Production URL and activate the workflow (on n8n 2, publish it).',
 				active:
-					"Events the archive sends to the Production URL start this workflow. To try a change, click 'Listen for test event' and send a signed event to the Test URL.",
+					"Events the archive sends to the Production URL start this workflow. To try a change, click 'Execute step' and send a signed event to the Test URL.",
 			},
 			activationHint:
-				'Give the archive the Production URL as the receiver of SIP status updates, then activate the workflow.',
+				'Give the archive the Production URL as the receiver of SIP status updates, then activate the workflow (on n8n 2, publish it).',
 		},
 		properties: sipStatusTriggerProperties,
 	};

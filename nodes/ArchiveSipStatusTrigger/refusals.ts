@@ -45,7 +45,9 @@ const MESSAGES: Record<RefusalKind, string> = {
  */
 export function testRefusalError(context: IWebhookFunctions, refused: Refused): NodeOperationError {
 	const kind = kindOf(refused);
-	return new NodeOperationError(context.getNode(), `${MESSAGES[kind]} (${refused.error})`, {
+	// The signature's own reason only repeats the message; the others say which header or field.
+	const detail = kind === 'signature' ? '' : ` (${refused.error})`;
+	return new NodeOperationError(context.getNode(), `${MESSAGES[kind]}${detail}`, {
 		description: WHAT_TO_CHECK[kind],
 	});
 }
