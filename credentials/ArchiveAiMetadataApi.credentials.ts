@@ -89,6 +89,7 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 			service: 'AI Metadata API',
 			method: 'POST',
 			usernameProperty: 'email',
+			usernameLabel: 'E-Mail',
 		});
 	}
 

@@ -71,6 +71,7 @@ export class ArchiveOrganizationApi implements ICredentialType {
 			service: 'Organization API',
 			method: 'GET',
 			usernameProperty: 'username',
+			usernameLabel: 'Username',
 		});
 	}
 

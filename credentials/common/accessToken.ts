@@ -11,6 +11,8 @@ import type { IHttpRequestHelper, IHttpRequestMethods, IN8nHttpFullResponse } fr
 interface TokenRequest {
 	/** Shown in error messages, e.g. "AI Metadata API". */
 	service: string;
+	/** The account name's field in the credential, e.g. "E-Mail". */
+	usernameLabel: string;
 	method: IHttpRequestMethods;
 	authUrl: string;
 	username: string;
@@ -136,8 +138,8 @@ function validateTokenRequest(request: TokenRequest): void {
 			false,
 		);
 	}
-	if (!request.username) throw tokenError(`${where}: the user name / e-mail is empty`, false);
-	if (!request.password) throw tokenError(`${where}: the password is empty`, false);
+	if (!request.username) throw tokenError(`${where}: "${request.usernameLabel}" is empty`, false);
+	if (!request.password) throw tokenError(`${where}: "Password" is empty`, false);
 	if (!Number.isInteger(request.lifetimeSeconds) || request.lifetimeSeconds < 1) {
 		throw tokenError(
 			`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`,
@@ -210,7 +212,13 @@ function parseTokenResponse(
 				: JSON.stringify(response.body ?? '');
 	if (status === 401 || status === 403) {
 		throw tokenError(
-			`${request.service}: the token endpoint refused the credentials (HTTP ${status}). Check the user name / e-mail and password.`,
+			`${request.service}: the token endpoint refused the credential's "${request.usernameLabel}" and "Password" (HTTP ${status})${serverMessage(text, request)}. Check both, for the environment the "Token URL" points to.`,
+			false,
+		);
+	}
+	if (status === 404 || status === 405) {
+		throw tokenError(
+			`${request.service}: ${url} is not a token endpoint (HTTP ${status}). Set the "Token URL" to the token service's base address, without /token, e.g. https://auth.example.org.`,
 			false,
 		);
 	}

@@ -42,8 +42,9 @@ interface TokenFlow {
 	/** Shown in error messages, e.g. "AI Metadata API". */
 	service: string;
 	method: IHttpRequestMethods;
-	/** The credential property holding the account name sent with HTTP Basic. */
+	/** The credential property holding the account name sent with HTTP Basic, and its name in the editor. */
 	usernameProperty: string;
+	usernameLabel: string;
 }
 
 /** preAuthentication of both API credentials: a fresh token unless n8n holds a valid one. */
@@ -54,6 +55,7 @@ export async function requestAccessToken(
 ): Promise<{ accessToken: string }> {
 	const token = await obtainAccessToken(helpers, {
 		service: flow.service,
+		usernameLabel: flow.usernameLabel,
 		method: flow.method,
 		authUrl: String((credentials.authUrl as string | undefined) ?? ''),
 		username: String((credentials[flow.usernameProperty] as string | undefined) ?? ''),

@@ -34,6 +34,7 @@ const helpers = { httpRequest };
 const tokenFor = async (lifetimeSeconds: number) =>
 	await obtainAccessToken(helpers, {
 		service: 'AI Metadata API',
+		usernameLabel: 'E-Mail',
 		method: 'POST',
 		authUrl: sandbox.ai.authUrl,
 		username: sandbox.ai.email,

@@ -101,7 +101,7 @@ describe('API errors keep the token out', () => {
 			const token = String(credentials.store.get('archiveAiMetadataApi')?.accessToken);
 			expect(failing.requests[0].headers.authorization).toBe(`Bearer ${token}`);
 			expect(result.error?.description).toBe(
-				'upstream failed for Authorization: Bearer [redacted]',
+				'The server said: upstream failed for Authorization: Bearer [redacted]. Try again later; Max Retries in the options sets how often each request is retried first.',
 			);
 			expect(everything(result)).not.toContain(token);
 		} finally {

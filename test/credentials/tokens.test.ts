@@ -88,7 +88,7 @@ describe('AI Metadata API credential', () => {
 	});
 
 	it.each([
-		['a wrong password', { password: 'wrong-password' }, /refused the credentials \(HTTP 401\)/],
+		['a wrong password', { password: 'wrong-password' }, /refused the credential's "E-Mail" and "Password" \(HTTP 401\)/],
 		[
 			'an unreachable token host',
 			{ authUrl: 'http://127.0.0.1:9' },
@@ -229,7 +229,7 @@ describe('Organization API credential', () => {
 			credentials: orgCredentials({ password: 'nope-nope' }),
 		});
 		expect(result.error?.message).toMatch(
-			/Organization API: the token endpoint refused the credentials/,
+			/Organization API: the token endpoint refused the credential's "Username" and "Password"/,
 		);
 		expect(JSON.stringify(result.error)).not.toContain('nope-nope');
 	});

@@ -281,7 +281,7 @@ describeIfPackageBuilt(pkg, 'ArchiveOrganization')('Archive Organization in real
 		it("names the service once in a refused token's error, without the password", () => {
 			const [item] = nodeJson(run, 'Wrong Password (error)');
 			expect(item.error).toBe(
-				'Organization API: the token endpoint refused the credentials (HTTP 401). Check the user name / e-mail and password.',
+				'Organization API: the token endpoint refused the credential\'s "Username" and "Password" (HTTP 401): Invalid client credentials. Check both, for the environment the "Token URL" points to.',
 			);
 			expect(String(item.errorDescription ?? '')).not.toContain('Organization API');
 			expect(JSON.stringify(run)).not.toContain(WRONG_PASSWORD);

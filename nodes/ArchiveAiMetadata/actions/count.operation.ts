@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INodeExecutionData, INodeProperties, IExecuteFunctions } from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
-import { assertValidAgainstSchema, buildViewQuery } from '../api/documents';
+import { assertValidAgainstSchema, withParameterNamed, buildViewQuery } from '../api/documents';
 import { withDocumentedNamesHint } from '../api/client';
 import { viewKeyOf } from '../api/views';
 import type { AiViewKey } from '../api/views';
@@ -39,23 +39,13 @@ async function executeCount(session: AiSession, viewKey: AiViewKey): Promise<INo
 			arguments: ['where'],
 			fields: ['aggregate.count'],
 		});
-		if (connection.schema) {
-			assertValidAgainstSchema(
-				ctx,
-				itemIndex,
-				connection.schema,
-				document,
-				{ where },
-				{
-					selection: 'Filters',
-					variables: { where: ADVANCED_FILTER_NAME },
-				},
-			);
-		}
+		const names = { selection: 'Filters', variables: { where: ADVANCED_FILTER_NAME } };
+		if (connection.schema)
+			assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, { where }, names);
 		const data = await connection.client
 			.request<AggregateData>({ document, variables: { where } }, itemIndex)
 			.catch((error: unknown) => {
-				throw withDocumentedNamesHint(error, view);
+				throw withDocumentedNamesHint(withParameterNamed(error, names), view);
 			});
 		const count = data[aggregateField]?.aggregate?.count;
 		return [{ view: view.rootField, count: typeof count === 'number' ? count : null }];

@@ -1,5 +1,6 @@
 import { getVariableValues, Kind, validate } from 'graphql';
 import type { DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
@@ -69,6 +70,51 @@ function messagesOf(errors: readonly GraphQLError[]): string {
 	return errors.map((error) => error.message).join('; ');
 }
 
+/** Why a value is refused, in words a user reads: graphql-js' and the database's reasons, by their start. */
+const VALUE_REASONS: Array<[RegExp, string]> = [
+	[/^Int cannot represent non-integer value/, 'which is not a whole number'],
+	[/^Int cannot represent non 32-bit/, 'which is not a whole number from -2147483648 to 2147483647'],
+	[/^Float cannot represent non numeric value/, 'which is not a number'],
+	[/^String cannot represent/, 'which is not text'],
+	[/^Boolean cannot represent/, 'which is not true or false'],
+	[/invalid input syntax for type timestamp/, 'which is not an ISO 8601 date and time such as 2025-06-01T08:00:00Z'],
+	[/invalid input syntax for type uuid/, 'which is not a UUID'],
+];
+
+/**
+ * A refused variable value, as graphql-js and Hasura word it (`Variable "$where" got invalid value "many" at
+ * "where.n_faces._gte"; Int cannot represent …`), said where it is and what is wrong: `n_faces._gte is "many",
+ * which is not a number`. Undefined for other messages.
+ */
+export function variableProblem(message: string): string | undefined {
+	const match = /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]*)")?; (.*)$/s.exec(message);
+	if (!match) return undefined;
+	const [, variable, value, at, reason] = match;
+	const place = at?.startsWith(`${variable}.`) ? at.slice(variable.length + 1) : at;
+	const field = /^Field "(\w+)" is not defined by type "\w+"/.exec(reason);
+	if (field) {
+		const where = place ? ` at ${place}` : '';
+		return `"${field[1]}"${where} is neither a column of this view nor an operator such as _eq or _gte`;
+	}
+	const known = VALUE_REASONS.find(([pattern]) => pattern.test(reason));
+	const what = known ? known[1] : `which is not valid: ${reason.replace(/\.$/, '')}`;
+	return `${place ?? `$${variable}`} is ${value}, ${what}`;
+}
+
+/**
+ * A value the server refused (its database judges types the schema leaves open, such as a timestamp written as
+ * text) names the parameter behind the variable, as the check before sending does; the API's code stays below.
+ */
+export function withParameterNamed<T>(error: T, names: ParameterNames): T {
+	if (!(error instanceof NodeApiError)) return error;
+	const start = error.message.indexOf('Variable "$');
+	const problem = start < 0 ? undefined : variableProblem(error.message.slice(start));
+	if (problem === undefined) return error;
+	const variable = /Variable "\$(\w+)"/.exec(error.message)?.[1] ?? '';
+	error.message = `Parameter "${names.variables[variable] ?? names.selection}": ${problem}`;
+	return error;
+}
+
 /**
  * Checks a document and its variables against the live schema before sending, and names the parameter at fault:
  * a variable's error names the parameter behind that variable, anything else names the selection's parameter.
@@ -104,7 +150,7 @@ export function assertValidAgainstSchema(
 		ctx,
 		itemIndex,
 		parameter,
-		`is not valid for this API: ${messagesOf(coerced.errors)}`,
+		variableProblem(first.message) ?? `is not valid for this API: ${messagesOf(coerced.errors)}`,
 	);
 }
 

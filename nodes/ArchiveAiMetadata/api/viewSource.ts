@@ -13,7 +13,7 @@ import {
 	withDocumentedNamesHint,
 } from './client';
 import type { AiMetadataConnection } from './client';
-import { assertValidAgainstSchema, buildViewQuery } from './documents';
+import { assertValidAgainstSchema, buildViewQuery, withParameterNamed } from './documents';
 import type { ParameterNames } from './documents';
 import { resolveView, documentedView, ViewNotFoundError } from './views';
 import type { AiViewKey, ResolvedView } from './views';
@@ -214,6 +214,6 @@ export async function readMappedRows<T>(
 			maxRows: request.maxRows,
 		});
 	} catch (error) {
-		throw withDocumentedNamesHint(error, view);
+		throw withDocumentedNamesHint(withParameterNamed(error, names), view);
 	}
 }

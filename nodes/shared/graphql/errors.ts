@@ -193,7 +193,7 @@ function safeGraphqlError(raw: unknown, secrets: readonly string[]): GraphqlErro
 function detailsOf(entry: GraphqlErrorEntry): string {
 	const code = entry.extensions?.code;
 	const path = entry.path?.join('.') ?? entry.extensions?.path;
-	return [code ? `code ${code}` : '', path && path !== '$' ? `path ${path}` : '']
+	return [code ? `error code "${code}"` : '', path && path !== '$' ? `at ${path}` : '']
 		.filter(Boolean)
 		.join(', ');
 }
@@ -215,7 +215,7 @@ function describeGraphqlErrors(
 		return `${entry.message ?? 'Unknown error'}${details ? ` (${details})` : ''}`;
 	});
 	const firstDetails = detailsOf(first);
-	if (firstDetails) lines.unshift(`The API's ${firstDetails}`);
+	if (firstDetails) lines.unshift(`The API answered with ${firstDetails}.`);
 	const more = errors.length - 1 - others.length;
 	if (more > 0) lines.push(`… and ${more} more ${more === 1 ? 'error' : 'errors'}`);
 	return lines.length > 0 ? lines.join('\n') : undefined;
@@ -261,13 +261,16 @@ export function unwrapGraphqlResponse<TData>(
 	const data =
 		typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
 	if (typeof data !== 'object' || data === null) {
+		const webPage = typeof body === 'string' && /^\s*</.test(body);
 		throw new NodeApiError(
 			node,
 			{ message: 'No data in GraphQL response' },
 			{
-				message: `${serviceName}: the response holds no GraphQL "data"`,
+				message: webPage
+					? `${serviceName}: the endpoint answered a web page, not GraphQL`
+					: `${serviceName}: the response holds no GraphQL "data"`,
 				description:
-					'The endpoint answered without data or errors; check the endpoint URL of the credential.',
+					"Check the credential's endpoint URL: it must be the API's GraphQL address, not a web page or login page.",
 				itemIndex,
 			},
 		);
@@ -342,26 +345,41 @@ export function failureToNodeApiError(
 		);
 	}
 	if (failure.status === undefined) {
+		// Without the network code in the response: n8n would replace the message with its own and take the code
+		// for an HTTP code, which reads as the server's refusal.
 		return new NodeApiError(
 			node,
-			{ message: 'Connection failed', code: failure.networkCode ?? null },
+			{ message: 'Connection failed' },
 			{
 				message: `${serviceName}: the request failed${afterRetries} (${describeNetworkCode(failure.networkCode)})`,
-				description: 'The server could not be reached or dropped the connection.',
+				description:
+					"Check the credential's endpoint URL, or try again later if the service is down.",
 				itemIndex,
 			},
 		);
 	}
+	const said = serverText(failure.body, secrets);
 	return new NodeApiError(
 		node,
 		{ message: `HTTP ${failure.status}`, httpCode: String(failure.status) },
 		{
 			message: `${serviceName}: ${statusMessage(failure.status)}${afterRetries}`,
-			description: serverText(failure.body, secrets),
+			description: [said === undefined ? '' : `The server said: ${said}.`, whatToDo(failure.status)]
+				.filter((text) => text !== '')
+				.join(' '),
 			httpCode: String(failure.status),
 			itemIndex,
 		},
 	);
+}
+
+/** What a user can change after an HTTP error, where something helps. */
+function whatToDo(status: number): string {
+	if (status === 429)
+		return 'The service limits requests: lower Max Concurrent Requests in the options, or run the workflow less often.';
+	if (status >= 500)
+		return 'Try again later; Max Retries in the options sets how often each request is retried first.';
+	return '';
 }
 
 function statusMessage(status: number): string {

@@ -164,7 +164,7 @@ describe('Custom Query', () => {
 		[
 			QUERY,
 			'{"limit": 2147483648, "status": "succeeded"}',
-			'Parameter "Variables": is not valid for this API',
+			'Parameter "Variables": $limit is 2147483648, which is not a whole number from -2147483648 to 2147483647',
 		],
 		[
 			QUERY,

@@ -239,11 +239,11 @@ describe('Get Many input checks', () => {
 		],
 		[
 			{ filters: { where: '{"no_such_column": {"_eq": 1}}' } },
-			'Parameter "Advanced Filter (JSON)": is not valid for this API',
+			'Parameter "Advanced Filter (JSON)": "no_such_column" is neither a column of this view nor an operator such as _eq or _gte',
 		],
 		[
 			{ filters: { where: '{"status": {"_almost": "x"}}' } },
-			'Parameter "Advanced Filter (JSON)": is not valid for this API',
+			'Parameter "Advanced Filter (JSON)": "_almost" at status is neither a column of this view nor an operator such as _eq or _gte',
 		],
 	])('refuses %j after reading the schema, before any data query', async (parameters, message) => {
 		const result = await runAi(sandbox, {
@@ -267,9 +267,9 @@ describe('Get Many input checks', () => {
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toMatch(/^AI Metadata API: /);
 		expect(result.error?.message).toBe('AI Metadata API: invalid regular expression');
-		expect(result.error?.description).toContain('code data-exception');
+		expect(result.error?.description).toContain('error code "data-exception"');
 		expect(result.error?.description).toContain(
-			'path $.selectionSet.speech_tasks.args.where.title._regex',
+			'at $.selectionSet.speech_tasks.args.where.title._regex',
 		);
 	});
 

@@ -201,7 +201,7 @@ describe('errors reach only the items they belong to', () => {
 		});
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Organization API: SPARQL timeout');
-		expect(result.error?.description).toMatch(/path k1/);
+		expect(result.error?.description).toMatch(/at k1\./);
 		expect(result.error?.context?.itemIndex).toBe(1);
 	});
 

@@ -174,7 +174,7 @@ describe('API errors', () => {
 		expect(result.error?.message).toBe(
 			'Organization API: Cannot query field "founded" on type "ContentPartner".',
 		);
-		expect(result.error?.description).toContain('code GRAPHQL_VALIDATION_FAILED');
+		expect(result.error?.description).toContain('error code "GRAPHQL_VALIDATION_FAILED"');
 		expect(result.error?.httpCode).toBe('400');
 		expect(sandbox().counters.get().org.statuses['400']).toBe(1);
 	});
@@ -185,7 +185,7 @@ describe('API errors', () => {
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Organization API: Unable to query SPARQL service');
 		expect(result.error?.description).toBe(
-			"The API's code INTERNAL_SERVER_ERROR, path contentpartners",
+			'The API answered with error code "INTERNAL_SERVER_ERROR", at contentpartners.',
 		);
 		expect(result.outputs).toEqual([]);
 	});
@@ -260,7 +260,7 @@ describe('token endpoint errors, without secrets', () => {
 			credentials: orgCredentials(sandbox(), { password: 'wrong-password' }),
 		});
 		expect(result.error?.message).toBe(
-			'Organization API: the token endpoint refused the credentials (HTTP 401). Check the user name / e-mail and password.',
+			'Organization API: the token endpoint refused the credential\'s "Username" and "Password" (HTTP 401): Invalid client credentials. Check both, for the environment the "Token URL" points to.',
 		);
 		expect(requestCounts(sandbox()).graphql).toBe(0);
 		expectNoSecrets(

@@ -281,7 +281,7 @@ describe.each(NODES)('$name node against a server that echoes the request', (nod
 			expectNoSecrets(result);
 			expect(result.error?.message).toContain('token [redacted] is not valid for this role');
 			expect(result.error?.description).toContain('"accessToken": "[redacted]"');
-			expect(result.error?.description).toContain('path face_tasks.[redacted]');
+			expect(result.error?.description).toContain('at face_tasks.[redacted]');
 			expect(result.error?.httpCode).toBe('invalid-jwt-[redacted]');
 		});
 
@@ -306,7 +306,7 @@ describe.each(NODES)('$name node against a server that echoes the request', (nod
 				mode = status;
 				const result = await runAgainstEcho(node, placement);
 				expectNoSecrets(result);
-				expect(result.error?.description).toMatch(/^token \[redacted\] (failed|refused|expired)/);
+				expect(result.error?.description).toMatch(/^The server said: token \[redacted\] (failed|refused|expired)/);
 			},
 		);
 
@@ -314,7 +314,7 @@ describe.each(NODES)('$name node against a server that echoes the request', (nod
 			mode = 'http500long';
 			const result = await runAgainstEcho(node, placement);
 			expectNoSecrets(result);
-			expect(result.error?.description).toBe(`${'x'.repeat(490)}[redacted]…`);
+			expect(result.error?.description).toMatch(new RegExp(`^The server said: ${'x'.repeat(490)}\\[redacted\\]…\\.`));
 			expect(everythingOf(result)).not.toContain(LIVE_TOKEN.slice(0, 8));
 		});
 
@@ -362,7 +362,7 @@ describe('GraphQL error entries of any shape', () => {
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('AI Metadata API: GraphQL error');
 		expect(result.error?.description).toContain('plain text entry with [redacted]');
-		expect(result.error?.description).toContain('42 (path [redacted]-0.[redacted]-1.');
+		expect(result.error?.description).toContain('42 (at [redacted]-0.[redacted]-1.');
 		expect(result.error?.description?.length).toBeLessThan(2000);
 		expectNoSecrets(result);
 	});

@@ -92,8 +92,8 @@ describe('GraphQL transport', () => {
 		});
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toMatch(/^AI Metadata API: .*no_such_field/);
-		expect(result.error?.description).toMatch(/code validation-failed/);
-		expect(result.error?.description).toBe("The API's code validation-failed");
+		expect(result.error?.description).toMatch(/error code "validation-failed"/);
+		expect(result.error?.description).toBe('The API answered with error code "validation-failed".');
 		expect(sandbox.counters.get().ai.requests.graphql).toBe(1);
 	});
 
@@ -104,7 +104,7 @@ describe('GraphQL transport', () => {
 			credentials: org(),
 		});
 		expect(invalid.error?.message).toMatch(/^Organization API: Cannot query field "nope"/);
-		expect(invalid.error?.description).toMatch(/code GRAPHQL_VALIDATION_FAILED/);
+		expect(invalid.error?.description).toMatch(/error code "GRAPHQL_VALIDATION_FAILED"/);
 		expect(invalid.error?.httpCode).toBe('400');
 
 		sandbox.faults.set('org', { sparqlDown: true });
@@ -114,7 +114,7 @@ describe('GraphQL transport', () => {
 			credentials: org(),
 		});
 		expect(down.error?.message).toBe('Organization API: Unable to query SPARQL service');
-		expect(down.error?.description).toMatch(/code INTERNAL_SERVER_ERROR, path organizations/);
+		expect(down.error?.description).toMatch(/error code "INTERNAL_SERVER_ERROR", at organizations/);
 	});
 
 	it('pages through a silent server cap (500) without losing rows, by POST and by GET', async () => {
