@@ -1,4 +1,4 @@
-import { labelOf } from '../../shared/n8n/english';
+import { labelOf, valueKindOf } from '../../shared/n8n/english';
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { loadSchema } from '../../shared/graphql/schemaCache';
@@ -31,18 +31,21 @@ export async function editorView(
 	}
 }
 
-/** The view's columns, sorted, each with its GraphQL type when known. */
+/** The view's columns by readable name, sorted; the hint gives the API's name and what the column holds. */
 export async function columnOptions(
 	ctx: ILoadOptionsFunctions,
 	viewKey: AiViewKey,
 ): Promise<INodePropertyOptions[]> {
 	const view = await editorView(ctx, viewKey);
 	return [...view.columns]
-		.map((column) => ({
-			name: labelOf(column),
-			value: column,
-			description: view.columnTypes[column] ? `${column} (${view.columnTypes[column]})` : column,
-		}))
+		.map((column) => {
+			const kind = valueKindOf(view.columnTypes[column]);
+			return {
+				name: labelOf(column),
+				value: column,
+				description: `Column "${column}"${kind ? `: ${kind}` : ''}`,
+			};
+		})
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -88,17 +91,16 @@ async function distinctValues(
 	}
 }
 
-function toOptions(values: string[]): INodePropertyOptions[] {
-	return values.map((value) => ({ name: value, value }));
-}
-
 /** The statuses rows of the view have, plus the documented ones (selectable even when no row has them yet). */
 export async function statusOptions(
 	ctx: ILoadOptionsFunctions,
 	viewKey: AiViewKey,
 ): Promise<INodePropertyOptions[]> {
 	const live = await distinctValues(ctx, viewKey, 'status');
-	return toOptions([...new Set([...DOCUMENTED_STATUSES, ...(live ?? [])])]);
+	return [...new Set([...DOCUMENTED_STATUSES, ...(live ?? [])])].map((status) => ({
+		name: labelOf(status),
+		value: status,
+	}));
 }
 
 /** The content partners (cp) rows of the view have. */
@@ -106,5 +108,5 @@ export async function contentPartnerOptions(
 	ctx: ILoadOptionsFunctions,
 	viewKey: AiViewKey,
 ): Promise<INodePropertyOptions[]> {
-	return toOptions((await distinctValues(ctx, viewKey, 'cp')) ?? []);
+	return ((await distinctValues(ctx, viewKey, 'cp')) ?? []).map((cp) => ({ name: cp, value: cp }));
 }

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { labelOf } from '../../shared/n8n/english';
+import { labelOf, valueKindOf } from '../../shared/n8n/english';
 
 import { enumValuesOfArgument, listFieldPaths, rootFieldOf } from '../api/fieldPaths';
 import { isOrgResourceName, RESOURCES } from '../api/resources';
@@ -42,8 +42,14 @@ export async function getFields(this: ILoadOptionsFunctions): Promise<INodePrope
 		.map((field) => ({
 			name: field.path.split('.').map(labelOf).join(' › '),
 			value: field.path,
-			description: `${field.path} (${field.typeName.replace(/[![\]]/g, '')})`,
+			description: hintOf(field.path, field.typeName),
 		}));
+}
+
+/** The API's path of a field and what it holds: `Field "primary_site.address.locality": text`. */
+function hintOf(path: string, typeName: string): string {
+	const kind = valueKindOf(typeName);
+	return `Field "${path}"${kind ? `: ${kind}` : ''}`;
 }
 
 export async function getOrgTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

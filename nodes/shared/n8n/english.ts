@@ -67,3 +67,27 @@ export function labelOf(apiName: string): string {
 	const label = (counted ? words.slice(1) : words).map(wordLabel).join(' ');
 	return counted ? `Number of ${label}` : label;
 }
+
+/** What a GraphQL type holds, in words (Hasura names Postgres types, GraphQL its own): "a UUID", "text". */
+export function valueKindOf(type: string | undefined): string | undefined {
+	if (type === undefined) return undefined;
+	if (type.startsWith('[') || type.startsWith('_')) return 'a list';
+	const words: Record<string, string> = {
+		ID: 'an identifier',
+		uuid: 'a UUID',
+		timestamptz: 'a date and time',
+		timestamp: 'a date and time',
+		date: 'a date',
+		Int: 'a whole number',
+		bigint: 'a whole number',
+		smallint: 'a whole number',
+		Float: 'a number',
+		float8: 'a number',
+		numeric: 'a number',
+		String: 'text',
+		Boolean: 'true or false',
+		jsonb: 'JSON',
+		json: 'JSON',
+	};
+	return words[type.replace(/!$/, '')];
+}

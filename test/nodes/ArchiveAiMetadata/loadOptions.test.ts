@@ -10,6 +10,8 @@ import {
 import type { AiNaming, Sandbox } from '../../../dev/emulators';
 import { aiToken } from '../../dev/emulators/testHelpers';
 import { resetState, withSandbox } from './helpers';
+import { listProblems } from '../englishRules';
+import { AI_VIEWS } from '../../../nodes/ArchiveAiMetadata/api/views';
 
 /**
  * The editor's option lists run in a load-options context, which the workflow harness does not provide. This one
@@ -71,7 +73,7 @@ describe.each<AiNaming>(['seed', 'live'])('option lists (%s naming)', (naming) =
 		);
 		expect(fields.find((field) => field.value === 'task_id')).toMatchObject({
 			name: 'Task ID',
-			description: 'task_id (uuid)',
+			description: 'Column "task_id": a UUID',
 		});
 		expect(fields.find((field) => field.value === 'cp')?.name).toBe('Content Partner');
 		const names = fields.map((field) => field.name);
@@ -92,7 +94,7 @@ describe.each<AiNaming>(['seed', 'live'])('option lists (%s naming)', (naming) =
 			};
 		const fields = await getFields.call(context);
 		expect(fields.map((field) => field.value)).toContain('extractor_json');
-		expect(fields.find((field) => field.value === 'task_id')?.description).toBe('task_id');
+		expect(fields.find((field) => field.value === 'task_id')?.description).toBe('Column "task_id"');
 	});
 });
 
@@ -170,5 +172,29 @@ describe('Get Many filter lists and From List (live naming)', () => {
 			name: expect.stringContaining(String(person.label)),
 			value: person.id,
 		});
+	});
+
+	// The lists also serve the AI Metadata Trigger (the same functions, its View instead of the Resource).
+	it('every list, for every view, reads as English (labels of API values included)', async () => {
+		const problems: string[] = [];
+		for (const view of Object.values(AI_VIEWS)) {
+			const context = loadOptionsContext(sandbox, view.resource);
+			const at = (list: string) => `${view.displayName} › ${list}`;
+			problems.push(
+				...listProblems(at('Field Names or IDs'), await getFields.call(context), true),
+				...listProblems(at('Status Names or IDs'), await getFilterStatuses.call(context), true),
+				...listProblems(
+					at('Content Partner Names or IDs'),
+					await getFilterContentPartners.call(context),
+					false,
+				),
+				...listProblems(at('From List'), (await searchRecentRecords.call(context)).results, false),
+			);
+			if (view.files.length > 0)
+				problems.push(
+					...listProblems(at('Files'), await getDownloadableFiles.call(context), true),
+				);
+		}
+		expect(problems).toEqual([]);
 	});
 });

@@ -16,6 +16,8 @@ import { startSandbox } from '../../../dev/emulators';
 import type { Sandbox } from '../../../dev/emulators';
 import { ORG_TYPES, SECTORS } from '../../../dev/emulators/org/dataset';
 import { loadOptionsContext, orgCredentials, requestCounts } from './helpers';
+import { listProblems } from '../englishRules';
+import { searchRecords } from '../../../nodes/ArchiveOrganization/methods/listSearch';
 
 let sandbox: Sandbox;
 
@@ -85,7 +87,7 @@ describe('field lists from the live schema', () => {
 		expect(paths.indexOf('label')).toBeLessThan(20);
 		expect(options.find((option) => option.value === 'iri')).toMatchObject({
 			name: 'IRI',
-			description: 'iri (ID)',
+			description: 'Field "iri": an identifier',
 		});
 		expect(options.find((option) => option.value === 'primary_site.address.locality')?.name).toBe(
 			'Primary Site › Address › Locality',
@@ -148,4 +150,20 @@ describe('enum values', () => {
 			(await getSectors.call(unreachableContext('organization'))).map((option) => option.value),
 		).toEqual(DEFAULT_SECTORS);
 	});
+});
+
+describe('every list reads as English', () => {
+	it.each(['contentPartner', 'organization', 'school', 'person'])(
+		'%s: fields, types, sectors and From List',
+		async (resource) => {
+			const context = liveContext(resource);
+			const problems = [
+				...listProblems(`${resource} › Field Names or IDs`, await getFields.call(context), true),
+				...listProblems(`${resource} › Type Name or ID`, await getOrgTypes.call(context), true),
+				...listProblems(`${resource} › Sector Name or ID`, await getSectors.call(context), true),
+				...listProblems(`${resource} › From List`, (await searchRecords.call(context)).results, false),
+			];
+			expect(problems).toEqual([]);
+		},
+	);
 });
