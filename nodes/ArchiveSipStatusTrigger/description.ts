@@ -120,7 +120,7 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 				name: 'includeRawEvent',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add the full parsed event body as the field "event"',
+				description: 'Whether to add the full parsed event body as the field "event", for fields of the archive\'s event that the item does not carry',
 			},
 			{
 				displayName: 'Max Body Size (KiB)',
@@ -129,7 +129,7 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: DEFAULT_MAX_BODY_KIB,
 				description:
-					'Larger requests are refused with status 400; a larger declared Content-Length is refused before the body is read. n8n itself reads JSON, form and XML bodies before the trigger runs, bounded by its N8N_PAYLOAD_SIZE_MAX (16 MiB by default).',
+					'Larger requests are refused with status 400, before the body is read where the sender declares its size. Raise it only if the archive sends larger events; n8n\'s own N8N_PAYLOAD_SIZE_MAX (16 MiB by default) still applies.',
 			},
 			{
 				displayName: 'Rate Limit (Events per Minute)',
@@ -138,7 +138,7 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0 },
 				default: 0,
 				description:
-					'Signed events beyond this rate are answered 429 so the archive retries later. 0 turns the limit off.',
+					'Set it when the workflow cannot keep up with bursts: signed events beyond this rate are answered 429 and the archive sends them again later. 0 turns the limit off.',
 			},
 			{
 				displayName: 'Send Filtered-Out Events to Extra Output',

@@ -66,7 +66,7 @@ const pageSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1 },
 	default: DEFAULT_PAGE_SIZE,
-	description: 'Rows requested per call (limit/offset paging)',
+	description: 'Rows requested per call (limit/offset paging). Lower it if the API times out on large pages.',
 };
 
 export const concurrencyOption: INodeProperties = {
@@ -87,7 +87,7 @@ export const keepRawJsonOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to return raw output columns (processed_json, transcript_json, statistics, ...) as the JSON text the API sends instead of parsed objects',
+		'Whether to return raw output columns (processed_json, transcript_json, statistics, ...) as the JSON text the API sends, to pass them on unchanged, instead of parsed objects',
 };
 
 /** The options `readOptions` reads for an operation that pages through rows, in the order they are listed. */

@@ -35,7 +35,7 @@ const IDS_PER_REQUEST = 500;
 /** Max Concurrent Requests of Get and Download Files: their look-up batches in flight (as in Organization's Get). */
 export const lookupConcurrencyOption: INodeProperties = {
 	...concurrencyOption,
-	description: `How many requests to send at the same time; each asks for up to ${IDS_PER_REQUEST} distinct IDs of the input items`,
+	description: `How many requests to send at the same time; each asks for up to ${IDS_PER_REQUEST} distinct IDs of the input items. Lower it if the API limits concurrent requests.`,
 };
 
 const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');

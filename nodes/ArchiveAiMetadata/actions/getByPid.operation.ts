@@ -55,7 +55,8 @@ export const description: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_PID_BATCH_SIZE },
 			default: DEFAULT_PID_BATCH_SIZE,
-			description: 'How many distinct PIDs one query asks for (pid _in [...])',
+			description:
+				'How many distinct PIDs one query asks for (pid _in [...]). Lower it if the API refuses or times out on large queries.',
 		},
 		whenNotFoundOption('PID'),
 		...pagedReadOptions,

@@ -147,7 +147,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether raw output columns (e.g. transcript_json) stay the JSON text the API sends instead of being parsed',
+					'Whether raw output columns (e.g. transcript_json) stay the JSON text the API sends, to pass them on unchanged, instead of being parsed',
 			},
 			{
 				displayName: 'Late Rows Window (Minutes)',
@@ -183,7 +183,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 10000 },
 				default: DEFAULT_PAGE_SIZE,
-				description: 'Records asked for per request',
+				description: 'Records asked for per request. Lower it if the API times out on large pages.',
 			},
 			{
 				displayName: 'Re-Emit Unfinished Run After (Minutes)',

@@ -79,7 +79,7 @@ export function optionsCollection(resource: OrgResource, operation: Operation): 
 		description:
 			operation === 'getAll'
 				? 'How many pages to fetch at the same time. More than the default helps only over long distances, and asks more of the API.'
-				: 'How many requests to send at the same time; each asks for up to 50 distinct keys of the input items',
+				: 'How many requests to send at the same time; each asks for up to 50 distinct keys of the input items. Lower it if the API limits concurrent requests.',
 	});
 	entries.push(maxRetriesOption('action'));
 	if (operation === 'getAll') {
@@ -91,8 +91,8 @@ export function optionsCollection(resource: OrgResource, operation: Operation): 
 			default: SERVER_PAGE_CAP,
 			description:
 				resource.name === 'person'
-					? 'Rows per request'
-					: `Rows per request; the server returns at most ${SERVER_PAGE_CAP}`,
+					? 'Rows per request. Lower it if the API times out on large pages.'
+					: `Rows per request; the server returns at most ${SERVER_PAGE_CAP}. Lower it if the API times out on large pages.`,
 		});
 	}
 	entries.push({
@@ -104,7 +104,8 @@ export function optionsCollection(resource: OrgResource, operation: Operation): 
 			{ name: 'POST', value: 'POST', description: 'Query in a JSON body' },
 		],
 		default: 'POST',
-		description: 'HTTP method for the GraphQL requests',
+		description:
+			'HTTP method for the GraphQL requests. Choose GET only where a proxy in front of the API lets GET through and not POST.',
 	});
 	if (operation === 'get') {
 		entries.push(whenNotFoundOption(resource.lookupKeys.map((key) => key.toUpperCase()).join(' or ')));

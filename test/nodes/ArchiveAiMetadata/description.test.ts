@@ -75,7 +75,7 @@ describe('node description', () => {
 			expect(option).toEqual({
 				...organizationGet,
 				description:
-					'How many requests to send at the same time; each asks for up to 500 distinct IDs of the input items',
+					'How many requests to send at the same time; each asks for up to 500 distinct IDs of the input items. Lower it if the API limits concurrent requests.',
 			});
 		}
 	});
