@@ -78,7 +78,13 @@ export class FaultBursts {
 			},
 		});
 		const { counts } = outcome;
-		if (counts.lost > 0 || counts.unanswered > 0)
+		// Whatever the test asserts to be 0 keeps the evidence when it is not.
+		if (
+			counts.lost > 0 ||
+			counts.unanswered > 0 ||
+			counts.unreported > 0 ||
+			counts.sinkFailures > 0
+		)
 			await keepEvidence(this.cluster, receiver, scenario, counts);
 		return outcome;
 	}
