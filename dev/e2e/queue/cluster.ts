@@ -260,6 +260,22 @@ export class QueueCluster {
 	}
 
 	/**
+	 * Stops every worker and webhook processor and starts it again, all at once (main stays): a cluster whose processes
+	 * start afresh, for a fault burst that must not inherit what the last one left behind.
+	 */
+	async restartWorkersAndProcessors(): Promise<void> {
+		const members = [...this.workers, ...this.webhookProcessors];
+		await Promise.all(members.map((member) => this.stopProcess(member)));
+		await Promise.all(
+			members.map((member) =>
+				member.role === 'worker'
+					? this.startProcess(member, this.workerArgs(), WORKER_READY)
+					: this.startProcess(member, ['webhook'], WEBHOOK_READY),
+			),
+		);
+	}
+
+	/**
 	 * Starts again every n8n process that exited by itself (as a container's restart policy would: n8n exits when it
 	 * cannot reach Redis for long). Returns what was restarted.
 	 */
