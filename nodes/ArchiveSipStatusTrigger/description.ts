@@ -120,7 +120,8 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 				name: 'includeRawEvent',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add the full parsed event body as the field "event", for fields of the archive\'s event that the item does not carry',
+				description:
+					'Whether to add the full parsed event body as the field "event", for fields of the archive\'s event that the item does not carry',
 			},
 			{
 				displayName: 'Max Body Size (KiB)',
@@ -129,7 +130,7 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: DEFAULT_MAX_BODY_KIB,
 				description:
-					'Larger requests are refused with status 400, before the body is read where the sender declares its size. Raise it only if the archive sends larger events; n8n\'s own N8N_PAYLOAD_SIZE_MAX (16 MiB by default) still applies.',
+					"Larger requests are refused with status 400, before the body is read where the sender declares its size. Raise it only if the archive sends larger events; n8n's own N8N_PAYLOAD_SIZE_MAX (16 MiB by default) still applies.",
 			},
 			{
 				displayName: 'Rate Limit (Events per Minute)',

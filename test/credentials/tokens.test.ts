@@ -88,7 +88,11 @@ describe('AI Metadata API credential', () => {
 	});
 
 	it.each([
-		['a wrong password', { password: 'wrong-password' }, /refused the credential's "E-Mail" and "Password" \(HTTP 401\)/],
+		[
+			'a wrong password',
+			{ password: 'wrong-password' },
+			/refused the credential's "E-Mail" and "Password" \(HTTP 401\)/,
+		],
 		[
 			'an unreachable token host',
 			{ authUrl: 'http://127.0.0.1:9' },

@@ -66,7 +66,6 @@ export function problemsOf({ text, kind }: Pick<EditorText, 'text' | 'kind'>): s
 	return problems;
 }
 
-
 /**
  * Problems of an option list loaded from an API, one line per option at fault. `labelsAreOurs`: the names are the
  * package's own words for API values (columns, statuses, types), held to the label rules; otherwise they are the

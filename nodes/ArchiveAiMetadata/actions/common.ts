@@ -66,7 +66,8 @@ const pageSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1 },
 	default: DEFAULT_PAGE_SIZE,
-	description: 'Rows requested per call (limit/offset paging). Lower it if the API times out on large pages.',
+	description:
+		'Rows requested per call (limit/offset paging). Lower it if the API times out on large pages.',
 };
 
 export const concurrencyOption: INodeProperties = {

@@ -8,7 +8,12 @@ import type {
 
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
-import { hintUnmatched, markFound, notFoundOutput, whenNotFoundOption } from '../../shared/n8n/notFound';
+import {
+	hintUnmatched,
+	markFound,
+	notFoundOutput,
+	whenNotFoundOption,
+} from '../../shared/n8n/notFound';
 import type { NotFoundKey } from '../../shared/n8n/notFound';
 import { nounOf } from '../../shared/n8n/english';
 import { isUuid, parameterError, UUID_REGEX } from '../../shared/n8n/params';
@@ -250,7 +255,9 @@ async function executeGet(session: AiSession, viewKey: AiViewKey): Promise<INode
 				const { whenNotFound } = item.options;
 				const record = records.get(recordKeyOf(view, item.id));
 				if (record) {
-					results.set(itemIndex, [markFound(shapeRecord(view, record, item.options), whenNotFound)]);
+					results.set(itemIndex, [
+						markFound(shapeRecord(view, record, item.options), whenNotFound),
+					]);
 					continue;
 				}
 				const lookup = lookupOf(view, item.id);

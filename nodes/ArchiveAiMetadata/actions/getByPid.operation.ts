@@ -12,7 +12,12 @@ import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import { listValue, shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import { requireText } from '../../shared/n8n/params';
-import { hintUnmatched, markFound, notFoundOutput, whenNotFoundOption } from '../../shared/n8n/notFound';
+import {
+	hintUnmatched,
+	markFound,
+	notFoundOutput,
+	whenNotFoundOption,
+} from '../../shared/n8n/notFound';
 import type { NotFoundKey } from '../../shared/n8n/notFound';
 import { nounOf } from '../../shared/n8n/english';
 import { combineConditions, fieldsFor } from '../api/documents';
@@ -112,7 +117,11 @@ async function executeGetByPid(
 					);
 					continue;
 				}
-				const lookup = { noun: nounOf(view.definition.displayName), key: 'pid', value: parameters.pid };
+				const lookup = {
+					noun: nounOf(view.definition.displayName),
+					key: 'pid',
+					value: parameters.pid,
+				};
 				if (whenNotFound === 'noItem') unmatched.push(lookup);
 				results.set(itemIndex, notFoundOutput(ctx, whenNotFound, lookup, itemIndex));
 			}

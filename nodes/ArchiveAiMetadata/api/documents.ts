@@ -73,11 +73,17 @@ function messagesOf(errors: readonly GraphQLError[]): string {
 /** Why a value is refused, in words a user reads: graphql-js' and the database's reasons, by their start. */
 const VALUE_REASONS: Array<[RegExp, string]> = [
 	[/^Int cannot represent non-integer value/, 'which is not a whole number'],
-	[/^Int cannot represent non 32-bit/, 'which is not a whole number from -2147483648 to 2147483647'],
+	[
+		/^Int cannot represent non 32-bit/,
+		'which is not a whole number from -2147483648 to 2147483647',
+	],
 	[/^Float cannot represent non numeric value/, 'which is not a number'],
 	[/^String cannot represent/, 'which is not text'],
 	[/^Boolean cannot represent/, 'which is not true or false'],
-	[/invalid input syntax for type timestamp/, 'which is not an ISO 8601 date and time such as 2025-06-01T08:00:00Z'],
+	[
+		/invalid input syntax for type timestamp/,
+		'which is not an ISO 8601 date and time such as 2025-06-01T08:00:00Z',
+	],
 	[/invalid input syntax for type uuid/, 'which is not a UUID'],
 ];
 
@@ -86,8 +92,10 @@ const VALUE_REASONS: Array<[RegExp, string]> = [
  * "where.n_faces._gte"; Int cannot represent …`), said where it is and what is wrong: `n_faces._gte is "many",
  * which is not a number`. Undefined for other messages.
  */
-export function variableProblem(message: string): string | undefined {
-	const match = /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]*)")?; (.*)$/s.exec(message);
+function variableProblem(message: string): string | undefined {
+	const match = /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]*)")?; (.*)$/s.exec(
+		message,
+	);
 	if (!match) return undefined;
 	const [, variable, value, at, reason] = match;
 	const place = at?.startsWith(`${variable}.`) ? at.slice(variable.length + 1) : at;

@@ -34,7 +34,8 @@ export function outputProperties(resource: OrgResource, operation: Operation): I
 			resource.hasSites
 				? {
 						record: resource.singular,
-						simplified: 'The fields that hold a value rather than a link: ID, IRI, label, homepage and the like',
+						simplified:
+							'The fields that hold a value rather than a link: ID, IRI, label, homepage and the like',
 						raw: 'Every field with the objects it links to: sites, logo, account manager, classification, units and posts',
 					}
 				: {
@@ -108,7 +109,9 @@ export function optionsCollection(resource: OrgResource, operation: Operation): 
 			'HTTP method for the GraphQL requests. Choose GET only where a proxy in front of the API lets GET through and not POST.',
 	});
 	if (operation === 'get') {
-		entries.push(whenNotFoundOption(resource.lookupKeys.map((key) => key.toUpperCase()).join(' or ')));
+		entries.push(
+			whenNotFoundOption(resource.lookupKeys.map((key) => key.toUpperCase()).join(' or ')),
+		);
 	}
 	return collection(showFor(resource, operation), entries);
 }

@@ -16,7 +16,8 @@ export function whenNotFoundOption(key: string): INodeProperties {
 			{
 				name: 'Output No Item',
 				value: 'noItem',
-				description: 'The input item gets no output; the output panel says how many matched nothing',
+				description:
+					'The input item gets no output; the output panel says how many matched nothing',
 			},
 			{
 				name: 'Output a Not-Found Item',
@@ -26,7 +27,7 @@ export function whenNotFoundOption(key: string): INodeProperties {
 			{
 				name: 'Stop With an Error',
 				value: 'error',
-				description: "The node fails, unless its On Error setting says to continue",
+				description: 'The node fails, unless its On Error setting says to continue',
 			},
 		],
 		default: DEFAULT_WHEN_NOT_FOUND,

@@ -115,10 +115,14 @@ describe('batched look-ups across input items', () => {
 			{ id: '' },
 			{ id: tasks[2].task_id },
 		];
-		const result = await runAi(sandbox, { ...getByTaskId, options: { whenNotFound: 'error' } }, {
-			input,
-			settings: { continueOnFail: true },
-		});
+		const result = await runAi(
+			sandbox,
+			{ ...getByTaskId, options: { whenNotFound: 'error' } },
+			{
+				input,
+				settings: { continueOnFail: true },
+			},
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.outputs[0]).toEqual([
 			{ json: { task_id: tasks[1].task_id, pid: tasks[1].pid }, pairedItem: { item: 0 } },

@@ -51,7 +51,8 @@ describe('Output Simplified holds exactly the columns its description names', ()
 			expect(result.error).toBeUndefined();
 			const rows = jsonOf(result);
 			expect(rows.length).toBeGreaterThan(0);
-			for (const row of rows) expect(Object.keys(row).map(labelOf)).toEqual(namedLabels(description));
+			for (const row of rows)
+				expect(Object.keys(row).map(labelOf)).toEqual(namedLabels(description));
 		},
 	);
 

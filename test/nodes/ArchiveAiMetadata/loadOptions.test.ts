@@ -191,9 +191,7 @@ describe('Get Many filter lists and From List (live naming)', () => {
 				...listProblems(at('From List'), (await searchRecentRecords.call(context)).results, false),
 			);
 			if (view.files.length > 0)
-				problems.push(
-					...listProblems(at('Files'), await getDownloadableFiles.call(context), true),
-				);
+				problems.push(...listProblems(at('Files'), await getDownloadableFiles.call(context), true));
 		}
 		expect(problems).toEqual([]);
 	});

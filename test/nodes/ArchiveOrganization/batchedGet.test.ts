@@ -152,7 +152,9 @@ describe('not found, per item', () => {
 			},
 			{ json: pick(first, FIELDS), pairedItem: { item: 1 } },
 			{
-				json: expect.objectContaining({ error: 'No content partner with id "OR-missing" was found' }),
+				json: expect.objectContaining({
+					error: 'No content partner with id "OR-missing" was found',
+				}),
 				pairedItem: { item: 2 },
 			},
 		]);
@@ -160,9 +162,13 @@ describe('not found, per item', () => {
 
 	it('with "Stop With an Error" and without Continue On Fail, the first missing item in input order fails the node', async () => {
 		const [first] = partners();
-		const result = await runOrganizationNode(sandbox(), getPartner({ options: { whenNotFound: 'error' } }), {
-			input: [{ key: first.id }, { key: 'OR-second' }, { key: 'OR-third' }],
-		});
+		const result = await runOrganizationNode(
+			sandbox(),
+			getPartner({ options: { whenNotFound: 'error' } }),
+			{
+				input: [{ key: first.id }, { key: 'OR-second' }, { key: 'OR-third' }],
+			},
+		);
 		expect(result.error?.message).toBe('No content partner with id "OR-second" was found');
 		expect(result.error?.context?.itemIndex).toBe(1);
 	});

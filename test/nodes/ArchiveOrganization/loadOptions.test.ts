@@ -161,7 +161,11 @@ describe('every list reads as English', () => {
 				...listProblems(`${resource} › Field Names or IDs`, await getFields.call(context), true),
 				...listProblems(`${resource} › Type Name or ID`, await getOrgTypes.call(context), true),
 				...listProblems(`${resource} › Sector Name or ID`, await getSectors.call(context), true),
-				...listProblems(`${resource} › From List`, (await searchRecords.call(context)).results, false),
+				...listProblems(
+					`${resource} › From List`,
+					(await searchRecords.call(context)).results,
+					false,
+				),
 			];
 			expect(problems).toEqual([]);
 		},

@@ -42,7 +42,9 @@ describe('Output Simplified holds what its description names', () => {
 				'The fields that hold a value rather than a link: ID, IRI, label, homepage and the like',
 			);
 			for (const row of await simplifiedRows(resource)) {
-				expect(Object.keys(row)).toEqual(expect.arrayContaining(['id', 'iri', 'label', 'homepage']));
+				expect(Object.keys(row)).toEqual(
+					expect.arrayContaining(['id', 'iri', 'label', 'homepage']),
+				);
 				expect(Object.entries(row).filter(([, value]) => !isPlain(value))).toEqual([]);
 			}
 		},

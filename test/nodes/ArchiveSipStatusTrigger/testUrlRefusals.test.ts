@@ -23,8 +23,7 @@ describe('a refused test event fails the test run with what to check', () => {
 		expect(answer.status).toBe(500);
 		expect(errorOf(trigger)).toMatchObject({
 			name: 'NodeOperationError',
-			message:
-				'The test event was refused: its signature matches none of the signing secrets',
+			message: 'The test event was refused: its signature matches none of the signing secrets',
 			description: expect.stringContaining(
 				"Check that the credential's Signing Secret is the whsec_",
 			),

@@ -306,7 +306,9 @@ describe.each(NODES)('$name node against a server that echoes the request', (nod
 				mode = status;
 				const result = await runAgainstEcho(node, placement);
 				expectNoSecrets(result);
-				expect(result.error?.description).toMatch(/^The server said: token \[redacted\] (failed|refused|expired)/);
+				expect(result.error?.description).toMatch(
+					/^The server said: token \[redacted\] (failed|refused|expired)/,
+				);
 			},
 		);
 
@@ -314,7 +316,9 @@ describe.each(NODES)('$name node against a server that echoes the request', (nod
 			mode = 'http500long';
 			const result = await runAgainstEcho(node, placement);
 			expectNoSecrets(result);
-			expect(result.error?.description).toMatch(new RegExp(`^The server said: ${'x'.repeat(490)}\\[redacted\\]…\\.`));
+			expect(result.error?.description).toMatch(
+				new RegExp(`^The server said: ${'x'.repeat(490)}\\[redacted\\]…\\.`),
+			);
 			expect(everythingOf(result)).not.toContain(LIVE_TOKEN.slice(0, 8));
 		});
 

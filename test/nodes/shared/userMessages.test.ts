@@ -76,7 +76,8 @@ describe('credential and connection messages', () => {
 		});
 		expect(shown(result)).toEqual({
 			message: 'AI Metadata API: the request failed (connection refused)',
-			description: "Check the credential's endpoint URL, or try again later if the service is down.",
+			description:
+				"Check the credential's endpoint URL, or try again later if the service is down.",
 		});
 	});
 
@@ -90,7 +91,7 @@ describe('credential and connection messages', () => {
 		});
 	});
 
-	it('rate limited: the server\'s words, and what to lower', async () => {
+	it("rate limited: the server's words, and what to lower", async () => {
 		sandbox().faults.set('ai', { status429: { every: 1, retryAfter: 0 } });
 		const result = await runAi(sandbox(), LIST);
 		expect(shown(result)).toEqual({
@@ -100,7 +101,7 @@ describe('credential and connection messages', () => {
 		});
 	});
 
-	it('the service failing: the server\'s words, and when to try again', async () => {
+	it("the service failing: the server's words, and when to try again", async () => {
 		sandbox().faults.set('ai', { status5xx: { every: 1, code: 503 } });
 		const result = await runAi(sandbox(), LIST);
 		expect(shown(result)).toEqual({
@@ -143,7 +144,10 @@ describe('filter values', () => {
 	});
 
 	it('a column the view does not have', async () => {
-		const result = await runAi(sandbox(), { ...LIST, filters: { where: '{"n_faces": {"_gte": 3}}' } });
+		const result = await runAi(sandbox(), {
+			...LIST,
+			filters: { where: '{"n_faces": {"_gte": 3}}' },
+		});
 		expect(result.error?.message).toBe(
 			'Parameter "Advanced Filter (JSON)": "n_faces" is neither a column of this view nor an operator such as _eq or _gte',
 		);
