@@ -287,7 +287,7 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadata')('Archive AI Metadata in real n8
 			expect(nodeJson(seedRun, 'Custom Query')).toEqual(expected);
 		});
 
-		it('answers an unknown task id with an error item when set to continue', () => {
+		it('answers an unknown task id with an error item when asked to stop with an error and set to continue', () => {
 			expect(nodeJson(seedRun, 'Missing Face Task')).toEqual([
 				expect.objectContaining({ error: expect.stringContaining(MISSING_TASK_ID) }),
 			]);
@@ -478,7 +478,12 @@ function seedNamesWorkflow(credential: CredentialRef, data: AiDataset) {
 		aiNode(
 			'Missing Face Task',
 			credential,
-			{ resource: 'faceTask', operation: 'get', taskId: MISSING_TASK_ID },
+			{
+				resource: 'faceTask',
+				operation: 'get',
+				taskId: MISSING_TASK_ID,
+				options: { whenNotFound: 'error' },
+			},
 			'continueRegularOutput',
 		),
 	];
