@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsCollection } from '../shared/n8n/descriptions';
 import { RESPOND_PARAMETER } from './respond';
 import { DEFAULT_MAX_BODY_KIB, DEFAULT_TOLERANCE_SECONDS, MAX_TOLERANCE_SECONDS } from './settings';
 import { DEFAULT_CUSTOM_EVENT_TYPES, DEFAULT_EVENT_TYPE_CHOICE } from './typeFilter';
@@ -108,55 +109,48 @@ export const sipStatusTriggerProperties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { [RESPOND_PARAMETER]: ['afterSaved'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Raw Event',
-				name: 'includeRawEvent',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to add the full parsed event body as the field "event", for fields of the archive\'s event that the item does not carry',
-			},
-			{
-				displayName: 'Max Body Size (KiB)',
-				name: 'maxBodySizeKib',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_MAX_BODY_KIB,
-				description:
-					"Larger requests are refused with status 400, before the body is read where the sender declares its size. Raise it only if the archive sends larger events; n8n's own N8N_PAYLOAD_SIZE_MAX (16 MiB by default) still applies.",
-			},
-			{
-				displayName: 'Rate Limit (Events per Minute)',
-				name: 'eventsPerMinute',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 0,
-				description:
-					'Set it when the workflow cannot keep up with bursts: signed events beyond this rate are answered 429 and the archive sends them again later. 0 turns the limit off.',
-			},
-			{
-				displayName: 'Send Filtered-Out Events to Extra Output',
-				name: 'sendFilteredOut',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether events left out by Event Types or Start Workflow On start the workflow on an extra output named Filtered Out, instead of only being logged',
-			},
-			{
-				displayName: 'Timestamp Tolerance (Seconds)',
-				name: 'toleranceSeconds',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_TOLERANCE_SECONDS },
-				default: DEFAULT_TOLERANCE_SECONDS,
-				description: `How far the webhook-timestamp may be from this server's clock, either way (at most ${MAX_TOLERANCE_SECONDS}). After n8n starts, Production URL events get 503 for this long and the archive resends them, so a copy captured earlier cannot run twice.`,
-			},
-		],
-	},
+	optionsCollection(undefined, [
+		{
+			displayName: 'Include Raw Event',
+			name: 'includeRawEvent',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to add the full parsed event body as the field "event", for fields of the archive\'s event that the item does not carry',
+		},
+		{
+			displayName: 'Max Body Size (KiB)',
+			name: 'maxBodySizeKib',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_MAX_BODY_KIB,
+			description:
+				"Larger requests are refused with status 400, before the body is read where the sender declares its size. Raise it only if the archive sends larger events; n8n's own N8N_PAYLOAD_SIZE_MAX (16 MiB by default) still applies.",
+		},
+		{
+			displayName: 'Rate Limit (Events per Minute)',
+			name: 'eventsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Set it when the workflow cannot keep up with bursts: signed events beyond this rate are answered 429 and the archive sends them again later. 0 turns the limit off.',
+		},
+		{
+			displayName: 'Send Filtered-Out Events to Extra Output',
+			name: 'sendFilteredOut',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether events left out by Event Types or Start Workflow On start the workflow on an extra output named Filtered Out, instead of only being logged',
+		},
+		{
+			displayName: 'Timestamp Tolerance (Seconds)',
+			name: 'toleranceSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_TOLERANCE_SECONDS },
+			default: DEFAULT_TOLERANCE_SECONDS,
+			description: `How far the webhook-timestamp may be from this server's clock, either way (at most ${MAX_TOLERANCE_SECONDS}). After n8n starts, Production URL events get 503 for this long and the archive resends them, so a copy captured earlier cannot run twice.`,
+		},
+	]),
 ];

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 import {
+	maxConcurrencyOption,
 	maxRetriesOption,
 	optionsCollection,
 	outputParameter,
@@ -70,15 +70,9 @@ const pageSizeOption: INodeProperties = {
 		'Rows requested per call (limit/offset paging). Lower it if the API times out on large pages.',
 };
 
-export const concurrencyOption: INodeProperties = {
-	displayName: 'Max Concurrent Requests',
-	name: 'maxConcurrency',
-	type: 'number',
-	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
-	default: DEFAULT_ACTION_CONCURRENCY,
-	description:
-		'How many page requests may be in flight at once. More than the default helps only over long distances, and asks more of the API.',
-};
+export const concurrencyOption = maxConcurrencyOption(
+	'How many page requests may be in flight at once. More than the default helps only over long distances, and asks more of the API.',
+);
 
 export const retriesOption = maxRetriesOption('action');
 

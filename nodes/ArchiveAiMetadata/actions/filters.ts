@@ -9,6 +9,7 @@ import {
 	textOf,
 } from '../../shared/n8n/params';
 import type { ParameterContext } from '../../shared/n8n/params';
+import { textParameter } from '../../shared/n8n/descriptions';
 import { combineConditions, escapeLikePattern } from '../api/documents';
 import type { AiViewDefinition, ResolvedView } from '../api/views';
 import { resourcesWhere, showFor } from './common';
@@ -43,30 +44,33 @@ const containsText = (value: unknown): Condition | undefined => {
 
 const column = (name: string) => () => name;
 
-/** "One of these identifiers" on an id column users hold (comma-separated, exact values). */
-function idList(name: string, displayName: string, columnName: string): Filter {
+/** "One of these values" on a column, given as comma-separated text. */
+function inListFilter(
+	name: string,
+	displayName: string,
+	columnName: string,
+	description: string,
+): Filter {
 	return {
-		property: {
-			displayName,
-			name,
-			type: 'string',
-			default: '',
-			description: `Only rows whose ${columnName} is one of these values (exact, comma-separated)`,
-		},
+		property: textParameter(name, displayName, description),
 		column: column(columnName),
 		toCondition: (_ctx, _itemIndex, value) => inList(value),
 	};
 }
 
+/** "One of these identifiers" on an id column users hold (comma-separated, exact values). */
+function idList(name: string, displayName: string, columnName: string): Filter {
+	const description = `Only rows whose ${columnName} is one of these values (exact, comma-separated)`;
+	return inListFilter(name, displayName, columnName, description);
+}
+
 function textContains(name: string, displayName: string, columnName: string, rows: string): Filter {
 	return {
-		property: {
-			displayName,
+		property: textParameter(
 			name,
-			type: 'string',
-			default: '',
-			description: `Only ${rows} whose ${columnName} contains this text (case-insensitive)`,
-		},
+			displayName,
+			`Only ${rows} whose ${columnName} contains this text (case-insensitive)`,
+		),
 		column: column(columnName),
 		toCondition: (_ctx, _itemIndex, value) => containsText(value),
 	};
@@ -123,17 +127,7 @@ const FILTERS = {
 		column: column('cp'),
 		toCondition: (_ctx, _itemIndex, value) => inList(value),
 	},
-	pid: {
-		property: {
-			displayName: 'PID',
-			name: 'pid',
-			type: 'string',
-			default: '',
-			description: 'Only rows of these PIDs (comma-separated)',
-		},
-		column: column('pid'),
-		toCondition: (_ctx, _itemIndex, value) => inList(value),
-	},
+	pid: inListFilter('pid', 'PID', 'pid', 'Only rows of these PIDs (comma-separated)'),
 	// The label names the view's own time column; the condition follows the live one.
 	timeFromProcessed: timeBound('timeFrom', 'processed_time'),
 	timeToProcessed: timeBound('timeTo', 'processed_time'),
@@ -165,29 +159,18 @@ const FILTERS = {
 		},
 	},
 	personName: textContains('personName', 'Person Name Contains', 'refset_person_name', 'matches'),
-	clusterUuid: {
-		property: {
-			displayName: 'Cluster UUID',
-			name: 'clusterUuid',
-			type: 'string',
-			default: '',
-			description: 'Only matches of these clusters (comma-separated)',
-		},
-		column: column('cluster_uuid'),
-		toCondition: (_ctx, _itemIndex, value) => inList(value),
-	},
-	refsetPersonId: {
-		property: {
-			displayName: 'Reference-Set Person ID',
-			name: 'refsetPersonId',
-			type: 'string',
-			default: '',
-			description:
-				'Only matches of these reference-set persons (refset_person_id, comma-separated)',
-		},
-		column: column('refset_person_id'),
-		toCondition: (_ctx, _itemIndex, value) => inList(value),
-	},
+	clusterUuid: inListFilter(
+		'clusterUuid',
+		'Cluster UUID',
+		'cluster_uuid',
+		'Only matches of these clusters (comma-separated)',
+	),
+	refsetPersonId: inListFilter(
+		'refsetPersonId',
+		'Reference-Set Person ID',
+		'refset_person_id',
+		'Only matches of these reference-set persons (refset_person_id, comma-separated)',
+	),
 	externalId: idList('externalId', 'External ID', 'external_id'),
 	fragmentId: idList('fragmentId', 'Fragment ID', 'fragment_id'),
 	mainLocalId: idList('mainLocalId', 'Main Local ID', 'main_local_id'),

@@ -1,8 +1,12 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { maxRetriesOption } from '../../shared/n8n/descriptions';
+import {
+	maxConcurrencyOption,
+	maxRetriesOption,
+	optionsCollection,
+} from '../../shared/n8n/descriptions';
 import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
 import { viewOutputParameter } from '../actions/common';
-import { DEFAULT_TRIGGER_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
+import { DEFAULT_TRIGGER_CONCURRENCY } from '../../shared/n8n/limits';
 
 /** Views the trigger can watch: each has a time that moves when a row is new or changed. */
 export const TRIGGER_VIEWS = [
@@ -114,96 +118,84 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			'Columns to emit; the time and key columns always come along. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Emit As',
-				name: 'emitAs',
-				type: 'options',
-				options: [
-					{
-						name: 'One Item per Record',
-						value: 'eachRecord',
-						description: 'Each record becomes its own item',
-					},
-					{
-						name: 'One Item Holding All Records',
-						value: 'oneItem',
-						description:
-							'A single item with the records of the poll in "records" (e.g. one export file per poll)',
-					},
-				],
-				default: 'eachRecord',
-				description: 'How the records of one poll are emitted',
-			},
-			{
-				displayName: 'Keep Raw JSON Text',
-				name: 'keepRawJson',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether raw output columns (e.g. transcript_json) stay the JSON text the API sends, to pass them on unchanged, instead of being parsed',
-			},
-			{
-				displayName: 'Late Rows Window (Minutes)',
-				name: 'lateRowsWindow',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: MAX_LATE_ROWS_WINDOW_MINUTES, numberPrecision: 2 },
-				default: DEFAULT_LATE_ROWS_WINDOW_MINUTES,
-				description:
-					'Also emit rows that appear late (a late commit, replication lag) when their time is at most this many minutes before the newest time emitted. 0 emits only rows from that time on.',
-			},
-			{
-				displayName: 'Max Concurrent Requests',
-				name: 'maxConcurrency',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
-				default: DEFAULT_TRIGGER_CONCURRENCY,
-				description:
-					'How many pages are requested at the same time when many records are new. More than the default helps only over long distances, and asks more of the API.',
-			},
-			{
-				displayName: 'Max Records per Poll',
-				name: 'maxRecordsPerPoll',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_MAX_RECORDS_PER_POLL,
-				description:
-					'The most records one poll emits. The rest follow on the next poll, in order; none are dropped.',
-			},
-			maxRetriesOption('poll'),
-			{
-				displayName: 'Page Size',
-				name: 'pageSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 10000 },
-				default: DEFAULT_PAGE_SIZE,
-				description: 'Records asked for per request. Lower it if the API times out on large pages.',
-			},
-			{
-				displayName: 'Re-Emit Unfinished Run After (Minutes)',
-				name: 'reemitAfterMinutes',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_REEMIT_AFTER_MINUTES },
-				default: DEFAULT_REEMIT_AFTER_MINUTES,
-				description:
-					'The trigger waits for the run it started to finish, so no record is skipped when n8n stops. A run not finished after this many minutes has its records emitted again.',
-			},
-			{
-				displayName: 'Start From',
-				name: 'startFrom',
-				type: 'dateTime',
-				default: '',
-				description:
-					'On first activation, also emit records from this moment on (without a zone, the workflow timezone applies). Without it, only records newer than the activation are emitted; changing it starts over.',
-			},
-		],
-	},
+	optionsCollection(undefined, [
+		{
+			displayName: 'Emit As',
+			name: 'emitAs',
+			type: 'options',
+			options: [
+				{
+					name: 'One Item per Record',
+					value: 'eachRecord',
+					description: 'Each record becomes its own item',
+				},
+				{
+					name: 'One Item Holding All Records',
+					value: 'oneItem',
+					description:
+						'A single item with the records of the poll in "records" (e.g. one export file per poll)',
+				},
+			],
+			default: 'eachRecord',
+			description: 'How the records of one poll are emitted',
+		},
+		{
+			displayName: 'Keep Raw JSON Text',
+			name: 'keepRawJson',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether raw output columns (e.g. transcript_json) stay the JSON text the API sends, to pass them on unchanged, instead of being parsed',
+		},
+		{
+			displayName: 'Late Rows Window (Minutes)',
+			name: 'lateRowsWindow',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_LATE_ROWS_WINDOW_MINUTES, numberPrecision: 2 },
+			default: DEFAULT_LATE_ROWS_WINDOW_MINUTES,
+			description:
+				'Also emit rows that appear late (a late commit, replication lag) when their time is at most this many minutes before the newest time emitted. 0 emits only rows from that time on.',
+		},
+		maxConcurrencyOption(
+			'How many pages are requested at the same time when many records are new. More than the default helps only over long distances, and asks more of the API.',
+			DEFAULT_TRIGGER_CONCURRENCY,
+		),
+		{
+			displayName: 'Max Records per Poll',
+			name: 'maxRecordsPerPoll',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_MAX_RECORDS_PER_POLL,
+			description:
+				'The most records one poll emits. The rest follow on the next poll, in order; none are dropped.',
+		},
+		maxRetriesOption('poll'),
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10000 },
+			default: DEFAULT_PAGE_SIZE,
+			description: 'Records asked for per request. Lower it if the API times out on large pages.',
+		},
+		{
+			displayName: 'Re-Emit Unfinished Run After (Minutes)',
+			name: 'reemitAfterMinutes',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_REEMIT_AFTER_MINUTES },
+			default: DEFAULT_REEMIT_AFTER_MINUTES,
+			description:
+				'The trigger waits for the run it started to finish, so no record is skipped when n8n stops. A run not finished after this many minutes has its records emitted again.',
+		},
+		{
+			displayName: 'Start From',
+			name: 'startFrom',
+			type: 'dateTime',
+			default: '',
+			description:
+				'On first activation, also emit records from this moment on (without a zone, the workflow timezone applies). Without it, only records newer than the activation are emitted; changing it starts over.',
+		},
+	]),
 ];
 
 /** The canvas subtitle names the chosen view as the list does ("New Speech Tasks"), not by its API name. */

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_ACTION_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
 import {
+	maxConcurrencyOption,
 	maxRetriesOption,
 	outputParameter,
 	optionsCollection as collection,
@@ -71,17 +71,13 @@ export function optionsCollection(resource: OrgResource, operation: Operation): 
 				'Whether to replace the primary site and the contact points by columns for spreadsheets, such as address_locality, contact_email and contact_financial_email',
 		});
 	}
-	entries.push({
-		displayName: 'Max Concurrent Requests',
-		name: 'maxConcurrency',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
-		default: DEFAULT_ACTION_CONCURRENCY,
-		description:
+	entries.push(
+		maxConcurrencyOption(
 			operation === 'getAll'
 				? 'How many pages to fetch at the same time. More than the default helps only over long distances, and asks more of the API.'
 				: 'How many requests to send at the same time; each asks for up to 50 distinct keys of the input items. Lower it if the API limits concurrent requests.',
-	});
+		),
+	);
 	entries.push(maxRetriesOption('action'));
 	if (operation === 'getAll') {
 		entries.push({

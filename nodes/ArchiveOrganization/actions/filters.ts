@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/n8n/descriptions';
+import { showFor, textParameter } from '../../shared/n8n/descriptions';
 import { parameterError } from '../../shared/n8n/params';
 import { enumValuesOfArgument } from '../api/fieldPaths';
 import type { OrgResource, OrgResourceName } from '../api/resources';
@@ -21,13 +21,11 @@ interface Filter {
 /** A name filter on persons: the documentation does not say how the API compares names (exact or partial, case). */
 function personName(name: string, displayName: string, argument: string): Filter {
 	return {
-		property: {
-			displayName,
+		property: textParameter(
 			name,
-			type: 'string',
-			default: '',
-			description: `Only persons the API matches on this ${displayName.toLowerCase()}. The text goes to the API's ${argument} argument as written (outer spaces removed); how names are compared (exact or partial, case) is up to the API.`,
-		},
+			displayName,
+			`Only persons the API matches on this ${displayName.toLowerCase()}. The text goes to the API's ${argument} argument as written (outer spaces removed); how names are compared (exact or partial, case) is up to the API.`,
+		),
 		argument,
 	};
 }

@@ -73,6 +73,26 @@ function argumentFromVariable(argument: QueryArgument): ArgumentNode {
 	};
 }
 
+/** `query <operationName>(<variables>) { <fields> }`: the one operation of every document the nodes send. */
+function queryDocument(
+	operationName: string,
+	variables: QueryArgument[],
+	fields: FieldNode[],
+): DocumentNode {
+	return {
+		kind: Kind.DOCUMENT,
+		definitions: [
+			{
+				kind: Kind.OPERATION_DEFINITION,
+				operation: OperationTypeNode.QUERY,
+				name: name(operationName),
+				variableDefinitions: variables.map(variableDefinition),
+				selectionSet: { kind: Kind.SELECTION_SET, selections: fields },
+			},
+		],
+	};
+}
+
 /**
  * `query <operationName>($a: T, ...) { <rootField>(a: $a, ...) { <selection> } }`, with one variable per
  * argument, named like the argument.
@@ -81,28 +101,14 @@ export function buildRootFieldQuery(
 	query: RootFieldQuery,
 	selectionSet?: SelectionSetNode,
 ): DocumentNode {
-	return {
-		kind: Kind.DOCUMENT,
-		definitions: [
-			{
-				kind: Kind.OPERATION_DEFINITION,
-				operation: OperationTypeNode.QUERY,
-				name: name(query.operationName),
-				variableDefinitions: query.arguments.map(variableDefinition),
-				selectionSet: {
-					kind: Kind.SELECTION_SET,
-					selections: [
-						{
-							kind: Kind.FIELD,
-							name: name(query.rootField),
-							arguments: query.arguments.map(argumentFromVariable),
-							selectionSet: selectionSet ?? selectionFromPaths(query.fields),
-						},
-					],
-				},
-			},
-		],
-	};
+	return queryDocument(query.operationName, query.arguments, [
+		{
+			kind: Kind.FIELD,
+			name: name(query.rootField),
+			arguments: query.arguments.map(argumentFromVariable),
+			selectionSet: selectionSet ?? selectionFromPaths(query.fields),
+		},
+	]);
 }
 
 /** One aliased call of a root field: `<alias>: rootField(<argument>: $<alias>, ...)`. */
@@ -137,36 +143,24 @@ export function buildAliasedLookupQuery(query: AliasedLookupQuery): DocumentNode
 			};
 		},
 	);
-	return {
-		kind: Kind.DOCUMENT,
-		definitions: [
-			{
-				kind: Kind.OPERATION_DEFINITION,
-				operation: OperationTypeNode.QUERY,
-				name: name(query.operationName),
-				variableDefinitions: query.lookups.map((lookup) =>
-					variableDefinition({ name: lookup.alias, type: lookup.argument.type }),
-				),
-				selectionSet: {
-					kind: Kind.SELECTION_SET,
-					selections: query.lookups.map(
-						(lookup): FieldNode => ({
-							kind: Kind.FIELD,
-							alias: name(lookup.alias),
-							name: name(query.rootField),
-							arguments: [
-								{
-									kind: Kind.ARGUMENT,
-									name: name(lookup.argument.name),
-									value: { kind: Kind.VARIABLE, name: name(lookup.alias) },
-								},
-								...constants,
-							],
-							selectionSet,
-						}),
-					),
-				},
-			},
-		],
-	};
+	return queryDocument(
+		query.operationName,
+		query.lookups.map((lookup) => ({ name: lookup.alias, type: lookup.argument.type })),
+		query.lookups.map(
+			(lookup): FieldNode => ({
+				kind: Kind.FIELD,
+				alias: name(lookup.alias),
+				name: name(query.rootField),
+				arguments: [
+					{
+						kind: Kind.ARGUMENT,
+						name: name(lookup.argument.name),
+						value: { kind: Kind.VARIABLE, name: name(lookup.alias) },
+					},
+					...constants,
+				],
+				selectionSet,
+			}),
+		),
+	);
 }

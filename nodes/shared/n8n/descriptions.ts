@@ -1,6 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES } from './limits';
+import {
+	DEFAULT_ACTION_CONCURRENCY,
+	DEFAULT_MAX_RETRIES,
+	MAX_CONCURRENT_REQUESTS,
+	MAX_RETRIES,
+} from './limits';
 
 type ShowConditions = Record<string, Array<string | number | boolean>>;
 
@@ -28,6 +33,30 @@ export function operationSelector(
 		options,
 		default: defaultOperation,
 	};
+}
+
+/** The Max Concurrent Requests option, the same everywhere but for what one request asks (the description). */
+export function maxConcurrencyOption(
+	description: string,
+	defaultValue = DEFAULT_ACTION_CONCURRENCY,
+): INodeProperties {
+	return {
+		displayName: 'Max Concurrent Requests',
+		name: 'maxConcurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS },
+		default: defaultValue,
+		description,
+	};
+}
+
+/** A text parameter that starts empty, as filters are. */
+export function textParameter(
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties {
+	return { displayName, name, type: 'string', default: '', description };
 }
 
 /** The "Options" collection of an operation. */
