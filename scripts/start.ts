@@ -1,7 +1,8 @@
 /**
  * `npm start`: the one-command demo. Builds the package, starts the service emulators and a real
- * n8n (2.x) with the package loaded, demo credentials and example workflows, then prints what to
- * open and how to send a signed test event. Ctrl-C stops everything.
+ * n8n (2.x) with the package loaded, demo credentials and the example workflows of examples/ (the
+ * files users import), then prints what to open and how to send a signed test event. Ctrl-C stops
+ * everything.
  *
  * Environment: DEMO_N8N_VERSION (2.40.7), DEMO_N8N_PORT (5678), DEMO_AI_PORT (4010),
  * DEMO_ORG_PORT (4020), DEMO_ROWS (1000). Flags: --fresh (new demo folder), --no-build.
@@ -17,20 +18,17 @@ import { REPO_ROOT } from '../dev/n8n/install';
 import { N8nInstance } from '../dev/n8n/n8n';
 import { DEFAULT_TOLERANCE_SECONDS } from '../nodes/ArchiveSipStatusTrigger/settings';
 import { DEMO_OWNER } from './demo/owner';
-import {
-	DEMO_WORKFLOW_IDS,
-	demoCredentials,
-	EXPORT_START_FROM,
-	scheduledExportWorkflow,
-	sipStatusWorkflow,
-	SIP_WEBHOOK_ID,
-} from './demo/workflows';
+import { DEMO_WORKFLOW_IDS, demoCredentials } from './demo/workflows';
+import { EXAMPLES_DIR, exampleFiles, readExample } from './examples/files';
+import { EXPORT_FOLDER, SIP_WEBHOOK_ID } from './examples/workflows';
 
 const DEMO_DIR = path.join(REPO_ROOT, '.n8n-demo');
-const EXPORT_DIR = path.join(DEMO_DIR, 'exports');
+/** n8n runs in DEMO_DIR: the export example's relative path lands here, the only place n8n 2.x may write to. */
+const FILES_DIR = path.join(DEMO_DIR, '.n8n-files');
+const EXPORT_DIR = path.join(DEMO_DIR, EXPORT_FOLDER);
 const SECRET_FILE = path.join(DEMO_DIR, 'signing-secret');
-const SETUP_MARKER = path.join(DEMO_DIR, '.workflows-imported');
-/** The export's first poll reaches back this far into the emulator's data (which ends 2025-07-01). */
+/** Written once the examples are imported (a demo folder of before the examples has `.workflows-imported`). */
+const SETUP_MARKER = path.join(DEMO_DIR, '.examples-imported');
 
 interface DemoSettings {
 	n8nVersion: string;
@@ -87,12 +85,15 @@ async function importDemoData(n8n: N8nInstance, sandbox: Sandbox, secret: string
 	await n8n.importCredentials(demoCredentials(sandbox, secret));
 	// Workflows only once: afterwards they are the user's to edit.
 	if (!fs.existsSync(SETUP_MARKER)) {
-		step('importing and activating the demo workflows');
-		const sip = sipStatusWorkflow();
-		const exporter = scheduledExportWorkflow(EXPORT_DIR, EXPORT_START_FROM);
-		await n8n.importWorkflows([sip, exporter]);
-		await n8n.activate(sip.id, sip.name);
-		await n8n.activate(exporter.id, exporter.name);
+		step(`importing the example workflows of ${EXAMPLES_DIR} (n8n import:workflow --separate)`);
+		await n8n.importWorkflowFolder(EXAMPLES_DIR);
+		const examples = exampleFiles().map(readExample);
+		for (const id of [DEMO_WORKFLOW_IDS.sip, DEMO_WORKFLOW_IDS.export]) {
+			const workflow = examples.find((each) => each.id === id);
+			if (!workflow) throw new Error(`no example workflow with id ${id} in ${EXAMPLES_DIR}`);
+			step(`activating "${workflow.name}"`);
+			await n8n.activate(workflow.id, workflow.name);
+		}
 		fs.writeFileSync(SETUP_MARKER, new Date().toISOString());
 	}
 }
@@ -132,7 +133,9 @@ function printInstructions(
 		'',
 		`  n8n editor        ${n8n.baseUrl}/   (log in: ${DEMO_OWNER.email} / ${DEMO_OWNER.password})`,
 		`  SIP workflow      ${n8n.baseUrl}/workflow/${DEMO_WORKFLOW_IDS.sip}`,
-		`  Export workflow   ${n8n.baseUrl}/workflow/${DEMO_WORKFLOW_IDS.export}   (CSV files in ${EXPORT_DIR})`,
+		`  Export workflow   ${n8n.baseUrl}/workflow/${DEMO_WORKFLOW_IDS.export}   (daily, or Execute workflow; CSV files in ${EXPORT_DIR})`,
+		`  Enrichment        ${n8n.baseUrl}/workflow/${DEMO_WORKFLOW_IDS.enrichment}   (Execute workflow)`,
+		`  AI agent          ${n8n.baseUrl}/workflow/${DEMO_WORKFLOW_IDS.agent}   (needs your OpenAI credential)`,
 		`  SIP webhook URL   ${webhookUrl}`,
 		`  AI metadata API   ${sandbox.ai.graphqlUrl}`,
 		`  Organization API  ${sandbox.org.apiUrl}`,
@@ -178,7 +181,7 @@ async function main(): Promise<void> {
 		port: settings.n8nPort,
 		onServerOutput: (chunk) => log.write(chunk),
 		// The export workflow writes its files here; 2.x restricts file access by default.
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: EXPORT_DIR, N8N_LOG_LEVEL: 'info' },
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: FILES_DIR, N8N_LOG_LEVEL: 'info' },
 	});
 
 	let stopping = false;

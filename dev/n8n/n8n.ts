@@ -207,6 +207,14 @@ export class N8nInstance {
 		);
 	}
 
+	/**
+	 * Imports every *.json file of a folder as it is, as a user would: `n8n import:workflow --separate --input=<dir>`
+	 * (inactive; ids kept; credentials linked by id, else by name and type).
+	 */
+	async importWorkflowFolder(dir: string): Promise<void> {
+		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	}
+
 	/** Runs an imported workflow once with `n8n execute` (its manual trigger) and returns the run. */
 	async execute(workflowId: string, options: ExecuteOptions = {}): Promise<ExecuteResult> {
 		const result = await this.runCli(

@@ -44,9 +44,12 @@ export interface WorkflowNode {
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 }
 
+/** `main`, or an AI connection (`ai_languageModel`, `ai_tool`, ...) into an agent. */
+type ConnectionType = 'main' | `ai_${string}`;
+
 interface Connection {
 	node: string;
-	type: 'main';
+	type: ConnectionType;
 	index: number;
 }
 
@@ -55,7 +58,7 @@ export interface WorkflowJson {
 	name: string;
 	active: boolean;
 	nodes: WorkflowNode[];
-	connections: Record<string, { main: Connection[][] }>;
+	connections: Record<string, Partial<Record<ConnectionType, Connection[][]>>>;
 	settings: Record<string, unknown>;
 	pinData: Record<string, unknown>;
 }
@@ -191,11 +194,13 @@ export function manualWorkflow(
 	return chainWorkflow(name, [manualTrigger(), ...nodes], options);
 }
 
-/** An edge `from` (its output `output`, default 0) -> `to`. */
+/** An edge `from` (its output `output`, default 0) -> `to` (its input `input`, default 0), of type `type` (`main`). */
 export interface Edge {
 	from: string;
 	to: string;
 	output?: number;
+	input?: number;
+	type?: ConnectionType;
 }
 
 /** A workflow with arbitrary edges; nodes are laid out in a grid so the editor shows them apart. */
@@ -208,12 +213,12 @@ export function graphWorkflow(
 	assertUniqueNames(nodes);
 	const names = new Set(nodes.map((each) => each.name));
 	const connections: WorkflowJson['connections'] = {};
-	for (const { from, to, output = 0 } of edges) {
+	for (const { from, to, output = 0, input = 0, type = 'main' } of edges) {
 		if (!names.has(from) || !names.has(to))
 			throw new Error(`edge ${from} -> ${to} names an unknown node`);
-		const outputs = (connections[from] ??= { main: [] }).main;
+		const outputs = ((connections[from] ??= {})[type] ??= []);
 		while (outputs.length <= output) outputs.push([]);
-		outputs[output].push({ node: to, type: 'main', index: 0 });
+		outputs[output].push({ node: to, type, index: input });
 	}
 	return {
 		id: options.id ?? newWorkflowId(),

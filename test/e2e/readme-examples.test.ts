@@ -2,14 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import {
-	DEMO_CREDENTIALS,
-	demoCredentials,
-	EXPORT_START_FROM,
-	scheduledExportWorkflow,
-	sipStatusWorkflow,
-	SIP_WEBHOOK_ID,
-} from '../../scripts/demo/workflows';
+import { DEMO_CREDENTIALS, demoCredentials } from '../../scripts/demo/workflows';
 import {
 	startSandbox,
 	type AiDataset,
@@ -17,20 +10,14 @@ import {
 	type OrgDataset,
 	type Sandbox,
 } from '../../dev/emulators';
-import {
-	buildFailureEvent,
-	buildSuccessEvent,
-	generateSecret,
-	send,
-	type SendResult,
-	type StatusEvent,
-} from '../../dev/emulators/webhook/sender';
+import { generateSecret } from '../../dev/emulators/webhook/sender';
+import { parseCsv } from '../../dev/n8n/csv';
 import { selectedN8nVersions } from '../../dev/n8n/install';
-import { E2E_SIP_TOLERANCE_SECONDS, waitPastStartRefusal } from '../../dev/n8n/sip-start-refusal';
 import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
 import { nodeItems, nodeJson, type RunExecutionData } from '../../dev/n8n/run-data';
 import {
+	chainWorkflow,
 	code,
 	graphWorkflow,
 	manualTrigger,
@@ -41,15 +28,16 @@ import {
 	type WorkflowNode,
 } from '../../dev/n8n/workflows';
 
-// README's Usage section in real n8n: the two example workflows exactly as `npm start` imports them
-// (scripts/demo/workflows.ts), fed by signed events and the export trigger's activation poll, and each
-// "More examples" bullet built as README describes it, run against the emulators.
+// README's Usage section in real n8n: Example 2 (the AI Metadata Trigger's hourly CSV export), fed by the trigger's
+// activation poll, and each "More examples" bullet, built as README describes them and run against the emulators.
+// Example 1 is examples/sip-status.json (the same nodes): test/e2e/examples.test.ts imports and runs it.
 
 const pkg = packageUnderTest();
 // The demo's scale: enough failed speech tasks of one content partner since June for the first bullet.
 const ROWS = 1000;
 const SEED = 42;
-/** The export's Start From, as `npm start` sets it. */
+/** Start From of README's Example 2: what was processed since then is exported on the first activation. */
+const EXPORT_START_FROM = '2025-06-15T00:00:00Z';
 /** README's "since June" filter, written without a zone: the workflow's timezone applies. */
 const TIME_FROM = '2025-06-01';
 const WORKFLOW_TIMEZONE = 'Europe/Brussels';
@@ -80,18 +68,6 @@ function contentPartnerOf(org: OrgDataset, id: unknown): ContentPartner {
 	const partner = org.contentPartners.find((each) => each.id === id);
 	if (!partner) throw new Error(`no content partner ${String(id)} in the Organization emulator`);
 	return partner;
-}
-
-/** A PID with exactly one face task, a succeeded one: the success event's Archived Summary is then one item. */
-function archivedTask(ai: AiDataset): AiRecord {
-	const tasks = ai.records('face_tasks');
-	const perPid = new Map<string, number>();
-	for (const task of tasks) perPid.set(String(task.pid), (perPid.get(String(task.pid)) ?? 0) + 1);
-	const task = tasks
-		.filter((each) => each.status === 'succeeded' && perPid.get(String(each.pid)) === 1)
-		.sort((a, b) => byText(a.pid, b.pid))[0];
-	if (!task) throw new Error('no PID with exactly one succeeded face task in the emulator data');
-	return task;
 }
 
 /** Succeeded speech tasks since Start From, in the order the trigger emits them (time, then task id). */
@@ -151,58 +127,6 @@ function matchKey(row: Record<string, unknown>): string {
 	return `${String(row.pid)}|${String(row.cluster_uuid)}|${String(row.refset_person_wiki_id)}|${String(row.matched_time)}`;
 }
 
-/** The SIP trigger's options in a workflow. */
-function sipTriggerOptions(workflow: WorkflowJson): Record<string, unknown> {
-	const trigger = workflow.nodes.find((each) => each.type === PACKAGE_NODE_TYPES.sipStatusTrigger);
-	if (!trigger) throw new Error(`no SIP trigger in ${workflow.name}`);
-	return (trigger.parameters.options ?? {}) as Record<string, unknown>;
-}
-
-/** A workflow without its random ids (nodes, field assignments) and its SIP trigger's Timestamp Tolerance. */
-function comparable(workflow: WorkflowJson): unknown {
-	return JSON.parse(
-		JSON.stringify(workflow, (key, value: unknown) =>
-			key === 'id' || key === 'toleranceSeconds' ? undefined : value,
-		),
-	) as unknown;
-}
-
-/** Minimal RFC 4180 reader (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-	const rows: string[][] = [];
-	let row: string[] = [];
-	let field = '';
-	let quoted = false;
-	for (let index = 0; index < text.length; index++) {
-		const char = text[index];
-		if (quoted) {
-			if (char === '"' && text[index + 1] === '"') {
-				field += '"';
-				index++;
-			} else if (char === '"') {
-				quoted = false;
-			} else {
-				field += char;
-			}
-		} else if (char === '"') {
-			quoted = true;
-		} else if (char === ',') {
-			row.push(field);
-			field = '';
-		} else if (char === '\n' || char === '\r') {
-			if (char === '\r' && text[index + 1] === '\n') index++;
-			row.push(field);
-			rows.push(row);
-			row = [];
-			field = '';
-		} else {
-			field += char;
-		}
-	}
-	if (field !== '' || row.length > 0) rows.push([...row, field]);
-	return rows;
-}
-
 /** A Code node that turns each input item's binary properties into their text. */
 function binaryAsText(name: string): WorkflowNode {
 	return code(
@@ -225,6 +149,44 @@ function aiNode(name: string, parameters: Record<string, unknown>): WorkflowNode
 	return node(name, PACKAGE_NODE_TYPES.aiMetadata, parameters, {
 		credentials: { archiveAiMetadataApi: DEMO_CREDENTIALS.ai },
 	});
+}
+
+/** README's Example 2: hourly export of newly processed speech tasks to CSV files in `exportDir`. */
+function triggerExportWorkflow(exportDir: string): WorkflowJson {
+	const trigger = node(
+		'New Speech Tasks',
+		PACKAGE_NODE_TYPES.aiMetadataTrigger,
+		{
+			pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] },
+			view: 'speech_tasks',
+			statuses: ['succeeded'],
+			output: 'simplified',
+			options: { startFrom: EXPORT_START_FROM },
+		},
+		{ credentials: { archiveAiMetadataApi: DEMO_CREDENTIALS.ai } },
+	);
+	const toCsv = node(
+		'To CSV',
+		'n8n-nodes-base.convertToFile',
+		{ operation: 'csv', options: { fileName: 'speech-tasks.csv' } },
+		{ typeVersion: 1.1 },
+	);
+	const write = node(
+		'Write Export File',
+		'n8n-nodes-base.readWriteFile',
+		{
+			operation: 'write',
+			fileName: `=${exportDir}/speech-tasks-{{ $now.toFormat('yyyyMMdd-HHmmss') }}.csv`,
+			dataPropertyName: 'data',
+			options: {},
+		},
+		{ typeVersion: 1 },
+	);
+	return chainWorkflow('README Example 2: hourly export of new AI metadata to CSV', [
+		trigger,
+		toCsv,
+		write,
+	]);
 }
 
 interface MoreExamplesInput {
@@ -303,19 +265,12 @@ function moreExamplesWorkflow(input: MoreExamplesInput): WorkflowJson {
 	);
 }
 
-interface Delivery {
-	event: StatusEvent;
-	result: SendResult;
-}
-
 describeIfPackageBuilt(
 	pkg,
-	'ArchiveSipStatusTrigger',
 	'ArchiveAiMetadata',
 	'ArchiveAiMetadataTrigger',
 	'ArchiveOrganization',
 ).each(selectedN8nVersions())('README examples in n8n %s', (version) => {
-	const signingSecret = generateSecret(32);
 	let sandbox: Sandbox;
 	let ai: AiDataset;
 	let org: OrgDataset;
@@ -323,24 +278,20 @@ describeIfPackageBuilt(
 	let n8n: N8nInstance;
 	let input: MoreExamplesInput;
 	let moreRun: RunExecutionData;
-	let sipWorkflowId: string;
 	let exportExecutions: ExecutionRecord[];
-	let sipExecutions: ExecutionRecord[];
-	let success: Delivery;
-	let failure: Delivery;
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ rows: ROWS, seed: SEED });
 		ai = sandbox.data.ai;
 		org = sandbox.data.org;
 		exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-readme-export-'));
-		// As `npm start` does: 2.x writes files only where this allows.
+		// 2.x writes files only where this allows.
 		n8n = await N8nInstance.create({
 			version,
 			...pkg,
 			env: { N8N_RESTRICT_FILE_ACCESS_TO: exportDir },
 		});
-		await n8n.importCredentials(demoCredentials(sandbox, signingSecret));
+		await n8n.importCredentials(demoCredentials(sandbox, generateSecret(32)));
 
 		const speech = ai.records('speech_tasks');
 		input = {
@@ -353,111 +304,20 @@ describeIfPackageBuilt(
 			taskCp: String(speech[1].cp),
 		};
 		const more = moreExamplesWorkflow(input);
-		// The demo's workflow with a 5-s Timestamp Tolerance instead of its 5 minutes: production events are refused
-		// until n8n's start + the tolerance, and this test sends seconds after the start.
-		const sip = sipStatusWorkflow({ toleranceSeconds: E2E_SIP_TOLERANCE_SECONDS });
-		const exporter = scheduledExportWorkflow(exportDir, EXPORT_START_FROM);
-		await n8n.importWorkflows([more, sip, exporter]);
-		sipWorkflowId = sip.id;
+		const exporter = triggerExportWorkflow(exportDir);
+		await n8n.importWorkflows([more, exporter]);
 		moreRun = (await n8n.execute(more.id)).run.data;
 
-		await n8n.activate(sip.id, sip.name);
 		await n8n.activate(exporter.id, exporter.name);
 		await n8n.start();
 		// n8n polls once on activation: the export's first run needs no waiting for the hour.
 		exportExecutions = await n8n.waitForExecutions(exporter.id, 1);
-
-		const url = `${n8n.baseUrl}/webhook/${SIP_WEBHOOK_ID}/sip-status`;
-		await waitPastStartRefusal(url, signingSecret);
-		const successEvent = buildSuccessEvent({ pid: String(archivedTask(ai).pid) });
-		const failureEvent = buildFailureEvent({ reason: 'checksum mismatch' });
-		success = {
-			event: successEvent,
-			result: await send(url, successEvent, { secrets: [signingSecret] }),
-		};
-		failure = {
-			event: failureEvent,
-			result: await send(url, failureEvent, { secrets: [signingSecret] }),
-		};
-		sipExecutions = await n8n.waitForExecutions(sip.id, 2);
 	});
 
 	afterAll(async () => {
 		await n8n?.dispose();
 		await sandbox?.close();
 		if (exportDir) fs.rmSync(exportDir, { recursive: true, force: true });
-	});
-
-	function sipExecution(event: StatusEvent): RunExecutionData {
-		const found = sipExecutions.find((each) => {
-			const outputs = each.data?.resultData.runData['SIP Status']?.[0]?.data?.main ?? [];
-			return outputs
-				.flatMap((items) => items ?? [])
-				.some((item) => item.json.correlation_id === event.data.correlation_id);
-		});
-		if (!found?.data)
-			throw new Error(`no execution of the SIP workflow for ${event.data.correlation_id}`);
-		return found.data;
-	}
-
-	describe('Example 1: SIP status -> AI metadata + content partner', () => {
-		it("sends to the demo's workflow, with a 5-s Timestamp Tolerance instead of the default the demo keeps", () => {
-			const demo = sipStatusWorkflow();
-
-			expect(sipTriggerOptions(demo)).toEqual({});
-			expect(
-				sipTriggerOptions(sipStatusWorkflow({ toleranceSeconds: E2E_SIP_TOLERANCE_SECONDS })),
-			).toEqual({ toleranceSeconds: E2E_SIP_TOLERANCE_SECONDS });
-			expect(
-				comparable(sipStatusWorkflow({ toleranceSeconds: E2E_SIP_TOLERANCE_SECONDS })),
-			).toEqual(comparable(demo));
-		});
-
-		it('accepts both signed events and runs the workflow once for each', async () => {
-			expect(success.result.status).toBe(204);
-			expect(failure.result.status).toBe(204);
-			const all = await n8n.executions(sipWorkflowId);
-			expect(all.map(({ mode, status }) => ({ mode, status }))).toEqual([
-				{ mode: 'webhook', status: 'success' },
-				{ mode: 'webhook', status: 'success' },
-			]);
-		});
-
-		it("fills the Archived Summary from the PID's AI metadata and its content partner", () => {
-			const task = archivedTask(ai);
-			const partner = contentPartnerOf(org, task.cp);
-			const data = sipExecution(success.event);
-
-			expect(nodeJson(data, 'AI Metadata for PID')).toEqual([
-				expect.objectContaining({ pid: task.pid, task_id: task.task_id, cp: task.cp }),
-			]);
-			expect(nodeJson(data, 'Archived Summary')).toEqual([
-				{
-					pid: task.pid,
-					task_id: task.task_id,
-					// A field added in Edit Fields is a String unless its type is changed.
-					n_faces: String(task.n_faces),
-					content_partner: partner.label,
-					contact_email: mainContactEmail(partner),
-				},
-			]);
-			expect(data.resultData.runData['Failure Summary']).toBeUndefined();
-		});
-
-		it('fills the Failure Summary from the failure event', () => {
-			const data = sipExecution(failure.event);
-			const [received] = nodeJson(data, 'SIP Status', { output: 1 });
-
-			expect(nodeJson(data, 'Failure Summary')).toEqual([
-				{
-					correlation_id: failure.event.data.correlation_id,
-					reason: 'sipin.sip-2.validate -- checksum mismatch',
-					received_at: received.received_at,
-				},
-			]);
-			expect(String(received.received_at)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-			expect(data.resultData.runData['AI Metadata for PID']).toBeUndefined();
-		});
 	});
 
 	describe('Example 2: scheduled export of new AI metadata', () => {

@@ -1,0 +1,35 @@
+/** Minimal RFC 4180 reader (quoted fields may hold commas, quotes and line breaks). */
+export function parseCsv(text: string): string[][] {
+	const rows: string[][] = [];
+	let row: string[] = [];
+	let field = '';
+	let quoted = false;
+	for (let index = 0; index < text.length; index++) {
+		const char = text[index];
+		if (quoted) {
+			if (char === '"' && text[index + 1] === '"') {
+				field += '"';
+				index++;
+			} else if (char === '"') {
+				quoted = false;
+			} else {
+				field += char;
+			}
+		} else if (char === '"') {
+			quoted = true;
+		} else if (char === ',') {
+			row.push(field);
+			field = '';
+		} else if (char === '\n' || char === '\r') {
+			if (char === '\r' && text[index + 1] === '\n') index++;
+			row.push(field);
+			rows.push(row);
+			row = [];
+			field = '';
+		} else {
+			field += char;
+		}
+	}
+	if (field !== '' || row.length > 0) rows.push([...row, field]);
+	return rows;
+}
