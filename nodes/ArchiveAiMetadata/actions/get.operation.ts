@@ -8,12 +8,7 @@ import type {
 
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
-import {
-	hintUnmatched,
-	markFound,
-	notFoundOutput,
-	whenNotFoundOption,
-} from '../../shared/n8n/notFound';
+import { markFound, NotFoundOutputs, whenNotFoundOption } from '../../shared/n8n/notFound';
 import type { NotFoundKey } from '../../shared/n8n/notFound';
 import { nounOf } from '../../shared/n8n/english';
 import { isUuid, parameterError, UUID_REGEX } from '../../shared/n8n/params';
@@ -250,7 +245,7 @@ async function executeGet(session: AiSession, viewKey: AiViewKey): Promise<INode
 				valid.map((item) => item.parameters.id),
 				{ fields, concurrency: options.concurrency, itemIndex: first },
 			);
-			const unmatched: NotFoundKey[] = [];
+			const notFound = new NotFoundOutputs(ctx);
 			for (const { itemIndex, parameters: item } of valid) {
 				const { whenNotFound } = item.options;
 				const record = records.get(recordKeyOf(view, item.id));
@@ -260,11 +255,9 @@ async function executeGet(session: AiSession, viewKey: AiViewKey): Promise<INode
 					]);
 					continue;
 				}
-				const lookup = lookupOf(view, item.id);
-				if (whenNotFound === 'noItem') unmatched.push(lookup);
-				results.set(itemIndex, notFoundOutput(ctx, whenNotFound, lookup, itemIndex));
+				results.set(itemIndex, notFound.of(whenNotFound, lookupOf(view, item.id), itemIndex));
 			}
-			hintUnmatched(ctx, unmatched);
+			notFound.hint();
 			return results;
 		},
 	});

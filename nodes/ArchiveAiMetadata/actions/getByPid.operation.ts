@@ -12,13 +12,7 @@ import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import { listValue, shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import { requireText } from '../../shared/n8n/params';
-import {
-	hintUnmatched,
-	markFound,
-	notFoundOutput,
-	whenNotFoundOption,
-} from '../../shared/n8n/notFound';
-import type { NotFoundKey } from '../../shared/n8n/notFound';
+import { markFound, NotFoundOutputs, whenNotFoundOption } from '../../shared/n8n/notFound';
 import { nounOf } from '../../shared/n8n/english';
 import { combineConditions, fieldsFor } from '../api/documents';
 import { AiSession, readRows } from '../api/viewSource';
@@ -106,7 +100,7 @@ async function executeGetByPid(
 				items[0].itemIndex,
 			);
 			const results: GroupResults = new Map();
-			const unmatched: NotFoundKey[] = [];
+			const notFound = new NotFoundOutputs(ctx);
 			for (const { itemIndex, parameters } of items) {
 				const rows = rowsByPid.get(parameters.pid) ?? [];
 				const { whenNotFound } = parameters;
@@ -122,10 +116,9 @@ async function executeGetByPid(
 					key: 'pid',
 					value: parameters.pid,
 				};
-				if (whenNotFound === 'noItem') unmatched.push(lookup);
-				results.set(itemIndex, notFoundOutput(ctx, whenNotFound, lookup, itemIndex));
+				results.set(itemIndex, notFound.of(whenNotFound, lookup, itemIndex));
 			}
-			hintUnmatched(ctx, unmatched);
+			notFound.hint();
 			return results;
 		},
 	});

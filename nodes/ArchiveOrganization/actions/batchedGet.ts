@@ -6,8 +6,8 @@ import { buildAliasedLookupQuery } from '../../shared/graphql/documents';
 import type { AliasedLookup } from '../../shared/graphql/documents';
 import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import type { GroupResults, ReadItem } from '../../shared/n8n/executeGrouped';
-import { hintUnmatched, markFound, notFoundOutput } from '../../shared/n8n/notFound';
-import type { NotFoundKey, WhenNotFound } from '../../shared/n8n/notFound';
+import { markFound, NotFoundOutputs } from '../../shared/n8n/notFound';
+import type { WhenNotFound } from '../../shared/n8n/notFound';
 import {
 	argumentTypeOf,
 	assertFitsSchema,
@@ -178,12 +178,11 @@ async function fetchKeys(
  * no row is "not found", an error naming the resource and key unless the item asks for no item instead.
  */
 function presentGetRows(
-	ctx: IExecuteFunctions,
 	resource: OrgResource,
 	request: GetRequest,
 	value: unknown,
 	itemIndex: number,
-	unmatched: NotFoundKey[],
+	notFound: NotFoundOutputs,
 ): IDataObject[] | Error {
 	const rows = presentRows(Array.isArray(value) ? value : []);
 	if (rows.length > 0)
@@ -193,8 +192,7 @@ function presentGetRows(
 		key: request.key.lookupKey,
 		value: request.key.lookupValue,
 	};
-	if (request.whenNotFound === 'noItem') unmatched.push(lookup);
-	return notFoundOutput(ctx, request.whenNotFound, lookup, itemIndex);
+	return notFound.of(request.whenNotFound, lookup, itemIndex);
 }
 
 /** Get for one group of items that share a shape: its distinct keys fetched in aliased batches, each item its rows. */
@@ -214,7 +212,7 @@ export async function getGroup(
 		first.itemIndex,
 	);
 	const results: GroupResults = new Map();
-	const unmatched: NotFoundKey[] = [];
+	const notFound = new NotFoundOutputs(ctx);
 	for (const { itemIndex, parameters } of items) {
 		const answer = answers.get(parameters.keyId);
 		try {
@@ -222,12 +220,12 @@ export async function getGroup(
 			if ('error' in answer) throw answer.error;
 			results.set(
 				itemIndex,
-				presentGetRows(ctx, resource, parameters, answer.value, itemIndex, unmatched),
+				presentGetRows(resource, parameters, answer.value, itemIndex, notFound),
 			);
 		} catch (error) {
 			results.set(itemIndex, error as Error);
 		}
 	}
-	hintUnmatched(ctx, unmatched);
+	notFound.hint();
 	return results;
 }

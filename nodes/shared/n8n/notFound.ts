@@ -54,7 +54,7 @@ export function markFound(json: IDataObject, whenNotFound: WhenNotFound): IDataO
 }
 
 /** The output for a key that matched nothing, as the item's When Not Found says. */
-export function notFoundOutput(
+function notFoundOutput(
 	ctx: IExecuteFunctions,
 	whenNotFound: WhenNotFound,
 	lookup: NotFoundKey,
@@ -73,10 +73,27 @@ export function notFoundOutput(
 }
 
 /**
- * Says in the output panel how many input items matched nothing when they got no item, so that an empty output
- * points to When Not Found instead of leaving "No output data returned" unexplained.
+ * One group of look-ups' outputs for keys that matched nothing. `hint()` then says in the output panel how many
+ * input items got no item, so that an empty output points to When Not Found instead of leaving "No output data
+ * returned" unexplained.
  */
-export function hintUnmatched(ctx: IExecuteFunctions, unmatched: NotFoundKey[]): void {
+export class NotFoundOutputs {
+	private readonly unmatched: NotFoundKey[] = [];
+
+	constructor(private readonly ctx: IExecuteFunctions) {}
+
+	/** The item's output for its key, as its When Not Found says. */
+	of(whenNotFound: WhenNotFound, lookup: NotFoundKey, itemIndex: number): IDataObject[] | Error {
+		if (whenNotFound === 'noItem') this.unmatched.push(lookup);
+		return notFoundOutput(this.ctx, whenNotFound, lookup, itemIndex);
+	}
+
+	hint(): void {
+		hintUnmatched(this.ctx, this.unmatched);
+	}
+}
+
+function hintUnmatched(ctx: IExecuteFunctions, unmatched: NotFoundKey[]): void {
 	if (unmatched.length === 0 || typeof ctx.addExecutionHints !== 'function') return;
 	const [first] = unmatched;
 	const which =
