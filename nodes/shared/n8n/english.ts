@@ -68,26 +68,28 @@ export function labelOf(apiName: string): string {
 	return counted ? `Number of ${label}` : label;
 }
 
-/** What a GraphQL type holds, in words (Hasura names Postgres types, GraphQL its own): "a UUID", "text". */
+/** What a GraphQL type holds, in words (Hasura names Postgres types, GraphQL its own). */
+const VALUE_KINDS: Record<string, string> = {
+	ID: 'an identifier',
+	uuid: 'a UUID',
+	timestamptz: 'a date and time',
+	timestamp: 'a date and time',
+	date: 'a date',
+	Int: 'a whole number',
+	bigint: 'a whole number',
+	smallint: 'a whole number',
+	Float: 'a number',
+	float8: 'a number',
+	numeric: 'a number',
+	String: 'text',
+	Boolean: 'true or false',
+	jsonb: 'JSON',
+	json: 'JSON',
+};
+
+/** "a UUID", "text", "a list": what a column or field of this type holds, or undefined for types not listed. */
 export function valueKindOf(type: string | undefined): string | undefined {
 	if (type === undefined) return undefined;
 	if (type.startsWith('[') || type.startsWith('_')) return 'a list';
-	const words: Record<string, string> = {
-		ID: 'an identifier',
-		uuid: 'a UUID',
-		timestamptz: 'a date and time',
-		timestamp: 'a date and time',
-		date: 'a date',
-		Int: 'a whole number',
-		bigint: 'a whole number',
-		smallint: 'a whole number',
-		Float: 'a number',
-		float8: 'a number',
-		numeric: 'a number',
-		String: 'text',
-		Boolean: 'true or false',
-		jsonb: 'JSON',
-		json: 'JSON',
-	};
-	return words[type.replace(/!$/, '')];
+	return VALUE_KINDS[type.replace(/!$/, '')];
 }
