@@ -10,7 +10,13 @@ import {
 	type Receiver,
 } from '../lib/fault-burst';
 import type { QueueCluster } from './cluster';
-import { percentile, type LatencySummary, type SoakFigures, type SoakSettings } from './figures';
+import {
+	latencySliceSize,
+	percentile,
+	type LatencySummary,
+	type SoakFigures,
+	type SoakSettings,
+} from './figures';
 import { newMessageId, routedProcessor, signedHeaders, sipEvent, type Delivery } from './sip';
 
 // Issue 23 item 6: the SIP trigger under sustained volume in real n8n queue mode, no faults. Signed events at a
@@ -247,8 +253,9 @@ export async function runSoak(
 	const ids = new Set(outcomes.map((each) => each.id));
 	const retries = outcomes.filter((each) => each.retryAfterAnswer !== undefined);
 	const replays = outcomes.filter((each) => each.replay !== undefined);
-	const firstThousand = latencySummary(outcomes.slice(0, 1000));
-	const lastThousand = latencySummary(outcomes.slice(-1000));
+	const slice = latencySliceSize(outcomes.length);
+	const firstThousand = latencySummary(outcomes.slice(0, slice));
+	const lastThousand = latencySummary(outcomes.slice(-slice));
 	const executionStatuses: Record<string, number> = {};
 	for (const each of executions)
 		executionStatuses[each.status] = (executionStatuses[each.status] ?? 0) + 1;
