@@ -19,6 +19,19 @@ mkdir -p "$results"
 rm -f "$results"/*.json "$results"/*.log
 trap 'node scripts/test-summary.js "$results"' EXIT
 
+# On a cold machine, what steps 5-6 need (Chromium, Redis and PostgreSQL, both n8n versions) installs in the
+# background from the start; the steps wait for it (every install is idempotent and locked) and repeat a failed one.
+prepare_pid=
+if [ "${SKIP_E2E:-}" != "1" ]; then
+	(
+		set -e
+		bash scripts/install-chromium.sh
+		bash scripts/queue/services.sh ensure
+		node scripts/run-ts.js dev/e2e/run.ts --install-only
+	) >"$results/prepare.log" 2>&1 &
+	prepare_pid=$!
+fi
+
 # Steps 1-3 in two lanes at once (each lane is one process at a time; CI has 2 cores); each lane's output is printed
 # when it ends, and the run stops if either failed.
 lane() {
@@ -48,6 +61,10 @@ if [ "$checks_status" -ne 0 ] || [ "$package_status" -ne 0 ]; then
 fi
 npx jest --json --outputFile="$results/unit.json"
 if [ "${SKIP_E2E:-}" != "1" ]; then
+	if ! wait "$prepare_pid"; then
+		cat "$results/prepare.log"
+		echo "npm test: installing what the end-to-end tests need failed (above); the tests try once more" >&2
+	fi
 	npm run e2e -- --json --outputFile="$PWD/$results/e2e.json"
 	npm run e2e:queue -- --json --outputFile="$PWD/$results/e2e-queue.json"
 fi
