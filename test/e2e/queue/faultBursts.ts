@@ -18,13 +18,32 @@ import {
 	type QueueScenario,
 } from '../../../dev/e2e/queue/faults';
 
-// Issue 16, queue mode, reduced: the SIP trigger with "Respond: After the Event Is Saved" receives 100 signed events
-// through two webhook processors (each retry goes to the other one), while PostgreSQL is stopped for 10 s, then Redis
-// for 10 s, then one webhook processor and one worker are killed with SIGKILL, each mid-burst. queue-mode.test.ts
-// runs them last, in the cluster its other tests used (one cluster start-up per version instead of two). Full size
-// (1,000 events, 30 s, every mode and n8n's Webhook node): dev/e2e/queue/durability-full.ts.
+// Queue mode, reduced: the SIP trigger with "Respond: After the Event Is Saved" receives 100 signed events through
+// two webhook processors (each retry goes to the other one), while PostgreSQL or Redis is stopped for 10 s, or one
+// webhook processor and one worker are killed with SIGKILL, each mid-burst. queue-mode.test.ts runs them last, in the
+// cluster its other tests used (one cluster start-up per version instead of two). Full size (1,000 events, 30 s,
+// every fault on every version, every mode and n8n's Webhook node): dev/e2e/queue/durability-full.ts.
 
 export const FAULT_SCENARIOS: QueueScenario[] = ['postgres', 'redis', 'processes'];
+
+/**
+ * The faults a version's reduced run strikes: killed processes on every version, each outage on one (PostgreSQL on
+ * the oldest, Redis on the newest), so `npm test` meets every fault on both lines together; E2E_QUEUE_FAULTS=all, or a
+ * run of one version, strikes all three.
+ */
+export function faultScenariosFor(
+	version: string,
+	versions: readonly string[],
+	env: NodeJS.ProcessEnv = process.env,
+): QueueScenario[] {
+	if (env.E2E_QUEUE_FAULTS === 'all' || versions.length < 2) return FAULT_SCENARIOS;
+	return FAULT_SCENARIOS.filter(
+		(scenario) =>
+			scenario === 'processes' ||
+			(scenario === 'postgres' && version === versions[0]) ||
+			(scenario === 'redis' && version === versions.at(-1)),
+	);
+}
 export const FAULT_BURST_EVENTS = 100;
 const OUTAGE_MS = 10_000;
 

@@ -49,7 +49,12 @@ import {
 } from '../../../dev/e2e/queue/sip';
 import { aiCredentialImport, orgCredentialImport } from '../../../dev/n8n/credentials';
 import { debugLogLevel, SCENARIO_LABELS } from '../../../dev/e2e/queue/faults';
-import { FAULT_BURST_EVENTS, FAULT_SCENARIOS, FaultBursts, onlyNeverStarted } from './faultBursts';
+import {
+	FAULT_BURST_EVENTS,
+	FaultBursts,
+	faultScenariosFor,
+	onlyNeverStarted,
+} from './faultBursts';
 
 // n8n in queue mode (Redis + PostgreSQL, one main, two workers, two webhook processors), started by
 // `npm run e2e:queue`. Every production execution runs on a worker; the tests prove the package
@@ -548,7 +553,7 @@ describeQueue.each(queueVersions())('n8n %s in queue mode', (version) => {
 		}, 900_000);
 
 	// Last: a Redis outage restarts every n8n process, and each fault leaves the cluster as a restart policy would.
-	it.each(FAULT_SCENARIOS)(
+	it.each(faultScenariosFor(version, queueVersions()))(
 		'%s mid-burst (After the Event Is Saved): none lost, every event answered or waiting for n8n to start it',
 		async (scenario) => {
 			const { burst, counts, restarted } = await faultBursts!.run(scenario);
