@@ -59,11 +59,7 @@ function fixedParts(node: ts.Node): string[] | undefined {
 
 function fixedWords(parts: string[]): string | undefined {
 	const longest = parts
-		.map((part) =>
-			part
-				.replace(/\s+/g, ' ')
-				.replace(/^[\s:;,.()'"]+|[\s:;,('"]+$/g, ''),
-		)
+		.map((part) => part.replace(/\s+/g, ' ').replace(/^[\s:;,.()'"]+|[\s:;,('"]+$/g, ''))
 		.reduce((best, part) => (part.length > best.length ? part : best), '');
 	const words = longest.split(' ').filter((word) => /[a-z]{2}/i.test(word));
 	return words.length >= MIN_WORDS ? longest : undefined;
