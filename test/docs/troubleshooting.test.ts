@@ -10,7 +10,7 @@ import { plainText, userMessages } from './userMessages';
 const DOCS = path.join(__dirname, '..', '..', 'docs');
 const PAGES = fs.readdirSync(DOCS).filter((file) => /^troubleshooting(-[\w-]+)?\.md$/.test(file));
 
-export function missingEntries(pages: string): string[] {
+function missingEntries(pages: string): string[] {
 	const text = plainText(pages);
 	return [
 		...new Set(
