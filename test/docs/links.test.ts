@@ -17,13 +17,16 @@ import { ArchiveSipStatusTrigger } from '../../nodes/ArchiveSipStatusTrigger/Arc
 
 const ROOT = path.join(__dirname, '..', '..');
 const README_URL = 'https://github.com/archive-services/n8n-nodes-archive-services';
-const MARKDOWN_FILES = [
-	'README.md',
-	...fs
-		.readdirSync(path.join(ROOT, 'docs'))
-		.filter((file) => file.endsWith('.md'))
-		.map((file) => `docs/${file}`),
-];
+/** Every .md file under `dir` (relative to ROOT), in subfolders too. */
+function markdownFilesUnder(dir: string): string[] {
+	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+		const file = `${dir}/${entry.name}`;
+		if (entry.isDirectory()) return markdownFilesUnder(file);
+		return entry.name.endsWith('.md') ? [file] : [];
+	});
+}
+
+const MARKDOWN_FILES = ['README.md', ...markdownFilesUnder('docs')];
 
 const credentials: ICredentialType[] = [
 	new ArchiveAiMetadataApi(),
