@@ -5,17 +5,12 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { GraphqlClient } from '../../shared/graphql/client';
+import type { GraphqlClient } from '../../shared/graphql/client';
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import { rootFieldOf } from '../api/fieldPaths';
-import {
-	isOrgResourceName,
-	ORGANIZATION_SERVICE,
-	RESOURCES,
-	SERVER_PAGE_CAP,
-} from '../api/resources';
+import { currentResource, SERVER_PAGE_CAP } from '../api/resources';
 import type { OrgResource } from '../api/resources';
-import { editorSchema } from '../api/session';
+import { editorClient, editorSchema } from '../api/session';
 
 /**
  * "From List" of Organization Get: records named by label (persons by name), each holding its IRI. Organizations
@@ -80,10 +75,9 @@ export async function searchRecords(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const resourceName = this.getCurrentNodeParameter('resource');
-	const resource = RESOURCES[isOrgResourceName(resourceName) ? resourceName : 'organization'];
-	const schema = await editorSchema(this);
-	const root = rootFieldOf(schema, resource.rootField);
+	const resource = currentResource(this);
+	const client = await editorClient(this);
+	const root = rootFieldOf(await editorSchema(this, client), resource.rootField);
 	if (!root) return { results: [] };
 
 	const wanted =
@@ -103,10 +97,6 @@ export async function searchRecords(
 			type: root.argumentTypes.get(name) as string,
 		})),
 		fields,
-	});
-	const client = await GraphqlClient.create(this, ORGANIZATION_SERVICE, {
-		retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 },
-		timeoutMs: 20_000,
 	});
 
 	let offset = Number(paginationToken ?? 0);
