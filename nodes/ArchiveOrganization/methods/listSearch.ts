@@ -5,7 +5,6 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import type { GraphqlClient } from '../../shared/graphql/client';
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import { rootFieldOf } from '../api/fieldPaths';
 import { currentResource, SERVER_PAGE_CAP } from '../api/resources';
@@ -24,12 +23,6 @@ const SEARCH_PAGE_SIZE = 100;
 const SCAN_PAGES_PER_CALL = 4;
 /** Enough matches for one screen of the dropdown; scrolling asks for more. */
 const ENOUGH_MATCHES = 50;
-
-interface SearchPage {
-	rows: IDataObject[];
-	/** The offset to continue from, or undefined at the end. */
-	next: number | undefined;
-}
 
 function nameOf(resource: OrgResource, row: IDataObject): string {
 	const iri = row.iri as string;
@@ -51,25 +44,6 @@ function toItem(resource: OrgResource, row: IDataObject): INodeListSearchItems {
 	};
 }
 
-async function readPage(
-	client: GraphqlClient,
-	resource: OrgResource,
-	document: ReturnType<typeof buildRootFieldQuery>,
-	variables: IDataObject,
-	limit: number,
-): Promise<SearchPage> {
-	const data = await client.request<IDataObject>({ document, variables: { ...variables, limit } });
-	const list = data[resource.rootField];
-	const rows = (Array.isArray(list) ? list : []).filter(
-		(row): row is IDataObject => typeof row === 'object' && row !== null && 'iri' in row,
-	);
-	const offset = Number(variables.offset);
-	return {
-		rows,
-		next: Array.isArray(list) && list.length >= limit ? offset + list.length : undefined,
-	};
-}
-
 export async function searchRecords(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -82,7 +56,6 @@ export async function searchRecords(
 
 	const wanted =
 		resource.name === 'person' ? ['iri', 'given_name', 'family_name'] : ['iri', 'id', 'label'];
-	const fields = wanted.filter((field) => field in root.type.getFields());
 	const term = (filter ?? '').trim();
 	const serverFilters =
 		term !== '' && root.argumentTypes.has('label') && resource.name !== 'person';
@@ -96,36 +69,33 @@ export async function searchRecords(
 			name,
 			type: root.argumentTypes.get(name) as string,
 		})),
-		fields,
+		fields: wanted.filter((field) => field in root.type.getFields()),
 	});
 
-	let offset = Number(paginationToken ?? 0);
-	if (!Number.isSafeInteger(offset) || offset < 0) offset = 0;
-
-	if (serverFilters || term === '') {
-		const page = await readPage(
-			client,
-			resource,
-			document,
-			serverFilters ? { label: term, offset } : { offset },
-			SEARCH_PAGE_SIZE,
-		);
-		return {
-			results: page.rows.map((row) => toItem(resource, row)),
-			paginationToken: page.next === undefined ? undefined : String(page.next),
-		};
-	}
-
+	// Without a term or with the server's filter, one page as the server gives it; else pages matched here.
+	const scan = term !== '' && !serverFilters;
+	const limit = scan ? SERVER_PAGE_CAP : SEARCH_PAGE_SIZE;
 	const needle = term.toLowerCase();
 	const results: INodeListSearchItems[] = [];
-	let next: number | undefined = offset;
-	for (let pages = 0; pages < SCAN_PAGES_PER_CALL && next !== undefined; pages++) {
-		const page = await readPage(client, resource, document, { offset: next }, SERVER_PAGE_CAP);
-		for (const row of page.rows) {
+	let next: number | undefined = Number(paginationToken ?? 0);
+	if (!Number.isSafeInteger(next) || next < 0) next = 0;
+	for (let pages = 0; pages < (scan ? SCAN_PAGES_PER_CALL : 1) && next !== undefined; pages++) {
+		const variables: IDataObject = {
+			...(serverFilters ? { label: term } : {}),
+			offset: next,
+			limit,
+		};
+		const list: unknown = (await client.request<IDataObject>({ document, variables }))[
+			resource.rootField
+		];
+		const rows = (Array.isArray(list) ? list : []).filter(
+			(row): row is IDataObject => typeof row === 'object' && row !== null && 'iri' in row,
+		);
+		for (const row of rows) {
 			const searched = `${nameOf(resource, row)} ${typeof row.id === 'string' ? row.id : ''}`;
-			if (searched.toLowerCase().includes(needle)) results.push(toItem(resource, row));
+			if (!scan || searched.toLowerCase().includes(needle)) results.push(toItem(resource, row));
 		}
-		next = page.next;
+		next = Array.isArray(list) && list.length >= limit ? next + list.length : undefined;
 		if (results.length >= ENOUGH_MATCHES) break;
 	}
 	return { results, paginationToken: next === undefined ? undefined : String(next) };
