@@ -6,12 +6,11 @@ import type { AliasedLookup } from '../../shared/graphql/documents';
 import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import type { GroupResults, ReadItem } from '../../shared/n8n/executeGrouped';
 import { markFound, NotFoundOutputs } from '../../shared/n8n/notFound';
-import { argumentTypeOf, checked, openQuery } from '../api/query';
+import { argumentTypeOf, checked, openQuery, presentRows, rowsOf, shapeRows } from '../api/query';
 import type { OrgQuery } from '../api/query';
 import type { OrgResource, Settings } from '../api/resources';
 import { operationName } from '../api/session';
 import type { GetParameters, Lookup } from './parameters';
-import { presentRows, rowsOf, shapeRows } from './request';
 
 /**
  * Keys per request. The Organization API (Apollo Server 4) takes one id or iri per root-field call, so a request
@@ -37,7 +36,7 @@ export function shapeOf({ request, output }: Settings): string {
 const keyOf = (lookup: Lookup) => `${lookup.lookupKey}:${lookup.lookupValue}`;
 
 /** The answer for one distinct key: its rows, or the error that belongs to that key only. */
-type KeyAnswer = { value: unknown } | { error: unknown };
+type KeyAnswer = { rows: IDataObject[] } | { error: unknown };
 
 /** `k0: <rootField>(id: $k0, offset: 0) { ... } k1: ...`, checked against the schema before it is sent. */
 function aliasedDocument(query: OrgQuery, keys: Lookup[]): DocumentNode {
@@ -72,29 +71,11 @@ async function fetchBatch(
 		);
 		return keys.map((key, index): [string, KeyAnswer] => {
 			const error = fieldErrors.get(`k${index}`);
-			return [keyOf(key), error ? { error } : { value: rowsOf(data, `k${index}`) }];
+			return [keyOf(key), error ? { error } : { rows: presentRows(rowsOf(data, `k${index}`)) }];
 		});
 	} catch (error) {
 		return keys.map((key): [string, KeyAnswer] => [keyOf(key), { error }]);
 	}
-}
-
-/**
- * The item's rows from its key's answer. The API answers `[null]` for an unknown iri and `[]` for an unknown id:
- * no row is "not found", an error naming the resource and key unless the item asks for no item instead.
- */
-function presentGetRows(
-	query: OrgQuery,
-	get: GetParameters,
-	value: unknown,
-	itemIndex: number,
-	notFound: NotFoundOutputs,
-): IDataObject[] | Error {
-	const rows = presentRows(Array.isArray(value) ? value : []);
-	if (rows.length > 0)
-		return shapeRows(rows, get.output).map((row) => markFound(row, get.whenNotFound));
-	const lookup = { noun: query.resource.singular, key: get.lookupKey, value: get.lookupValue };
-	return notFound.of(get.whenNotFound, lookup, itemIndex);
 }
 
 /**
@@ -122,15 +103,21 @@ export async function getGroup(
 	const answers = new Map(answered.flat());
 	const results: GroupResults = new Map();
 	const notFound = new NotFoundOutputs(ctx);
-	for (const { itemIndex, parameters } of items) {
+	for (const { itemIndex, parameters: get } of items) {
 		// Every distinct key was asked for, so every key has an answer.
-		const answer = answers.get(keyOf(parameters)) as KeyAnswer;
-		results.set(
-			itemIndex,
-			'error' in answer
-				? (answer.error as Error)
-				: presentGetRows(query, parameters, answer.value, itemIndex, notFound),
-		);
+		const answer = answers.get(keyOf(get)) as KeyAnswer;
+		if ('error' in answer) {
+			results.set(itemIndex, answer.error as Error);
+		} else if (answer.rows.length > 0) {
+			const rows = shapeRows(answer.rows, get.output).map((row) =>
+				markFound(row, get.whenNotFound),
+			);
+			results.set(itemIndex, rows);
+		} else {
+			// The API answers `[null]` for an unknown iri and `[]` for an unknown id.
+			const lookup = { noun: resource.singular, key: get.lookupKey, value: get.lookupValue };
+			results.set(itemIndex, notFound.of(get.whenNotFound, lookup, itemIndex));
+		}
 	}
 	notFound.hint();
 	return results;

@@ -4,14 +4,13 @@ import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import { fetchAllByOffset } from '../../shared/graphql/pagination';
 import { showFor } from '../../shared/n8n/descriptions';
 import { executePerItem } from '../../shared/n8n/executePerItem';
-import { argumentTypeOf, checked, openQuery } from '../api/query';
+import { argumentTypeOf, checked, openQuery, presentRows, rowsOf, shapeRows } from '../api/query';
 import { RESOURCES, resourceNamed } from '../api/resources';
 import type { OrgResource } from '../api/resources';
 import { operationName } from '../api/session';
 import { optionsCollection, outputProperties } from './common';
 import { checkEnumFilters, filterProperties } from './filters';
 import { readGetManyParameters } from './parameters';
-import { presentRows, rowsOf, shapeRows } from './request';
 
 export const description: INodeProperties[] = Object.values(RESOURCES).flatMap((resource) => [
 	{

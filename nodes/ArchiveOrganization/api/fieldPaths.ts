@@ -110,7 +110,10 @@ interface FieldOption {
 	typeName: string;
 }
 
-/** Every leaf path to FIELD_LIST_DEPTH levels, sorted: the choices of the "Fields" parameter. */
+/**
+ * Every leaf path to FIELD_LIST_DEPTH levels, the choices of the "Fields" parameter: top-level fields first (the
+ * ones most people pick), then nested ones, each level by path.
+ */
 export function listFieldPaths(root: SelectableType, maxDepth = FIELD_LIST_DEPTH): FieldOption[] {
 	const options: FieldOption[] = [];
 	const visit = (type: SelectableType, prefix: string, depth: number) => {
@@ -126,5 +129,6 @@ export function listFieldPaths(root: SelectableType, maxDepth = FIELD_LIST_DEPTH
 		}
 	};
 	visit(root, '', 1);
-	return options.sort((a, b) => a.path.localeCompare(b.path));
+	const depth = (path: string) => path.split('.').length;
+	return options.sort((a, b) => depth(a.path) - depth(b.path) || a.path.localeCompare(b.path));
 }

@@ -1,12 +1,12 @@
 import { validate } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { GraphqlClient } from '../../shared/graphql/client';
 import { resolveFieldPaths, rootFieldOf } from './fieldPaths';
 import type { RootField } from './fieldPaths';
-import { FLATTEN_FIELD_PATHS } from './flatten';
+import { FLATTEN_FIELD_PATHS, flattenOrganization } from './flatten';
 import type { OrgResource, OutputSettings, Settings } from './resources';
 import { openOrganizationApi } from './session';
 
@@ -99,4 +99,19 @@ export function checked(query: OrgQuery, document: DocumentNode): DocumentNode {
 		);
 	}
 	return document;
+}
+
+export function rowsOf(data: IDataObject, rootField: string): unknown[] {
+	const rows = data[rootField];
+	return Array.isArray(rows) ? rows : [];
+}
+
+/** The API answers `[null]` for an unknown iri: entries that are not objects are no results. */
+export function presentRows(rows: unknown[]): IDataObject[] {
+	return rows.filter((row): row is IDataObject => typeof row === 'object' && row !== null);
+}
+
+export function shapeRows(rows: IDataObject[], output: OutputSettings): IDataObject[] {
+	const fillKnown = output.output !== 'selected';
+	return output.flatten ? rows.map((row) => flattenOrganization(row, fillKnown)) : rows;
 }

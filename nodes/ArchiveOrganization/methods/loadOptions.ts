@@ -35,19 +35,15 @@ export async function getFields(this: ILoadOptionsFunctions): Promise<INodePrope
 	const { rootField } = currentResource(this);
 	const root = await fromSchema(this, (schema) => rootFieldOf(schema, rootField));
 	if (!root) return [];
-	// Top-level fields first (the ones most people pick), then nested ones by path; readable names, API path as hint.
-	const depth = (path: string) => path.split('.').length;
-	return listFieldPaths(root.type)
-		.sort((a, b) => depth(a.path) - depth(b.path) || a.path.localeCompare(b.path))
-		.map(({ path, typeName }) => {
-			const kind = valueKindOf(typeName);
-			return {
-				name: path.split('.').map(labelOf).join(' › '),
-				value: path,
-				// The API's path of a field and what it holds: `Field "primary_site.address.locality": text`.
-				description: `Field "${path}"${kind ? `: ${kind}` : ''}`,
-			};
-		});
+	// Readable names, the API's path and what the field holds as the hint.
+	return listFieldPaths(root.type).map(({ path, typeName }) => {
+		const kind = valueKindOf(typeName);
+		return {
+			name: path.split('.').map(labelOf).join(' › '),
+			value: path,
+			description: `Field "${path}"${kind ? `: ${kind}` : ''}`,
+		};
+	});
 }
 
 export async function getOrgTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
