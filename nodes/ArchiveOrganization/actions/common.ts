@@ -18,22 +18,20 @@ type Operation = 'get' | 'getAll';
 /** Output: Simplified (the common fields), Raw (everything linked) or Selected Fields, and the fields list. */
 export function outputProperties(resource: OrgResource, operation: Operation): INodeProperties[] {
 	return [
-		outputParameter(
-			showFor([resource.name], [operation]),
-			resource.hasSites
+		outputParameter(showFor([resource.name], [operation]), {
+			record: resource.singular,
+			...(resource.hasSites
 				? {
-						record: resource.singular,
 						simplified:
 							'The fields that hold a value rather than a link: ID, IRI, label, homepage and the like',
 						raw: 'Every field with the objects it links to: sites, logo, account manager, classification, units and posts',
 					}
 				: {
-						record: resource.singular,
 						simplified:
 							'IRI, given and family name, e-mail and telephone, with each post held: its role and the ID and label of its organization',
 						raw: 'Every field, posts with their roles and organizations, and the organizations managed',
-					},
-		),
+					}),
+		}),
 		{
 			displayName: 'Field Names or IDs',
 			name: 'fields',

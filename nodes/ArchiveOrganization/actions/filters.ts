@@ -12,7 +12,6 @@ import type { OrgResource, OrgResourceName } from '../api/resources';
  */
 
 interface Filter {
-	/** The field in the Filters collection. */
 	property: INodeProperties;
 	/** The root field's argument the value goes to. */
 	argument: string;
@@ -45,18 +44,17 @@ function enumFilter(argument: string, displayName: string, method: string, only:
 	};
 }
 
-/** The filters each resource offers: the documented query arguments besides iri, id, offset and limit. */
-const FILTERS: Record<OrgResourceName, Filter[]> = {
-	contentPartner: [],
+/** The documented query arguments besides iri, id, offset and limit (content partners and schools have none). */
+const FILTERS: Partial<Record<OrgResourceName, Filter[]>> = {
 	organization: [
 		{
 			property: {
-				displayName: 'Label Contains',
-				name: 'label',
-				type: 'string',
-				default: '',
+				...textParameter(
+					'label',
+					'Label Contains',
+					'Only organizations whose label contains this text (case-insensitive)',
+				),
 				placeholder: 'e.g. museum',
-				description: 'Only organizations whose label contains this text (case-insensitive)',
 			},
 			argument: 'label',
 		},
@@ -77,12 +75,10 @@ const FILTERS: Record<OrgResourceName, Filter[]> = {
 		personName('familyName', 'Family Name', 'family_name'),
 		personName('givenName', 'Given Name', 'given_name'),
 	],
-	school: [],
 };
 
-/** The Filters collection of a resource's Get Many; none when the resource has no filter. */
 export function filterProperties(resource: OrgResource): INodeProperties[] {
-	const filters = FILTERS[resource.name];
+	const filters = FILTERS[resource.name] ?? [];
 	if (filters.length === 0) return [];
 	return [
 		{
@@ -103,7 +99,7 @@ export function readFilters(
 	itemIndex: number,
 	resource: OrgResource,
 ): IDataObject {
-	const filters = FILTERS[resource.name];
+	const filters = FILTERS[resource.name] ?? [];
 	const chosen = filters.length > 0 ? ctx.getNodeParameter('filters', itemIndex, {}) : {};
 	const arguments_: IDataObject = {};
 	for (const { property, argument } of filters) {
@@ -130,7 +126,7 @@ export function checkEnumFilters(
 	arguments_: IDataObject,
 	itemIndex: number,
 ): void {
-	for (const { property, argument } of FILTERS[resource.name]) {
+	for (const { property, argument } of FILTERS[resource.name] ?? []) {
 		// readFilters writes text only.
 		const value = arguments_[argument] as string | undefined;
 		if (value === undefined) continue;

@@ -12,7 +12,6 @@ import {
 } from '../../shared/n8n/params';
 import { readWhenNotFound } from '../../shared/n8n/notFound';
 import type { WhenNotFound } from '../../shared/n8n/notFound';
-import { isFieldPath } from '../api/fieldPaths';
 import { RECORD_ID_PATTERN, RECORD_IRI_PATTERN } from './common';
 import { readFilters } from './filters';
 import { keyNames, SERVER_PAGE_CAP } from '../api/resources';
@@ -23,7 +22,6 @@ import type { LookupKey, OrgResource, Settings } from '../api/resources';
  * wrong is checked before any request (token or query). Messages name the parameter as the editor shows it.
  */
 
-/** A key to look up. */
 export interface Lookup {
 	lookupKey: LookupKey;
 	lookupValue: string;
@@ -41,6 +39,7 @@ export interface GetManyParameters extends Settings {
 
 const ID = new RegExp(RECORD_ID_PATTERN);
 const IRI = new RegExp(RECORD_IRI_PATTERN);
+const FIELD_PATH = /^[_A-Za-z][_0-9A-Za-z]*(\.[_A-Za-z][_0-9A-Za-z]*)*$/;
 
 /** Custom fields arrive as a list from the editor, or as a comma-separated text from an expression. */
 function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
@@ -54,7 +53,7 @@ function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
 			'is empty: choose at least one field, or choose Simplified or Raw in "Output"',
 		);
 	}
-	const malformed = fields.filter((field) => !isFieldPath(field));
+	const malformed = fields.filter((field) => !FIELD_PATH.test(field));
 	if (malformed.length > 0) {
 		throw parameterError(
 			ctx,
@@ -113,15 +112,10 @@ export function readGetParameters(
 	const fail = (message: string, description?: string) =>
 		parameterError(ctx, itemIndex, resource.title, message, description);
 	const { mode, value: rawValue } = locatorOf(ctx.getNodeParameter(resource.name, itemIndex, {}));
-	if (
-		rawValue !== undefined &&
-		rawValue !== null &&
-		typeof rawValue !== 'string' &&
-		typeof rawValue !== 'number'
-	) {
-		throw fail(`must be text, got ${JSON.stringify(rawValue ?? null)}`);
+	if (rawValue !== null && !['undefined', 'string', 'number'].includes(typeof rawValue)) {
+		throw fail(`must be text, got ${JSON.stringify(rawValue)}`);
 	}
-	const value = String(rawValue ?? '').trim();
+	const value = String((rawValue as string | number | null | undefined) ?? '').trim();
 	if (value === '') {
 		throw fail(
 			`is empty: pick the ${resource.singular} from the list, or give its ${keyNames(resource)}`,

@@ -32,7 +32,6 @@ const DESCRIPTIONS: Record<OrgResourceName, { get: string; getAll: string }> = {
 	},
 };
 
-/** One operation selector per resource. */
 export const operationProperties: INodeProperties[] = Object.values(RESOURCES).map((resource) =>
 	operationSelector(
 		{ resource: [resource.name] },

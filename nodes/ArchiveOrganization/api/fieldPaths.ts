@@ -21,12 +21,6 @@ export interface RootField {
  */
 const FIELD_LIST_DEPTH = 4;
 
-const FIELD_PATH = /^[_A-Za-z][_0-9A-Za-z]*(\.[_A-Za-z][_0-9A-Za-z]*)*$/;
-
-export function isFieldPath(path: string): boolean {
-	return FIELD_PATH.test(path);
-}
-
 function selectable(type: GraphQLNamedType): SelectableType | undefined {
 	return isObjectType(type) || isInterfaceType(type) ? type : undefined;
 }
@@ -104,11 +98,8 @@ export function resolveFieldPaths(
 	return { paths: [...paths], unknown };
 }
 
-interface FieldOption {
-	path: string;
-	/** GraphQL type of the leaf, e.g. `String`. */
-	typeName: string;
-}
+/** A leaf path and its GraphQL type, e.g. `String`. */
+type FieldOption = { path: string; typeName: string };
 
 /**
  * Every leaf path to FIELD_LIST_DEPTH levels, the choices of the "Fields" parameter: top-level fields first (the

@@ -35,26 +35,25 @@ function selectedFieldPaths(
 	output: OutputSettings,
 ) {
 	const typeName = root.type.name;
+	const resolve = (requested: string[]) => resolveFieldPaths(root.type, requested);
 	let paths: string[];
 	if (output.output === 'selected') {
-		const resolved = resolveFieldPaths(root.type, output.customFields);
-		if (resolved.unknown.length > 0) {
+		const { paths: selected, unknown } = resolve(output.customFields);
+		if (unknown.length > 0) {
 			fail(
 				at,
-				`"Fields" names ${resolved.unknown.map((path) => JSON.stringify(path)).join(', ')}, unknown on ${typeName} in the live schema`,
+				`"Fields" names ${unknown.map((path) => JSON.stringify(path)).join(', ')}, unknown on ${typeName} in the live schema`,
 				'Pick the fields from the list; it is read from the server, nested fields included.',
 			);
 		}
 		// The record's identifier always comes along, first: its ID, or its IRI where the type has no ID (persons).
-		const identifier = resolveFieldPaths(root.type, ['id']).paths.length > 0 ? 'id' : 'iri';
-		paths = [...new Set([identifier, ...resolved.paths])];
+		paths = [resolve(['id']).paths.length > 0 ? 'id' : 'iri', ...selected];
 	} else {
-		paths = resolveFieldPaths(root.type, resource.presets[output.output]).paths;
+		// Flatten turns the selected address and contact fields into columns; it adds none to Selected Fields.
+		const flatten = output.flatten ? resolve(FLATTEN_FIELD_PATHS).paths : [];
+		paths = [...resolve(resource.presets[output.output]).paths, ...flatten];
 	}
-	// Flatten turns the selected address and contact fields into columns; it adds none to what the user selected.
-	if (output.flatten && output.output !== 'selected') {
-		paths = [...new Set([...paths, ...resolveFieldPaths(root.type, FLATTEN_FIELD_PATHS).paths])];
-	}
+	paths = [...new Set(paths)];
 	if (paths.length === 0) fail(at, `No field of ${typeName} could be selected`);
 	return paths;
 }
