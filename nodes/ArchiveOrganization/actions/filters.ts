@@ -12,7 +12,6 @@ import type { OrgResource, OrgResourceName } from '../api/resources';
  */
 
 interface Filter {
-	/** The field in the Filters collection. */
 	property: INodeProperties;
 	/** The root field's argument the value goes to. */
 	argument: string;
@@ -30,57 +29,56 @@ function personName(name: string, displayName: string, argument: string): Filter
 	};
 }
 
-const FILTERS = {
-	label: {
+/** A filter on an enum argument, its values listed by a loadOptions method. */
+function enumFilter(argument: string, displayName: string, method: string, only: string): Filter {
+	return {
 		property: {
-			displayName: 'Label Contains',
-			name: 'label',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. museum',
-			description: 'Only organizations whose label contains this text (case-insensitive)',
-		},
-		argument: 'label',
-	},
-	sector: {
-		property: {
-			displayName: 'Sector Name or ID',
-			name: 'sector',
+			displayName,
+			name: argument,
 			type: 'options',
-			typeOptions: { loadOptionsMethod: 'getSectors' },
+			typeOptions: { loadOptionsMethod: method },
 			default: '',
-			description:
-				'Only organizations active in this sector. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			description: `${only}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 		},
-		argument: 'sector',
-	},
-	type: {
-		property: {
-			displayName: 'Type Name or ID',
-			name: 'type',
-			type: 'options',
-			typeOptions: { loadOptionsMethod: 'getOrgTypes' },
-			default: '',
-			description:
-				'Only organizations of this type; subtypes are included. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-		argument: 'type',
-	},
-	familyName: personName('familyName', 'Family Name', 'family_name'),
-	givenName: personName('givenName', 'Given Name', 'given_name'),
-} satisfies Record<string, Filter>;
+		argument,
+	};
+}
 
-/** The filters each resource offers: the documented query arguments besides iri, id, offset and limit. */
-const FILTERS_BY_RESOURCE: Record<OrgResourceName, Filter[]> = {
-	contentPartner: [],
-	organization: [FILTERS.label, FILTERS.sector, FILTERS.type],
-	person: [FILTERS.familyName, FILTERS.givenName],
-	school: [],
+/** The documented query arguments besides iri, id, offset and limit (content partners and schools have none). */
+const FILTERS: Partial<Record<OrgResourceName, Filter[]>> = {
+	organization: [
+		{
+			property: {
+				...textParameter(
+					'label',
+					'Label Contains',
+					'Only organizations whose label contains this text (case-insensitive)',
+				),
+				placeholder: 'e.g. museum',
+			},
+			argument: 'label',
+		},
+		enumFilter(
+			'sector',
+			'Sector Name or ID',
+			'getSectors',
+			'Only organizations active in this sector',
+		),
+		enumFilter(
+			'type',
+			'Type Name or ID',
+			'getOrgTypes',
+			'Only organizations of this type; subtypes are included',
+		),
+	],
+	person: [
+		personName('familyName', 'Family Name', 'family_name'),
+		personName('givenName', 'Given Name', 'given_name'),
+	],
 };
 
-/** The Filters collection of a resource's Get Many; none when the resource has no filter. */
 export function filterProperties(resource: OrgResource): INodeProperties[] {
-	const filters = FILTERS_BY_RESOURCE[resource.name];
+	const filters = FILTERS[resource.name] ?? [];
 	if (filters.length === 0) return [];
 	return [
 		{
@@ -101,7 +99,7 @@ export function readFilters(
 	itemIndex: number,
 	resource: OrgResource,
 ): IDataObject {
-	const filters = FILTERS_BY_RESOURCE[resource.name];
+	const filters = FILTERS[resource.name] ?? [];
 	const chosen = filters.length > 0 ? ctx.getNodeParameter('filters', itemIndex, {}) : {};
 	const arguments_: IDataObject = {};
 	for (const { property, argument } of filters) {
@@ -128,12 +126,12 @@ export function checkEnumFilters(
 	arguments_: IDataObject,
 	itemIndex: number,
 ): void {
-	for (const { property, argument } of FILTERS_BY_RESOURCE[resource.name]) {
+	for (const { property, argument } of FILTERS[resource.name] ?? []) {
 		// readFilters writes text only.
 		const value = arguments_[argument] as string | undefined;
 		if (value === undefined) continue;
 		const allowed = enumValuesOfArgument(schema, resource.rootField, argument);
-		if (allowed && !allowed.includes(String(value))) {
+		if (allowed && !allowed.includes(value)) {
 			throw parameterError(
 				ctx,
 				itemIndex,

@@ -1,31 +1,28 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { showFor } from '../../shared/n8n/descriptions';
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
-import { RESOURCES, resourceNamed } from '../api/resources';
-import { getGroup, readGetRequest } from './batchedGet';
+import { keyNames, RESOURCES, resourceNamed } from '../api/resources';
+import type { OrgResource } from '../api/resources';
+import { getGroup, shapeOf } from './batchedGet';
 import {
 	optionsCollection,
 	outputProperties,
 	RECORD_ID_PATTERN,
 	RECORD_IRI_PATTERN,
-	recordParameterName,
-	showFor,
-	titleOf,
 } from './common';
-import type { OrgResource } from '../api/resources';
+import { readGetParameters } from './parameters';
 
 /** The record to get: a resource locator named after the resource (`organization`, ...). */
 function recordLocator(resource: OrgResource): INodeProperties {
 	const locator: INodeProperties = {
-		displayName: titleOf(resource),
-		name: recordParameterName(resource),
+		displayName: resource.title,
+		name: resource.name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		displayOptions: showFor(resource, 'get'),
-		description: resource.lookupKeys.includes('id')
-			? `The ${resource.singular} to get: pick it, or give its ID or IRI (persistent URI)`
-			: `The ${resource.singular} to get: pick it, or give its IRI (persistent URI)`,
+		displayOptions: showFor([resource.name], ['get']),
+		description: `The ${resource.singular} to get: pick it, or give its ${keyNames(resource)} (persistent URI)`,
 		modes: [
 			{
 				displayName: 'From List',
@@ -66,9 +63,8 @@ function recordLocator(resource: OrgResource): INodeProperties {
 		],
 	};
 	// Persons are looked up by IRI only.
-	if (!resource.lookupKeys.includes('id')) {
+	if (!resource.lookupKeys.includes('id'))
 		locator.modes = locator.modes?.filter((mode) => mode.name !== 'id');
-	}
 	return locator;
 }
 
@@ -80,20 +76,16 @@ export const description: INodeProperties[] = Object.values(RESOURCES).flatMap((
 
 /**
  * Get: the entity with each item's id or iri. Items with the same request settings share requests: their distinct
- * keys go out in aliased batches (see batchedGet.ts), and each item gets its own row back. Nothing found is an error
- * naming the resource and key, or no output item when "Return Empty Result When Not Found" is on. The router calls
- * it by operation name (ROUTES, shared/n8n/router.ts).
+ * keys go out in aliased batches (batchedGet.ts), and each item gets its own rows back. The router calls it by
+ * operation name (ROUTES, shared/n8n/router.ts).
  *
  * @public
  */
-export async function execute(
-	this: IExecuteFunctions,
-	resource: string,
-): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, resource: string) {
 	const orgResource = resourceNamed(this, resource);
 	return await executeGrouped(this, {
-		read: (itemIndex) => readGetRequest(this, orgResource, itemIndex),
-		groupKey: (request) => request.shapeId,
+		read: (itemIndex) => readGetParameters(this, itemIndex, orgResource),
+		groupKey: shapeOf,
 		run: async (items) => await getGroup(this, orgResource, items),
 	});
 }

@@ -1,45 +1,39 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import { fetchAllByOffset } from '../../shared/graphql/pagination';
+import { showFor } from '../../shared/n8n/descriptions';
 import { executePerItem } from '../../shared/n8n/executePerItem';
+import { argumentTypeOf, checked, openQuery, presentRows, rowsOf, shapeRows } from '../api/query';
 import { RESOURCES, resourceNamed } from '../api/resources';
 import type { OrgResource } from '../api/resources';
-import { optionsCollection, outputProperties, showFor } from './common';
+import { operationName } from '../api/session';
+import { optionsCollection, outputProperties } from './common';
 import { checkEnumFilters, filterProperties } from './filters';
-import { readGetManySettings, readOutputSettings, readRequestSettings } from './parameters';
-import { prepareQuery, presentRows, rowsOf, shapeRows } from './request';
+import { readGetManyParameters } from './parameters';
 
-function getAllProperties(resource: OrgResource): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			displayOptions: showFor(resource, 'getAll'),
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			displayOptions: showFor(resource, 'getAll', { returnAll: [false] }),
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-		},
-		...filterProperties(resource),
-		...outputProperties(resource, 'getAll'),
-		optionsCollection(resource, 'getAll'),
-	];
-}
-
-export const description: INodeProperties[] = Object.values(RESOURCES).flatMap(getAllProperties);
+export const description: INodeProperties[] = Object.values(RESOURCES).flatMap((resource) => [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		displayOptions: showFor([resource.name], ['getAll']),
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		displayOptions: showFor([resource.name], ['getAll'], { returnAll: [false] }),
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+	},
+	...filterProperties(resource),
+	...outputProperties(resource, 'getAll'),
+	optionsCollection(resource, 'getAll'),
+]);
 
 /**
  * Get Many: pages with `offset` (always sent, so the order is stable) and `limit`, several pages in flight,
@@ -50,32 +44,34 @@ async function getMany(
 	resource: OrgResource,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
-	const request = readRequestSettings(ctx, itemIndex);
-	const output = readOutputSettings(ctx, itemIndex, resource);
-	const query = readGetManySettings(ctx, itemIndex, resource);
-
-	const { client, document } = await prepareQuery(ctx, resource, itemIndex, request, output, {
-		argumentNames: [...Object.keys(query.filters), 'offset', 'limit'],
-		checkSchema: (schema) => checkEnumFilters(ctx, schema, resource, query.filters, itemIndex),
-	});
+	const parameters = readGetManyParameters(ctx, itemIndex, resource);
+	const { request, filters } = parameters;
+	const query = await openQuery(ctx, resource, parameters, itemIndex, (schema) =>
+		checkEnumFilters(ctx, schema, resource, filters, itemIndex),
+	);
+	const argumentNames = [...Object.keys(filters), 'offset', 'limit'];
+	const document = checked(
+		query,
+		buildRootFieldQuery({
+			operationName: operationName('GetMany', resource),
+			rootField: resource.rootField,
+			arguments: argumentNames.map((name) => ({ name, type: argumentTypeOf(query, name) })),
+			fields: query.fields,
+		}),
+	);
 	const rows = await fetchAllByOffset<unknown>(
 		async (offset, limit) => {
-			const data = await client.request<IDataObject>(
-				{ document, variables: { ...query.filters, offset, limit } },
-				itemIndex,
-			);
+			const variables = { ...filters, offset, limit };
+			const data = await query.client.request<IDataObject>({ document, variables }, itemIndex);
 			return rowsOf(data, resource.rootField);
 		},
-		{ pageSize: request.pageSize, concurrency: request.concurrency, maxRows: query.maxRows },
+		{ pageSize: request.pageSize, concurrency: request.concurrency, maxRows: parameters.maxRows },
 	);
-	return shapeRows(presentRows(rows), output);
+	return shapeRows(presentRows(rows), parameters.output);
 }
 
 /** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
-export async function execute(
-	this: IExecuteFunctions,
-	resource: string,
-): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, resource: string) {
 	const orgResource = resourceNamed(this, resource);
 	return await executePerItem(
 		this,

@@ -12,63 +12,34 @@ import {
 } from '../../shared/n8n/params';
 import { readWhenNotFound } from '../../shared/n8n/notFound';
 import type { WhenNotFound } from '../../shared/n8n/notFound';
-import { isFieldPath } from '../api/fieldPaths';
-import { RECORD_ID_PATTERN, RECORD_IRI_PATTERN, recordParameterName, titleOf } from './common';
+import { RECORD_ID_PATTERN, RECORD_IRI_PATTERN } from './common';
 import { readFilters } from './filters';
-import { SERVER_PAGE_CAP } from '../api/resources';
-import type { LookupKey, OrgResource, OutputSettings } from '../api/resources';
+import { keyNames, SERVER_PAGE_CAP } from '../api/resources';
+import type { LookupKey, OrgResource, Settings } from '../api/resources';
 
 /**
- * Everything a node parameter can get wrong is checked here, before any request (token or query) is sent.
- * Messages name the parameter as the editor shows it and say what is wrong.
+ * Each operation reads an item's parameters once, here, into one typed value: everything a parameter can get
+ * wrong is checked before any request (token or query). Messages name the parameter as the editor shows it.
  */
 
-export interface RequestSettings {
-	method: 'POST' | 'GET';
-	maxRetries: number;
-	pageSize: number;
-	concurrency: number;
-}
-
-interface GetSettings {
+export interface Lookup {
 	lookupKey: LookupKey;
 	lookupValue: string;
+}
+
+export interface GetParameters extends Settings, Lookup {
 	whenNotFound: WhenNotFound;
 }
 
-const ID = new RegExp(RECORD_ID_PATTERN);
-const IRI = new RegExp(RECORD_IRI_PATTERN);
-
-interface GetManySettings {
+export interface GetManyParameters extends Settings {
 	/** undefined = Return All. */
 	maxRows?: number;
 	filters: IDataObject;
 }
 
-function options(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	return ctx.getNodeParameter('options', itemIndex, {});
-}
-
-export function readRequestSettings(ctx: IExecuteFunctions, itemIndex: number): RequestSettings {
-	const chosen = options(ctx, itemIndex);
-	const method = String((chosen.requestMethod as string | undefined) ?? 'POST').toUpperCase();
-	if (method !== 'POST' && method !== 'GET') {
-		throw parameterError(
-			ctx,
-			itemIndex,
-			'Request Method',
-			`must be POST or GET, got ${JSON.stringify(chosen.requestMethod)}`,
-		);
-	}
-	return {
-		method,
-		maxRetries: readMaxRetries(ctx, itemIndex, chosen.maxRetries),
-		pageSize: requireInteger(ctx, itemIndex, 'Page Size', chosen.pageSize ?? SERVER_PAGE_CAP, {
-			max: SERVER_PAGE_CAP,
-		}),
-		concurrency: readMaxConcurrency(ctx, itemIndex, chosen.maxConcurrency),
-	};
-}
+const ID = new RegExp(RECORD_ID_PATTERN);
+const IRI = new RegExp(RECORD_IRI_PATTERN);
+const FIELD_PATH = /^[_A-Za-z][_0-9A-Za-z]*(\.[_A-Za-z][_0-9A-Za-z]*)*$/;
 
 /** Custom fields arrive as a list from the editor, or as a comma-separated text from an expression. */
 function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
@@ -82,7 +53,7 @@ function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
 			'is empty: choose at least one field, or choose Simplified or Raw in "Output"',
 		);
 	}
-	const malformed = fields.filter((field) => !isFieldPath(field));
+	const malformed = fields.filter((field) => !FIELD_PATH.test(field));
 	if (malformed.length > 0) {
 		throw parameterError(
 			ctx,
@@ -95,104 +66,101 @@ function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	return fields;
 }
 
-export function readOutputSettings(
+/** What both operations read; `options` is the item's Options collection. */
+function readSettings(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	resource: OrgResource,
-): OutputSettings {
+	options: IDataObject,
+): Settings {
+	const method = String((options.requestMethod as string | undefined) ?? 'POST').toUpperCase();
+	if (method !== 'POST' && method !== 'GET') {
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Request Method',
+			`must be POST or GET, got ${JSON.stringify(options.requestMethod)}`,
+		);
+	}
+	const request = {
+		method,
+		maxRetries: readMaxRetries(ctx, itemIndex, options.maxRetries),
+		pageSize: requireInteger(ctx, itemIndex, 'Page Size', options.pageSize ?? SERVER_PAGE_CAP, {
+			max: SERVER_PAGE_CAP,
+		}),
+		concurrency: readMaxConcurrency(ctx, itemIndex, options.maxConcurrency),
+	} as const;
 	const output = outputChoiceOf(
 		ctx,
 		itemIndex,
 		ctx.getNodeParameter('output', itemIndex, 'simplified'),
 	);
+	const customFields = output === 'selected' ? readCustomFields(ctx, itemIndex) : [];
 	return {
-		output,
-		customFields: output === 'selected' ? readCustomFields(ctx, itemIndex) : [],
-		flatten: resource.hasSites && options(ctx, itemIndex).flatten === true,
+		request,
+		output: { output, customFields, flatten: resource.hasSites && options.flatten === true },
 	};
 }
 
-export function readGetSettings(
+export function readGetParameters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	resource: OrgResource,
-): GetSettings {
-	const displayName = titleOf(resource);
-	const { mode, value: rawValue } = locatorOf(
-		ctx.getNodeParameter(recordParameterName(resource), itemIndex, {}),
-	);
-	if (
-		rawValue !== undefined &&
-		rawValue !== null &&
-		typeof rawValue !== 'string' &&
-		typeof rawValue !== 'number'
-	) {
-		throw parameterError(
-			ctx,
-			itemIndex,
-			displayName,
-			`must be text, got ${JSON.stringify(rawValue ?? null)}`,
-		);
+): GetParameters {
+	const options: IDataObject = ctx.getNodeParameter('options', itemIndex, {});
+	const settings = readSettings(ctx, itemIndex, resource, options);
+	const fail = (message: string, description?: string) =>
+		parameterError(ctx, itemIndex, resource.title, message, description);
+	const { mode, value: rawValue } = locatorOf(ctx.getNodeParameter(resource.name, itemIndex, {}));
+	if (rawValue !== null && !['undefined', 'string', 'number'].includes(typeof rawValue)) {
+		throw fail(`must be text, got ${JSON.stringify(rawValue)}`);
 	}
-	const value = String(rawValue ?? '').trim();
+	const value = String((rawValue as string | number | null | undefined) ?? '').trim();
 	if (value === '') {
-		throw parameterError(
-			ctx,
-			itemIndex,
-			displayName,
-			`is empty: pick the ${resource.singular} from the list, or give its ${resource.lookupKeys.includes('id') ? 'ID or IRI' : 'IRI'}`,
+		throw fail(
+			`is empty: pick the ${resource.singular} from the list, or give its ${keyNames(resource)}`,
 		);
 	}
 	const looksLikeIri = IRI.test(value);
 	// From List holds the IRI; text from an expression or an AI agent is an IRI when it looks like one.
 	const lookupKey: LookupKey = mode === 'id' || (mode === 'auto' && !looksLikeIri) ? 'id' : 'iri';
 	if (lookupKey === 'iri' && !looksLikeIri) {
-		throw parameterError(
-			ctx,
-			itemIndex,
-			displayName,
+		throw fail(
 			`is not an IRI: ${JSON.stringify(value)}`,
 			`An IRI is the ${resource.singular}'s http(s) URI, e.g. https://data.example.org/id/${resource.name.toLowerCase()}/...`,
 		);
 	}
-	if (lookupKey === 'id') {
-		if (!resource.lookupKeys.includes('id')) {
-			throw parameterError(
-				ctx,
-				itemIndex,
-				displayName,
-				`is not an IRI: ${JSON.stringify(value)}`,
-				`A ${resource.singular} is looked up by IRI only, its http(s) URI`,
-			);
-		}
-		if (!ID.test(value)) {
-			throw parameterError(
-				ctx,
-				itemIndex,
-				displayName,
-				`is not a valid ID: ${JSON.stringify(value)}`,
-				'An ID holds letters, digits, ".", "_", ":" or "-" and no spaces, e.g. OR-abc1234',
-			);
-		}
+	if (lookupKey === 'id' && !resource.lookupKeys.includes('id')) {
+		throw fail(
+			`is not an IRI: ${JSON.stringify(value)}`,
+			`A ${resource.singular} is looked up by IRI only, its http(s) URI`,
+		);
 	}
-	return {
-		lookupKey,
-		lookupValue: value,
-		whenNotFound: readWhenNotFound(options(ctx, itemIndex)),
-	};
+	if (lookupKey === 'id' && !ID.test(value)) {
+		throw fail(
+			`is not a valid ID: ${JSON.stringify(value)}`,
+			'An ID holds letters, digits, ".", "_", ":" or "-" and no spaces, e.g. OR-abc1234',
+		);
+	}
+	return { ...settings, lookupKey, lookupValue: value, whenNotFound: readWhenNotFound(options) };
 }
 
-export function readGetManySettings(
+export function readGetManyParameters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	resource: OrgResource,
-): GetManySettings {
+): GetManyParameters {
+	const settings = readSettings(
+		ctx,
+		itemIndex,
+		resource,
+		ctx.getNodeParameter('options', itemIndex, {}),
+	);
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false);
 	const maxRows = returnAll
 		? undefined
 		: requireInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), {
 				max: MAX_GRAPHQL_INT,
 			});
-	const filters = readFilters(ctx, itemIndex, resource);
-	return { maxRows, filters };
+	return { ...settings, maxRows, filters: readFilters(ctx, itemIndex, resource) };
 }

@@ -1,27 +1,6 @@
 import { buildSchema } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 
-/** The values the real service declares (the API documentation shows only `ContentPartner` and `Onderwijs`). */
-export const DEFAULT_ORG_TYPES = [
-	'ContentPartner',
-	'ServiceProvider',
-	'ServiceConsumer',
-	'EducationalPartner',
-	'DigitizationPartner',
-	'ProjectPartner',
-	'Other',
-];
-
-export const DEFAULT_SECTORS = [
-	'Onderwijs',
-	'Cultuur',
-	'Overheid',
-	'Regionale_Omroep',
-	'Landelijke_Private_Omroep',
-	'Leverancier',
-	'Publieke_Omroep',
-];
-
 const ORGANIZATION_FIELDS = `
 	iri: ID!
 	id: String!
@@ -44,16 +23,18 @@ const ORGANIZATION_FIELDS = `
 	posts: [Post]`;
 
 /**
- * The documented schema, used only when the server refuses introspection. It holds only what the documentation
- * shows: `logo` is left out because the documentation does not show the fields of `Logo` (a guessed field would
- * fail validation on the real server and with it the whole query). The scalar types of Concept's iri, label and
- * alt_label are not shown either; they are declared ID and String like everywhere else, which only matters for the
- * editor's type hints.
+ * The documented schema, used when the server refuses introspection. It holds only what the documentation shows:
+ * `logo` is left out because the fields of `Logo` are not shown (a guessed field would fail the whole query on the
+ * real server). Concept's scalar types are not shown either; ID and String as elsewhere only affect type hints.
  * OrgType and Sector hold the values the real service declares (the documentation shows one each).
  */
 const DOCUMENTED_SDL = `
-enum OrgType { ${DEFAULT_ORG_TYPES.join(' ')} }
-enum Sector { ${DEFAULT_SECTORS.join(' ')} }
+enum OrgType {
+	ContentPartner ServiceProvider ServiceConsumer EducationalPartner DigitizationPartner ProjectPartner Other
+}
+enum Sector {
+	Onderwijs Cultuur Overheid Regionale_Omroep Landelijke_Private_Omroep Leverancier Publieke_Omroep
+}
 interface IOrganization {${ORGANIZATION_FIELDS}
 }
 type ContentPartner implements IOrganization {${ORGANIZATION_FIELDS}

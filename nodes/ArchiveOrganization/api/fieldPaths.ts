@@ -1,6 +1,5 @@
 import { getNamedType, isEnumType, isInterfaceType, isLeafType, isObjectType } from 'graphql';
 import type {
-	GraphQLField,
 	GraphQLInterfaceType,
 	GraphQLNamedType,
 	GraphQLObjectType,
@@ -14,7 +13,6 @@ export interface RootField {
 	type: SelectableType;
 	/** Argument name -> GraphQL type as written in a variable definition, e.g. `OrgType` or `Int`. */
 	argumentTypes: Map<string, string>;
-	field: GraphQLField<unknown, unknown>;
 }
 
 /**
@@ -22,12 +20,6 @@ export interface RootField {
  * (Person.holds.post_in...). Deeper paths can still be typed in as an expression.
  */
 const FIELD_LIST_DEPTH = 4;
-
-const FIELD_PATH = /^[_A-Za-z][_0-9A-Za-z]*(\.[_A-Za-z][_0-9A-Za-z]*)*$/;
-
-export function isFieldPath(path: string): boolean {
-	return FIELD_PATH.test(path);
-}
 
 function selectable(type: GraphQLNamedType): SelectableType | undefined {
 	return isObjectType(type) || isInterfaceType(type) ? type : undefined;
@@ -42,7 +34,7 @@ export function rootFieldOf(schema: GraphQLSchema, rootField: string): RootField
 	const argumentTypes = new Map(
 		field.args.map((argument) => [argument.name, String(argument.type)]),
 	);
-	return { type, argumentTypes, field };
+	return { type, argumentTypes };
 }
 
 /** Values of the enum an argument takes (e.g. `type: OrgType`), or undefined when it is not an enum. */
@@ -68,69 +60,51 @@ function join(prefix: string, name: string): string {
 	return prefix === '' ? name : `${prefix}.${name}`;
 }
 
-interface ResolvedPaths {
-	/** Leaf paths to select, in first-seen order, without duplicates. */
-	paths: string[];
-	/** Paths that name a field the schema does not have. */
-	unknown: string[];
+/**
+ * The leaf paths one requested path stands for, or undefined when the schema lacks a part of it. `*` as the last
+ * part means every scalar field of that level; a path ending at an object type selects its scalar fields.
+ */
+function leafPaths(type: SelectableType, parts: string[], prefix: string): string[] | undefined {
+	const [part, ...rest] = parts;
+	if (part === '*' && rest.length === 0)
+		return scalarFieldsOf(type).map((name) => join(prefix, name));
+	const field = type.getFields()[part];
+	if (!field) return undefined;
+	const named = getNamedType(field.type);
+	const path = join(prefix, part);
+	if (isLeafType(named)) return rest.length === 0 ? [path] : undefined;
+	const next = selectable(named);
+	if (!next) return undefined;
+	if (rest.length > 0) return leafPaths(next, rest, path);
+	const scalars = scalarFieldsOf(next).map((name) => join(path, name));
+	return scalars.length > 0 ? scalars : undefined;
 }
 
 /**
- * Turns requested paths into leaf paths of the schema. `*` as the last part means every scalar field of that level;
- * a path ending at an object type selects its scalar fields. Unknown fields are reported, not thrown: presets skip
- * them (a server may lack a field), custom selections turn them into an error naming the parameter.
+ * Requested paths as leaf paths of the schema, in first-seen order without duplicates. Unknown paths are reported,
+ * not thrown: presets skip them (a server may lack a field), custom selections make them an error.
  */
-export function resolveFieldPaths(root: SelectableType, requested: string[]): ResolvedPaths {
+export function resolveFieldPaths(
+	root: SelectableType,
+	requested: string[],
+): { paths: string[]; unknown: string[] } {
 	const paths = new Set<string>();
 	const unknown: string[] = [];
 	for (const path of requested) {
-		const parts = path.split('.');
-		let type: SelectableType = root;
-		let prefix = '';
-		let resolved = true;
-		for (let index = 0; index < parts.length && resolved; index++) {
-			const part = parts[index];
-			const isLast = index === parts.length - 1;
-			if (part === '*' && isLast) {
-				for (const name of scalarFieldsOf(type)) paths.add(join(prefix, name));
-				break;
-			}
-			const field = type.getFields()[part];
-			const named = field ? getNamedType(field.type) : undefined;
-			if (!field || !named) {
-				resolved = false;
-				break;
-			}
-			prefix = join(prefix, part);
-			if (isLeafType(named)) {
-				if (isLast) paths.add(prefix);
-				else resolved = false;
-				continue;
-			}
-			const next = selectable(named);
-			if (!next) {
-				resolved = false;
-				break;
-			}
-			type = next;
-			if (isLast) {
-				const scalars = scalarFieldsOf(type);
-				if (scalars.length === 0) resolved = false;
-				for (const name of scalars) paths.add(join(prefix, name));
-			}
-		}
-		if (!resolved) unknown.push(path);
+		const leaves = leafPaths(root, path.split('.'), '');
+		if (leaves) leaves.forEach((leaf) => paths.add(leaf));
+		else unknown.push(path);
 	}
 	return { paths: [...paths], unknown };
 }
 
-interface FieldOption {
-	path: string;
-	/** GraphQL type of the leaf, e.g. `String`. */
-	typeName: string;
-}
+/** A leaf path and its GraphQL type, e.g. `String`. */
+type FieldOption = { path: string; typeName: string };
 
-/** Every leaf path to FIELD_LIST_DEPTH levels, sorted: the choices of the "Fields" parameter. */
+/**
+ * Every leaf path to FIELD_LIST_DEPTH levels, the choices of the "Fields" parameter: top-level fields first (the
+ * ones most people pick), then nested ones, each level by path.
+ */
 export function listFieldPaths(root: SelectableType, maxDepth = FIELD_LIST_DEPTH): FieldOption[] {
 	const options: FieldOption[] = [];
 	const visit = (type: SelectableType, prefix: string, depth: number) => {
@@ -146,5 +120,6 @@ export function listFieldPaths(root: SelectableType, maxDepth = FIELD_LIST_DEPTH
 		}
 	};
 	visit(root, '', 1);
-	return options.sort((a, b) => a.path.localeCompare(b.path));
+	const depth = (path: string) => path.split('.').length;
+	return options.sort((a, b) => depth(a.path) - depth(b.path) || a.path.localeCompare(b.path));
 }

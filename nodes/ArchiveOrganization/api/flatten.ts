@@ -1,9 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * Address fields of the documented schema copied to `address_<field>`, in spreadsheet column order; every one is present (null
- * when missing), fields a server adds follow.
- */
+/** Address fields of the documented schema as `address_<field>` columns, in spreadsheet column order. */
 const ADDRESS_FIELDS = [
 	'iri',
 	'contact_type',
@@ -17,7 +14,7 @@ const ADDRESS_FIELDS = [
 	'telephone',
 ];
 
-/** Contact point fields of the documented schema: the main contact point's become `contact_<field>` (`contact_type` as is). */
+/** Contact point fields of the documented schema. */
 const CONTACT_FIELDS = ['iri', 'contact_type', 'email', 'telephone'];
 
 /** What Flatten needs selected; paths a server lacks are skipped like preset fields. */
@@ -29,17 +26,8 @@ function asObject(value: unknown): IDataObject | undefined {
 		: undefined;
 }
 
-function contactPoints(value: unknown): IDataObject[] {
-	return (Array.isArray(value) ? value : []).map(asObject).filter((point) => point !== undefined);
-}
-
 function typeOf(point: IDataObject): string {
 	return String((point.contact_type as string | undefined) ?? '');
-}
-
-/** The contact point typed `primary`, else the first one. */
-function mainContactPoint(points: IDataObject[]): IDataObject | undefined {
-	return points.find((point) => typeOf(point).toLowerCase() === 'primary') ?? points[0];
 }
 
 /** `Financial dept.` -> `financial_dept`; no type -> `untyped`. */
@@ -51,59 +39,58 @@ function columnPart(contactType: string): string {
 	return part === '' ? 'untyped' : part;
 }
 
-/** Known fields first in the given order, then whatever else the object holds. */
-function orderedKeys(object: IDataObject, known: string[]): string[] {
-	return [...known, ...Object.keys(object).filter((key) => !known.includes(key))];
-}
-
-function copyPrimarySite(
+/**
+ * Copies the object's fields to the columns `column` names (none: not copied): the known fields first, in their
+ * order and null when missing, then whatever else the object holds.
+ */
+function copy(
 	flat: IDataObject,
-	primarySite: IDataObject | undefined,
-	fillKnown: boolean,
+	object: IDataObject,
+	known: string[],
+	column: (key: string) => string | undefined,
 ): void {
-	const site = primarySite ?? {};
-	for (const key of orderedKeys(site, fillKnown ? ['iri'] : [])) {
-		if (key !== 'address') flat[`primary_site_${key}`] = site[key] ?? null;
+	for (const key of [...known, ...Object.keys(object).filter((key) => !known.includes(key))]) {
+		const name = column(key);
+		if (name) flat[name] = object[key] ?? null;
 	}
-	const address = asObject(site.address) ?? {};
-	for (const key of orderedKeys(address, fillKnown ? ADDRESS_FIELDS : []))
-		flat[`address_${key}`] = address[key] ?? null;
 }
 
 /**
- * The main contact point as `contact_iri`, `contact_type`, `contact_email`, `contact_telephone`; then every contact
- * point (the main one too) under its type, `contact_<type>_<field>`, so e.g. `contact_financial_email` is a column
- * that means the same on every row. A second point of the same type gets `contact_<type>_2_<field>`.
+ * One row per entity with plain columns for spreadsheets: the primary site and its address become `primary_site_*`
+ * and `address_*`; the main contact point (typed `primary`, else the first) `contact_iri`, `contact_type`,
+ * `contact_email` and so on, then every contact point (the main one too) `contact_<type>_<field>`, so e.g.
+ * `contact_financial_email` means the same on every row (a second point of a type: `contact_<type>_2_<field>`).
+ * Other fields (e.g. `sites`) are kept as they are. With `fillKnown` (the presets) every known column is present,
+ * null when missing, so rows line up in a spreadsheet; without it (Selected Fields) only what was selected.
  */
-function copyContactPoints(flat: IDataObject, value: unknown, fillKnown: boolean): void {
-	const points = contactPoints(value);
-	const main = mainContactPoint(points) ?? {};
-	for (const key of orderedKeys(main, fillKnown ? CONTACT_FIELDS : [])) {
-		flat[key === 'contact_type' ? 'contact_type' : `contact_${key}`] = main[key] ?? null;
-	}
+export function flattenOrganization(row: IDataObject, fillKnown = true): IDataObject {
+	const { primary_site: primarySite, contact_point: contactPoint, ...rest } = row;
+	const flat: IDataObject = { ...rest };
+	const site = asObject(primarySite) ?? {};
+	copy(flat, site, fillKnown ? ['iri'] : [], (key) =>
+		key === 'address' ? undefined : `primary_site_${key}`,
+	);
+	copy(
+		flat,
+		asObject(site.address) ?? {},
+		fillKnown ? ADDRESS_FIELDS : [],
+		(key) => `address_${key}`,
+	);
+	const points = (Array.isArray(contactPoint) ? contactPoint : [])
+		.map(asObject)
+		.filter((point) => point !== undefined);
+	const main = points.find((point) => typeOf(point).toLowerCase() === 'primary') ?? points[0];
+	const contactFields = fillKnown ? CONTACT_FIELDS : [];
+	copy(flat, main ?? {}, contactFields, (key) => (key === 'contact_type' ? key : `contact_${key}`));
 	const usedPrefixes = new Set<string>();
 	for (const point of points) {
 		const type = columnPart(typeOf(point));
 		let prefix = `contact_${type}`;
 		for (let count = 2; usedPrefixes.has(prefix); count++) prefix = `contact_${type}_${count}`;
 		usedPrefixes.add(prefix);
-		for (const key of orderedKeys(point, fillKnown ? CONTACT_FIELDS : [])) {
-			if (key !== 'contact_type') flat[`${prefix}_${key}`] = point[key] ?? null;
-		}
+		copy(flat, point, contactFields, (key) =>
+			key === 'contact_type' ? undefined : `${prefix}_${key}`,
+		);
 	}
-}
-
-/**
- * One row per entity with plain columns for spreadsheets: the primary site and its address become `primary_site_*`
- * and `address_*`, the contact points `contact_*` (see copyContactPoints). Nothing they held is dropped. The nested
- * `primary_site` and `contact_point` are replaced; other fields (e.g. `sites`) are kept as they are. With
- * `fillKnown` (the presets) every known column is present, null when missing, so rows line up in a spreadsheet;
- * without it (Selected Fields) only the columns of what was selected.
- */
-export function flattenOrganization(row: IDataObject, fillKnown = true): IDataObject {
-	const { primary_site: primarySite, contact_point: contactPoint, ...rest } = row;
-	const flat: IDataObject = { ...rest };
-	copyPrimarySite(flat, asObject(primarySite), fillKnown);
-	copyContactPoints(flat, contactPoint, fillKnown);
 	return flat;
 }

@@ -1,6 +1,7 @@
-import type { INode } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INode } from 'n8n-workflow';
 
 import type { GraphqlService } from '../../shared/graphql/client';
+import { nounOf, pluralOf } from '../../shared/n8n/english';
 import { parameterError } from '../../shared/n8n/params';
 
 export const ORGANIZATION_SERVICE: GraphqlService = {
@@ -17,7 +18,14 @@ export type LookupKey = 'id' | 'iri';
 /** The presets of Output: Simplified and Raw (Selected Fields lists its own paths). */
 type OutputPreset = 'simplified' | 'raw';
 
-/** Which fields an operation returns, and how (read from the node parameters by actions/parameters.ts). */
+export interface RequestSettings {
+	method: 'POST' | 'GET';
+	maxRetries: number;
+	pageSize: number;
+	concurrency: number;
+}
+
+/** Which fields an operation returns, and how. */
 export interface OutputSettings {
 	output: OutputPreset | 'selected';
 	/** The selected field paths; empty for presets. */
@@ -25,10 +33,18 @@ export interface OutputSettings {
 	flatten: boolean;
 }
 
+/** What both operations read from an item before any request: how to ask, and what to return. */
+export interface Settings {
+	request: RequestSettings;
+	output: OutputSettings;
+}
+
 export interface OrgResource {
 	name: OrgResourceName;
 	/** Root query field in the documented schema. */
 	rootField: string;
+	/** As the editor shows it, e.g. "Content Partner". */
+	title: string;
 	singular: string;
 	plural: string;
 	lookupKeys: LookupKey[];
@@ -69,9 +85,8 @@ const UNIT_FIELDS = [
 
 /**
  * Every field the documented schema gives an organization, and every object it links to with its plain fields and
- * its own links.
- * Two lists stay references: the account manager's other organizations (`account_manager_of`, often hundreds per
- * manager, repeated on every row) come as iri, id and label; a unit's posts leave out `post_in` (the unit itself).
+ * its own links. Two lists stay references: the account manager's other organizations (often hundreds per manager,
+ * repeated on every row) come as iri, id and label; a unit's posts leave out `post_in` (the unit itself).
  */
 const ORGANIZATION_FULL = [
 	...ORGANIZATION_CONTACT,
@@ -112,47 +127,41 @@ const PERSON_PRESETS: Record<OutputPreset, string[]> = {
 	],
 };
 
+function resource(name: OrgResourceName, rootField: string, title: string): OrgResource {
+	const hasSites = name !== 'person';
+	return {
+		name,
+		rootField,
+		title,
+		singular: nounOf(title),
+		plural: pluralOf(nounOf(title)),
+		// Persons are looked up by IRI only.
+		lookupKeys: hasSites ? ['id', 'iri'] : ['iri'],
+		hasSites,
+		presets: hasSites ? ORGANIZATION_PRESETS : PERSON_PRESETS,
+	};
+}
+
 export const RESOURCES: Record<OrgResourceName, OrgResource> = {
-	contentPartner: {
-		name: 'contentPartner',
-		rootField: 'contentpartners',
-		singular: 'content partner',
-		plural: 'content partners',
-		lookupKeys: ['id', 'iri'],
-		hasSites: true,
-		presets: ORGANIZATION_PRESETS,
-	},
-	organization: {
-		name: 'organization',
-		rootField: 'organizations',
-		singular: 'organization',
-		plural: 'organizations',
-		lookupKeys: ['id', 'iri'],
-		hasSites: true,
-		presets: ORGANIZATION_PRESETS,
-	},
-	school: {
-		name: 'school',
-		rootField: 'schools',
-		singular: 'school',
-		plural: 'schools',
-		lookupKeys: ['id', 'iri'],
-		hasSites: true,
-		presets: ORGANIZATION_PRESETS,
-	},
-	person: {
-		name: 'person',
-		rootField: 'persons',
-		singular: 'person',
-		plural: 'persons',
-		lookupKeys: ['iri'],
-		hasSites: false,
-		presets: PERSON_PRESETS,
-	},
+	contentPartner: resource('contentPartner', 'contentpartners', 'Content Partner'),
+	organization: resource('organization', 'organizations', 'Organization'),
+	school: resource('school', 'schools', 'School'),
+	person: resource('person', 'persons', 'Person'),
 };
 
-export function isOrgResourceName(value: unknown): value is OrgResourceName {
+/** How the resource's records are looked up, as the editor says it: "ID or IRI", or "IRI". */
+export function keyNames(resource: OrgResource): string {
+	return resource.lookupKeys.map((key) => key.toUpperCase()).join(' or ');
+}
+
+function isOrgResourceName(value: unknown): value is OrgResourceName {
 	return typeof value === 'string' && Object.prototype.hasOwnProperty.call(RESOURCES, value);
+}
+
+/** The resource the editor's current parameters name; Organization until one is chosen. */
+export function currentResource(ctx: ILoadOptionsFunctions): OrgResource {
+	const name = ctx.getCurrentNodeParameter('resource');
+	return RESOURCES[isOrgResourceName(name) ? name : 'organization'];
 }
 
 /** The resource a node parameter names; anything else is an error before any request. */

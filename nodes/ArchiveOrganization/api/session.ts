@@ -7,62 +7,61 @@ import { loadSchema } from '../../shared/graphql/schemaCache';
 import { GraphqlClient } from '../../shared/graphql/client';
 import type { RequestContext } from '../../shared/graphql/client';
 import { ORGANIZATION_SERVICE } from './resources';
-import type { OrgResource } from './resources';
+import type { OrgResource, RequestSettings } from './resources';
 import { getDocumentedSchema } from './documentedSchema';
-
-/** The live schema for building and validating documents; the documented schema when introspection is refused. */
-async function schemaForExecution(
-	ctx: IExecuteFunctions,
-	client: GraphqlClient,
-	itemIndex: number,
-): Promise<GraphQLSchema> {
-	try {
-		return await loadSchema(ctx, client, ORGANIZATION_SERVICE.credentialType);
-	} catch (error) {
-		if (isIntrospectionRefused(error)) return getDocumentedSchema();
-		throw asNodeError(ctx, error, itemIndex);
-	}
-}
 
 /** Retries back off from here (doubling, with jitter); a server's Retry-After wins. */
 const RETRY_BASE_DELAY_MS = 500;
 
-interface OrganizationApi {
-	client: GraphqlClient;
-	schema: GraphQLSchema;
-}
-
-/** The client with the user's request settings, and the schema to build its documents from. */
+/**
+ * The client with the item's request settings, and the schema to build its documents from: the live one, or the
+ * documented one when the server refuses introspection.
+ */
 export async function openOrganizationApi(
 	ctx: IExecuteFunctions,
-	request: { method: 'POST' | 'GET'; maxRetries: number },
+	request: RequestSettings,
 	itemIndex: number,
-): Promise<OrganizationApi> {
+): Promise<{ client: GraphqlClient; schema: GraphQLSchema }> {
 	const client = await GraphqlClient.create(ctx, ORGANIZATION_SERVICE, {
 		method: request.method,
 		retry: { maxRetries: request.maxRetries, baseDelayMs: RETRY_BASE_DELAY_MS },
 	});
-	return { client, schema: await schemaForExecution(ctx, client, itemIndex) };
+	try {
+		return { client, schema: await loadSchema(ctx, client, ORGANIZATION_SERVICE.credentialType) };
+	} catch (error) {
+		if (isIntrospectionRefused(error)) return { client, schema: getDocumentedSchema() };
+		throw asNodeError(ctx, error, itemIndex);
+	}
 }
 
-/** The editor should answer quickly: one retry, short backoff; any failure falls back to the documented names. */
-export async function editorSchema(ctx: RequestContext): Promise<GraphQLSchema> {
+/** The editor should answer quickly: one retry, short backoff. */
+export async function editorClient(ctx: RequestContext): Promise<GraphqlClient> {
+	return await GraphqlClient.create(ctx, ORGANIZATION_SERVICE, {
+		retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 },
+		timeoutMs: 20_000,
+	});
+}
+
+/** The editor's schema: any failure falls back to the documented one. */
+export async function editorSchema(
+	ctx: RequestContext,
+	client?: GraphqlClient,
+): Promise<GraphQLSchema> {
 	try {
-		const client = await GraphqlClient.create(ctx, ORGANIZATION_SERVICE, {
-			retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 },
-			timeoutMs: 20_000,
-		});
-		return await loadSchema(ctx, client, ORGANIZATION_SERVICE.credentialType);
+		return await loadSchema(
+			ctx,
+			client ?? (await editorClient(ctx)),
+			ORGANIZATION_SERVICE.credentialType,
+		);
 	} catch {
 		return getDocumentedSchema();
 	}
 }
 
 /**
- * Names the operation in the server's logs: `GetPartners` for Get's aliased batches, `GetManyPartners` for Get Many
- * (both ask for several entities).
+ * Names the operation in the server's logs: `GetContentPartners` for Get's aliased batches, `GetManyContentPartners`
+ * for Get Many (both ask for several entities).
  */
 export function operationName(prefix: 'Get' | 'GetMany', resource: OrgResource): string {
-	const base = resource.name.charAt(0).toUpperCase() + resource.name.slice(1);
-	return `${prefix}${base}s`;
+	return `${prefix}${resource.title.replace(/ /g, '')}s`;
 }

@@ -5,17 +5,11 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { GraphqlClient } from '../../shared/graphql/client';
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import { rootFieldOf } from '../api/fieldPaths';
-import {
-	isOrgResourceName,
-	ORGANIZATION_SERVICE,
-	RESOURCES,
-	SERVER_PAGE_CAP,
-} from '../api/resources';
+import { currentResource, SERVER_PAGE_CAP } from '../api/resources';
 import type { OrgResource } from '../api/resources';
-import { editorSchema } from '../api/session';
+import { editorClient, editorSchema } from '../api/session';
 
 /**
  * "From List" of Organization Get: records named by label (persons by name), each holding its IRI. Organizations
@@ -29,12 +23,6 @@ const SEARCH_PAGE_SIZE = 100;
 const SCAN_PAGES_PER_CALL = 4;
 /** Enough matches for one screen of the dropdown; scrolling asks for more. */
 const ENOUGH_MATCHES = 50;
-
-interface SearchPage {
-	rows: IDataObject[];
-	/** The offset to continue from, or undefined at the end. */
-	next: number | undefined;
-}
 
 function nameOf(resource: OrgResource, row: IDataObject): string {
 	const iri = row.iri as string;
@@ -56,39 +44,18 @@ function toItem(resource: OrgResource, row: IDataObject): INodeListSearchItems {
 	};
 }
 
-async function readPage(
-	client: GraphqlClient,
-	resource: OrgResource,
-	document: ReturnType<typeof buildRootFieldQuery>,
-	variables: IDataObject,
-	limit: number,
-): Promise<SearchPage> {
-	const data = await client.request<IDataObject>({ document, variables: { ...variables, limit } });
-	const list = data[resource.rootField];
-	const rows = (Array.isArray(list) ? list : []).filter(
-		(row): row is IDataObject => typeof row === 'object' && row !== null && 'iri' in row,
-	);
-	const offset = Number(variables.offset);
-	return {
-		rows,
-		next: Array.isArray(list) && list.length >= limit ? offset + list.length : undefined,
-	};
-}
-
 export async function searchRecords(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const resourceName = this.getCurrentNodeParameter('resource');
-	const resource = RESOURCES[isOrgResourceName(resourceName) ? resourceName : 'organization'];
-	const schema = await editorSchema(this);
-	const root = rootFieldOf(schema, resource.rootField);
+	const resource = currentResource(this);
+	const client = await editorClient(this);
+	const root = rootFieldOf(await editorSchema(this, client), resource.rootField);
 	if (!root) return { results: [] };
 
 	const wanted =
 		resource.name === 'person' ? ['iri', 'given_name', 'family_name'] : ['iri', 'id', 'label'];
-	const fields = wanted.filter((field) => field in root.type.getFields());
 	const term = (filter ?? '').trim();
 	const serverFilters =
 		term !== '' && root.argumentTypes.has('label') && resource.name !== 'person';
@@ -102,40 +69,33 @@ export async function searchRecords(
 			name,
 			type: root.argumentTypes.get(name) as string,
 		})),
-		fields,
-	});
-	const client = await GraphqlClient.create(this, ORGANIZATION_SERVICE, {
-		retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 },
-		timeoutMs: 20_000,
+		fields: wanted.filter((field) => field in root.type.getFields()),
 	});
 
-	let offset = Number(paginationToken ?? 0);
-	if (!Number.isSafeInteger(offset) || offset < 0) offset = 0;
-
-	if (serverFilters || term === '') {
-		const page = await readPage(
-			client,
-			resource,
-			document,
-			serverFilters ? { label: term, offset } : { offset },
-			SEARCH_PAGE_SIZE,
-		);
-		return {
-			results: page.rows.map((row) => toItem(resource, row)),
-			paginationToken: page.next === undefined ? undefined : String(page.next),
-		};
-	}
-
+	// Without a term or with the server's filter, one page as the server gives it; else pages matched here.
+	const scan = term !== '' && !serverFilters;
+	const limit = scan ? SERVER_PAGE_CAP : SEARCH_PAGE_SIZE;
 	const needle = term.toLowerCase();
 	const results: INodeListSearchItems[] = [];
-	let next: number | undefined = offset;
-	for (let pages = 0; pages < SCAN_PAGES_PER_CALL && next !== undefined; pages++) {
-		const page = await readPage(client, resource, document, { offset: next }, SERVER_PAGE_CAP);
-		for (const row of page.rows) {
+	let next: number | undefined = Number(paginationToken ?? 0);
+	if (!Number.isSafeInteger(next) || next < 0) next = 0;
+	for (let pages = 0; pages < (scan ? SCAN_PAGES_PER_CALL : 1) && next !== undefined; pages++) {
+		const variables: IDataObject = {
+			...(serverFilters ? { label: term } : {}),
+			offset: next,
+			limit,
+		};
+		const list: unknown = (await client.request<IDataObject>({ document, variables }))[
+			resource.rootField
+		];
+		const rows = (Array.isArray(list) ? list : []).filter(
+			(row): row is IDataObject => typeof row === 'object' && row !== null && 'iri' in row,
+		);
+		for (const row of rows) {
 			const searched = `${nameOf(resource, row)} ${typeof row.id === 'string' ? row.id : ''}`;
-			if (searched.toLowerCase().includes(needle)) results.push(toItem(resource, row));
+			if (!scan || searched.toLowerCase().includes(needle)) results.push(toItem(resource, row));
 		}
-		next = page.next;
+		next = Array.isArray(list) && list.length >= limit ? next + list.length : undefined;
 		if (results.length >= ENOUGH_MATCHES) break;
 	}
 	return { results, paginationToken: next === undefined ? undefined : String(next) };
