@@ -32,7 +32,7 @@ export function resourcesWhere(predicate: (view: AiViewDefinition) => boolean): 
 		.map((view) => view.resource);
 }
 
-export const DEFAULT_PAGE_SIZE = 1000;
+const DEFAULT_PAGE_SIZE = 1000;
 
 export const ALL_VIEW_RESOURCES = resourcesWhere(() => true);
 export const RESOURCES_WITH_PID = resourcesWhere((view) => view.pidLookup);
@@ -84,7 +84,7 @@ const pageSizeOption: INodeProperties = {
 		'Rows requested per call (limit/offset paging). Lower it if the API times out on large pages.',
 };
 
-export const concurrencyOption = maxConcurrencyOption(
+const concurrencyOption = maxConcurrencyOption(
 	'How many page requests may be in flight at once. More than the default helps only over long distances, and asks more of the API.',
 );
 
@@ -148,6 +148,7 @@ export interface WhereIn {
 	pageSize?: number;
 	/** The order of the rows; the view's unique key is added. */
 	orderBy?: Array<Record<string, string>>;
+	/** The columns to read; `column` is added to file the rows by. */
 	fields: string[];
 	/** ANDed with each batch's condition. */
 	filter?: IDataObject;
@@ -173,7 +174,9 @@ export async function readRowsWhereIn(
 				{
 					where: combineConditions([{ [query.column]: { _in: batch } }, query.filter ?? {}]),
 					orderBy: stableOrderBy(source.view, query.orderBy),
-					fields: query.fields,
+					fields: query.fields.includes(query.column)
+						? query.fields
+						: [...query.fields, query.column],
 					// A batch usually fits in one page, and a page sent ahead would mostly come back empty.
 					concurrency: 1,
 					// One request when every value has its row; a server that caps rows is still paged through.
@@ -184,11 +187,6 @@ export async function readRowsWhereIn(
 			),
 	);
 	return batches.flat();
-}
-
-/** The selection plus the column the rows are filed by. */
-export function withColumn(fields: string[], column: string): string[] {
-	return fields.includes(column) ? fields : [...fields, column];
 }
 
 /**
@@ -235,15 +233,13 @@ export function lookupResults(
 	const notFound = new NotFoundOutputs(ctx);
 	for (const { itemIndex, options, value, rows } of items) {
 		const { whenNotFound } = options;
-		if (rows.length > 0) {
-			results.set(
-				itemIndex,
-				rows.map((row) => markFound(shapeRecord(view, row, options), whenNotFound)),
-			);
-			continue;
-		}
 		const lookup = { noun: nounOf(view.definition.displayName), key, value };
-		results.set(itemIndex, notFound.of(whenNotFound, lookup, itemIndex));
+		results.set(
+			itemIndex,
+			rows.length > 0
+				? rows.map((row) => markFound(shapeRecord(view, row, options), whenNotFound))
+				: notFound.of(whenNotFound, lookup, itemIndex),
+		);
 	}
 	notFound.hint();
 	return results;

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import { nounOf } from '../../shared/n8n/english';
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
 import { assertValidAgainstSchema } from '../api/documents';
@@ -41,7 +42,6 @@ import {
 	lookupConcurrencyOption,
 	readRecordId,
 	recordKeyOf,
-	recordNotFound,
 } from './get.operation';
 
 /**
@@ -114,8 +114,18 @@ function readDownloadParameters(ctx: IExecuteFunctions, itemIndex: number, viewK
 	};
 }
 
-interface DownloadSettings extends ReturnType<typeof readDownloadParameters> {
-	policy: DownloadPolicy;
+/** Download Files of a task that does not exist: an error naming the task (there is no record to download from). */
+function recordNotFound(
+	ctx: IExecuteFunctions,
+	view: ResolvedView,
+	id: string,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`No ${nounOf(view.definition.displayName)} with ${view.idColumn} "${id}" was found`,
+		{ itemIndex, description: "Check the Task ID, or the account's access to this task." },
+	);
 }
 
 /** The chosen files by their live columns; none chosen means every file the view has. */
@@ -218,30 +228,6 @@ async function storeBinary(
 	}
 }
 
-/** The object paths to presign, by column; a path with a `..` segment or a leading `/` stops the item first. */
-function objectPathOf(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	column: string,
-	value: unknown,
-): string | undefined {
-	if (typeof value !== 'string' || !looksLikeObjectPath(value)) return undefined;
-	const path = value.trim();
-	const problem = objectPathProblem(path);
-	if (problem) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The ${column} column holds an object path that ${problem}; it is not downloaded`,
-			{
-				itemIndex,
-				description:
-					"Object paths are relative to the archive's bucket (e.g. <task_id>/transcript.srt); this one is refused before a download link is asked for.",
-			},
-		);
-	}
-	return path;
-}
-
 /** One item's files as binary data, with what was fetched and what the task did not have. */
 async function downloadItemFiles(
 	ctx: IExecuteFunctions,
@@ -250,16 +236,33 @@ async function downloadItemFiles(
 	itemIndex: number,
 	record: IDataObject,
 	files: DownloadableFile[],
-	settings: DownloadSettings,
+	settings: ReturnType<typeof readDownloadParameters>,
+	policy: DownloadPolicy,
 ): Promise<INodeExecutionData[]> {
 	const inline = new Map<DownloadableFile, string>();
 	const paths = new Map<string, string>();
 	for (const file of files) {
 		const value = record[file.column];
 		if (value === null || value === undefined || value === '') continue;
-		const path = objectPathOf(ctx, itemIndex, file.column, value);
-		if (path !== undefined) paths.set(file.column, path);
-		else inline.set(file, typeof value === 'string' ? value : JSON.stringify(value));
+		if (typeof value !== 'string' || !looksLikeObjectPath(value)) {
+			inline.set(file, typeof value === 'string' ? value : JSON.stringify(value));
+			continue;
+		}
+		const path = value.trim();
+		// A path with a `..` segment or a leading `/` stops the item before a link is asked for.
+		const problem = objectPathProblem(path);
+		if (problem) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The ${file.column} column holds an object path that ${problem}; it is not downloaded`,
+				{
+					itemIndex,
+					description:
+						"Object paths are relative to the archive's bucket (e.g. <task_id>/transcript.srt); this one is refused before a download link is asked for.",
+				},
+			);
+		}
+		paths.set(file.column, path);
 	}
 	const urls = await presignPaths(ctx, connection, itemIndex, paths);
 	const binary: IBinaryKeyData = {};
@@ -276,17 +279,10 @@ async function downloadItemFiles(
 			const stored = await storeBinary(ctx, itemIndex, file, fileName, body);
 			fetched = { stored, bytes: body.length, source: 'inline' };
 		} else if (url) {
-			const target = {
-				url,
-				label: file.column,
-				itemIndex,
-				maxRetries: settings.maxRetries,
-				maxBytes: settings.maxBytes,
-				policy: settings.policy,
-			};
+			const { maxRetries, maxBytes } = settings;
 			const download = await downloadPresignedFile(
 				ctx,
-				target,
+				{ url, label: file.column, itemIndex, maxRetries, maxBytes, policy },
 				async ({ body }) => await storeBinary(ctx, itemIndex, file, fileName, body),
 			);
 			fetched = { ...download, source: 'presigned' };
@@ -359,14 +355,12 @@ export async function execute(
 			const records = await findRecordsById(
 				this,
 				source,
+				first,
 				items
 					.filter(({ itemIndex }) => wanted.has(itemIndex))
 					.map((item) => item.parameters.taskId),
-				{
-					fields: [...new Set([...baseColumnsOf(view), ...columns])],
-					concurrency,
-					itemIndex: first,
-				},
+				[...new Set([...baseColumnsOf(view), ...columns])],
+				concurrency,
 			);
 			for (const { itemIndex, parameters } of items) {
 				const files = wanted.get(itemIndex);
@@ -376,12 +370,18 @@ export async function execute(
 					results.set(itemIndex, recordNotFound(this, view, parameters.taskId, itemIndex));
 					continue;
 				}
-				const settings: DownloadSettings = { ...parameters, policy: downloadPolicy };
 				results.set(
 					itemIndex,
-					await downloadItemFiles(this, connection, view, itemIndex, record, files, settings).catch(
-						(error: unknown) => error as Error,
-					),
+					await downloadItemFiles(
+						this,
+						connection,
+						view,
+						itemIndex,
+						record,
+						files,
+						parameters,
+						downloadPolicy,
+					).catch((error: unknown) => error as Error),
 				);
 			}
 			return results;

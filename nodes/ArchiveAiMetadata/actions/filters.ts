@@ -15,11 +15,7 @@ import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
 import type { AiViewDefinition, ResolvedView } from '../api/views';
 import { showFor } from './common';
 
-/**
- * The Filters collection: each filter's field in the editor and its Hasura condition, defined together. Column
- * names are checked against the view's live columns, so a wrong name is reported with its filter before anything
- * is sent.
- */
+// The Filters collection: each filter's field in the editor and its Hasura condition, defined together.
 
 type Condition = IDataObject;
 
@@ -37,12 +33,6 @@ interface Filter {
 const inList = (value: unknown): Condition | undefined => {
 	const values = splitList(value);
 	return values.length > 0 ? { _in: values } : undefined;
-};
-
-/** "Contains this text": the text matched literally anywhere, case-insensitively. */
-const containsText = (value: unknown): Condition | undefined => {
-	const text = textOf(value ?? '').trim();
-	return text === '' ? undefined : { _ilike: `%${escapeLikePattern(text)}%` };
 };
 
 /** "One of these values" on a column, given as comma-separated text. */
@@ -67,7 +57,11 @@ function textContains(name: string, displayName: string, column: string, rows: s
 			`Only ${rows} whose ${column} contains this text (case-insensitive)`,
 		),
 		column,
-		toCondition: (_ctx, _itemIndex, value) => containsText(value),
+		// The text matched literally anywhere, case-insensitively.
+		toCondition: (_ctx, _itemIndex, value) => {
+			const text = textOf(value ?? '').trim();
+			return text === '' ? undefined : { _ilike: `%${escapeLikePattern(text)}%` };
+		},
 	};
 }
 

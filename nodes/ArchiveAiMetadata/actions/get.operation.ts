@@ -8,8 +8,8 @@ import type {
 
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
+import { maxConcurrencyOption } from '../../shared/n8n/descriptions';
 import { whenNotFoundOption } from '../../shared/n8n/notFound';
-import { nounOf } from '../../shared/n8n/english';
 import {
 	isUuid,
 	locatorOf,
@@ -23,7 +23,6 @@ import type { ViewSource } from '../api/viewSource';
 import { AI_VIEWS, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import {
-	concurrencyOption,
 	fileRows,
 	keepRawJsonOption,
 	lookupResults,
@@ -35,17 +34,15 @@ import {
 	resourcesWhere,
 	retriesOption,
 	showFor,
-	withColumn,
 } from './common';
 
 /** Identifiers per request: 500 UUIDs are about 20 KB of variables, and 1,000 items take 2 requests. */
 const IDS_PER_REQUEST = 500;
 
 /** Max Concurrent Requests of Get and Download Files: their look-up batches in flight (as in Organization's Get). */
-export const lookupConcurrencyOption: INodeProperties = {
-	...concurrencyOption,
-	description: `How many requests to send at the same time; each asks for up to ${IDS_PER_REQUEST} distinct IDs of the input items. Lower it if the API limits concurrent requests.`,
-};
+export const lookupConcurrencyOption = maxConcurrencyOption(
+	`How many requests to send at the same time; each asks for up to ${IDS_PER_REQUEST} distinct IDs of the input items. Lower it if the API limits concurrent requests.`,
+);
 
 const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');
 const PERSON_RESOURCES = resourcesWhere((view) => view.idColumn === 'id');
@@ -151,43 +148,24 @@ export function checkRecordId(
 	}
 }
 
-/** Download Files of a task that does not exist: an error naming the task (there is no record to download from). */
-export function recordNotFound(
-	ctx: IExecuteFunctions,
-	view: ResolvedView,
-	id: string,
-	itemIndex: number,
-): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`No ${nounOf(view.definition.displayName)} with ${view.idColumn} "${id}" was found`,
-		{ itemIndex, description: "Check the Task ID, or the account's access to this task." },
-	);
-}
-
 /** How a record's identifier is compared: a uuid column matches any letter case, so its keys are lower-cased. */
 export function recordKeyOf(view: ResolvedView, id: string): string {
 	const idColumn = view.idColumn;
 	return idColumn && view.columnTypes[idColumn] === 'uuid' ? id.toLowerCase() : id;
 }
 
-/** How a group's records are read: the columns, the requests in flight, and the item its errors name (its first). */
-interface RecordLookup {
-	fields: string[];
-	concurrency: number;
-	itemIndex: number;
-}
-
 /**
  * The records with these identifiers, by `recordKeyOf`: the distinct ids asked for with `<id column> _in [...]`,
- * 500 per request, `concurrency` requests in flight. An id without a record is absent from the map. The id column
- * is read to file each row and left out of it unless `fields` holds it.
+ * 500 per request, `concurrency` requests in flight; errors name item `itemIndex`. An id without a record is absent
+ * from the map. The id column is read to file each row and left out of it unless `fields` holds it.
  */
 export async function findRecordsById(
 	ctx: IExecuteFunctions,
 	source: ViewSource,
+	itemIndex: number,
 	ids: string[],
-	{ fields, concurrency, itemIndex }: RecordLookup,
+	fields: string[],
+	concurrency: number,
 ): Promise<Map<string, IDataObject[]>> {
 	const { view } = source;
 	const idColumn = view.idColumn;
@@ -203,7 +181,7 @@ export async function findRecordsById(
 		values: [...new Set(ids.map((id) => recordKeyOf(view, id)))],
 		batchSize: IDS_PER_REQUEST,
 		concurrency,
-		fields: withColumn(fields, idColumn),
+		fields,
 		whereParameter: idParameterOf(view.definition.key).displayName,
 	});
 	return fileRows(rows, idColumn, fields, (id) => [recordKeyOf(view, id)]);
@@ -245,12 +223,8 @@ export async function execute(
 					return false;
 				}
 			});
-			const records = await findRecordsById(
-				this,
-				source,
-				valid.map((item) => item.parameters.id),
-				{ fields, concurrency: options.concurrency, itemIndex: first },
-			);
+			const ids = valid.map((item) => item.parameters.id);
+			const records = await findRecordsById(this, source, first, ids, fields, options.concurrency);
 			const found = valid.map(({ itemIndex, parameters: { options, id } }) => ({
 				itemIndex,
 				options,

@@ -124,9 +124,7 @@ export async function execute(
 	const viewKey = viewKeyOf(this, resource);
 	return await executePerItem(this, async (itemIndex) => {
 		const options = readOptions(this, itemIndex);
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false);
-		// Limit; undefined with Return All.
-		const maxRows = returnAll
+		const maxRows = this.getNodeParameter('returnAll', itemIndex, false)
 			? undefined
 			: requireInteger(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50));
 		const filters = readFilters(this, itemIndex);
@@ -157,7 +155,6 @@ export async function execute(
 			},
 		);
 		// Each row was parsed for this item alone.
-		const shaping = { keepRawJson: options.keepRawJson, inPlace: true };
-		return rows.map((row) => shapeRecord(view, row, shaping));
+		return rows.map((row) => shapeRecord(view, row, { ...options, inPlace: true }));
 	});
 }

@@ -8,10 +8,10 @@ import type {
 
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import { listValue, viewKeyOf } from '../api/views';
+import type { ResolvedView } from '../api/views';
 import { requireInteger, requireText } from '../../shared/n8n/params';
 import { whenNotFoundOption } from '../../shared/n8n/notFound';
 import { fieldsFor } from '../api/documents';
-import type { FieldSelection } from '../api/documents';
 import { AiSession } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
 import {
@@ -25,9 +25,8 @@ import {
 	readOptions,
 	readRowsWhereIn,
 	showFor,
-	withColumn,
 } from './common';
-import type { ReadOptions, WhereIn } from './common';
+import type { WhereIn } from './common';
 import {
 	ADVANCED_FILTER_NAME,
 	buildWhere,
@@ -74,15 +73,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** What shapes an item's query besides its PID; items that agree on all of it are looked up together. */
-interface PidLookup {
-	options: ReadOptions;
-	batchSize: number;
-	/** The Filters collection, checked locally; turned into a condition once the view's live names are known. */
-	filters: IDataObject;
-	selection: FieldSelection;
-}
-
-function readPidLookup(ctx: IExecuteFunctions, itemIndex: number): PidLookup {
+function readPidLookup(ctx: IExecuteFunctions, itemIndex: number) {
 	const options = readOptions(ctx, itemIndex);
 	const { batchSize } = ctx.getNodeParameter('options', itemIndex, {});
 	return {
@@ -90,29 +81,26 @@ function readPidLookup(ctx: IExecuteFunctions, itemIndex: number): PidLookup {
 		batchSize: requireInteger(ctx, itemIndex, 'Batch Size', batchSize ?? DEFAULT_PID_BATCH_SIZE, {
 			max: MAX_PID_BATCH_SIZE,
 		}),
+		// Checked locally here; turned into a condition once the view's live names are known.
 		filters: readFilters(ctx, itemIndex),
 		selection: readFieldSelection(ctx, itemIndex),
 	};
 }
 
-/** One group's look-up: its run's session, the settings its items share, and its first item (named in errors). */
-interface GroupLookup {
-	session: AiSession;
-	lookup: PidLookup;
-	itemIndex: number;
-}
-
-/** `readRowsWhereIn` with the group's requests in flight and page size. */
-async function readWhereIn(
-	{ session, lookup, itemIndex }: GroupLookup,
-	source: ViewSource,
-	query: Omit<WhereIn, 'concurrency' | 'pageSize'>,
-): Promise<IDataObject[]> {
-	return await readRowsWhereIn(session.ctx, source, itemIndex, {
-		...query,
-		concurrency: lookup.options.concurrency,
-		pageSize: lookup.options.pageSize,
-	});
+/** The PIDs of each cluster, from the tasks' `cluster_uuids`. */
+function pidsByCluster(taskView: ResolvedView, tasks: IDataObject[]): Map<string, Set<string>> {
+	const pids = new Map<string, Set<string>>();
+	for (const task of tasks) {
+		const pid = task.pid as string;
+		// JSON array or Postgres array literal; anything else fails loudly instead of finding no matches.
+		const clusters = listValue(taskView, 'cluster_uuids', task.cluster_uuids) ?? [];
+		for (const cluster of clusters) {
+			const owners = pids.get(String(cluster)) ?? new Set<string>();
+			owners.add(String(pid));
+			pids.set(String(cluster), owners);
+		}
+	}
+	return pids;
 }
 
 /**
@@ -135,28 +123,59 @@ export async function execute(
 		groupKey: ({ lookup }) => JSON.stringify(lookup),
 		run: async (items) => {
 			const [{ itemIndex, parameters }] = items;
-			const group: GroupLookup = { session, lookup: parameters.lookup, itemIndex };
-			const source = await session.openView(viewKey, group.lookup.options.maxRetries, itemIndex);
+			const { options, batchSize, filters, selection } = parameters.lookup;
+			const source = await session.openView(viewKey, options.maxRetries, itemIndex);
 			const { view } = source;
-			const fields = fieldsFor(this, itemIndex, group.lookup.selection, view);
+			const fields = fieldsFor(this, itemIndex, selection, view);
 			const pids = [...new Set(items.map((item) => item.parameters.pid))];
-			const where = buildWhere(this, itemIndex, view, group.lookup.filters);
-			const rowsByPid = view.columns.includes('pid')
-				? fileRows(
-						await readWhereIn(group, source, {
-							column: 'pid',
-							values: pids,
-							batchSize: group.lookup.batchSize,
-							orderBy: [{ pid: 'asc' }],
-							fields: withColumn(fields, 'pid'),
-							filter: where,
-							whereParameter: ADVANCED_FILTER_NAME,
-						}),
-						'pid',
-						fields,
-						(pid) => [pid],
-					)
-				: await rowsThroughClusters(group, source, pids, fields, where);
+			const where = buildWhere(this, itemIndex, view, filters);
+			const { concurrency, pageSize } = options;
+			const read = async (from: ViewSource, query: Omit<WhereIn, 'concurrency' | 'pageSize'>) =>
+				await readRowsWhereIn(this, from, itemIndex, { ...query, concurrency, pageSize });
+			let rowsByPid: Map<string, IDataObject[]>;
+			if (view.columns.includes('pid')) {
+				const rows = await read(source, {
+					column: 'pid',
+					values: pids,
+					batchSize,
+					orderBy: [{ pid: 'asc' }],
+					fields,
+					filter: where,
+					whereParameter: ADVANCED_FILTER_NAME,
+				});
+				rowsByPid = fileRows(rows, 'pid', fields, (pid) => [pid]);
+			} else {
+				// Match views carry no pid: their PIDs are those of the tasks whose `cluster_uuids` hold the
+				// match's `cluster_uuid`. First the tasks of the PIDs, then the matches of their clusters.
+				const taskViewKey = view.definition.clusterTaskView;
+				if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
+					throw new NodeOperationError(
+						this.getNode(),
+						`${view.rootField} has no pid column and no cluster to find its PIDs through`,
+						{ itemIndex },
+					);
+				}
+				const taskSource = await session.openView(taskViewKey, options.maxRetries, itemIndex);
+				const tasks = await read(taskSource, {
+					column: 'pid',
+					values: pids,
+					batchSize,
+					fields: ['pid', 'cluster_uuids'],
+					whereParameter: 'PID',
+				});
+				const owners = pidsByCluster(taskSource.view, tasks);
+				const matches = await read(source, {
+					column: 'cluster_uuid',
+					values: [...owners.keys()],
+					batchSize: CLUSTER_BATCH_SIZE,
+					fields,
+					filter: where,
+					whereParameter: ADVANCED_FILTER_NAME,
+				});
+				// Each match says which PID it was found for.
+				const pidsOf = (cluster: string) => owners.get(cluster) ?? [];
+				rowsByPid = fileRows(matches, 'cluster_uuid', fields, pidsOf, 'pid');
+			}
 			const found = items.map(({ itemIndex, parameters: { lookup, pid } }) => ({
 				itemIndex,
 				options: lookup.options,
@@ -166,67 +185,4 @@ export async function execute(
 			return lookupResults(this, view, 'pid', found);
 		},
 	});
-}
-
-/**
- * Match views carry no pid: their PIDs are those of the tasks whose `cluster_uuids` hold the match's
- * `cluster_uuid`. First the tasks of the PIDs (batched), then the matches of their clusters (batched).
- */
-async function rowsThroughClusters(
-	group: GroupLookup,
-	source: ViewSource,
-	pids: string[],
-	fields: string[],
-	where: IDataObject,
-): Promise<Map<string, IDataObject[]>> {
-	const { session, itemIndex } = group;
-	const { view } = source;
-	const taskViewKey = view.definition.clusterTaskView;
-	if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
-		throw new NodeOperationError(
-			session.ctx.getNode(),
-			`${view.rootField} has no pid column and no cluster to find its PIDs through`,
-			{ itemIndex },
-		);
-	}
-	const taskSource = await session.openView(
-		taskViewKey,
-		group.lookup.options.maxRetries,
-		itemIndex,
-	);
-	const taskView = taskSource.view;
-	const pidsByCluster = new Map<string, Set<string>>();
-	const tasks = await readWhereIn(group, taskSource, {
-		column: 'pid',
-		values: pids,
-		batchSize: group.lookup.batchSize,
-		fields: ['pid', 'cluster_uuids'],
-		whereParameter: 'PID',
-	});
-	for (const task of tasks) {
-		const pid = task.pid as string;
-		// JSON array or Postgres array literal; anything else fails loudly instead of finding no matches.
-		const clusters = listValue(taskView, 'cluster_uuids', task.cluster_uuids) ?? [];
-		for (const cluster of clusters) {
-			const owners = pidsByCluster.get(String(cluster)) ?? new Set<string>();
-			owners.add(String(pid));
-			pidsByCluster.set(String(cluster), owners);
-		}
-	}
-	const matches = await readWhereIn(group, source, {
-		column: 'cluster_uuid',
-		values: [...pidsByCluster.keys()],
-		batchSize: CLUSTER_BATCH_SIZE,
-		fields: withColumn(fields, 'cluster_uuid'),
-		filter: where,
-		whereParameter: ADVANCED_FILTER_NAME,
-	});
-	// A match has no pid column: each row says which PID it was found for.
-	return fileRows(
-		matches,
-		'cluster_uuid',
-		fields,
-		(cluster) => pidsByCluster.get(cluster) ?? [],
-		'pid',
-	);
 }

@@ -85,10 +85,10 @@ export const operationProperties: INodeProperties[] = [
 
 /** Every operation's parameters, each shown for the resources and operation it belongs to. */
 export const operationParameters: INodeProperties[] = [
-	...customQuery.description,
-	...get.description,
-	...getAll.description,
-	...getByPid.description,
-	...count.description,
-	...downloadFiles.description,
-];
+	customQuery,
+	get,
+	getAll,
+	getByPid,
+	count,
+	downloadFiles,
+].flatMap((action) => action.description);
