@@ -9,6 +9,8 @@ import type {
 
 import { readableSubtitle } from '../shared/n8n/descriptions';
 import { routeAction } from '../shared/n8n/router';
+import { AI_VIEW_KEYS, AI_VIEWS } from './api/views';
+import type { AiViewKey } from './api/views';
 import { operationParameters, operationProperties, ROUTES } from './actions/router';
 import { searchRecentRecords } from './methods/listSearch';
 import {
@@ -18,11 +20,19 @@ import {
 	getFilterStatuses,
 } from './methods/loadOptions';
 
-/**
- * One main input and output. A named constant because the two lint rule sets disagree on the literal form
- * (`['main']` vs `[NodeConnectionTypes.Main]`); the value is the same.
- */
+// A named constant: the two lint rule sets disagree on the literal form (`['main']` vs NodeConnectionTypes).
 const MAIN_CONNECTION = [NodeConnectionTypes.Main];
+
+/** What each view resource holds, as the Resource list says. */
+const RESOURCE_DESCRIPTIONS: Record<AiViewKey, string> = {
+	face_tasks: 'Face and person detection results on video fragments',
+	image_tasks: 'Face and person detection results on photos',
+	face_matches: 'Matches of persons detected in video with the reference set',
+	image_matches: 'Matches of persons detected in photos with the reference set',
+	refset_persons: 'Persons of the reference set that faces are matched with',
+	speech_tasks: 'Speech-to-text results: transcripts and audio classification',
+	ner_tasks: 'Named entity recognition results',
+};
 
 const RESOURCE: INodeProperties = {
 	displayName: 'Resource',
@@ -30,43 +40,13 @@ const RESOURCE: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	options: [
-		{
-			name: 'Custom Query',
-			value: 'customQuery',
-			description: 'Any read-only GraphQL query',
-		},
-		{
-			name: 'Face Match',
-			value: 'faceMatch',
-			description: 'Matches of persons detected in video with the reference set',
-		},
-		{
-			name: 'Face Task',
-			value: 'faceTask',
-			description: 'Face and person detection results on video fragments',
-		},
-		{
-			name: 'Image Match',
-			value: 'imageMatch',
-			description: 'Matches of persons detected in photos with the reference set',
-		},
-		{
-			name: 'Image Task',
-			value: 'imageTask',
-			description: 'Face and person detection results on photos',
-		},
-		{ name: 'NER Task', value: 'nerTask', description: 'Named entity recognition results' },
-		{
-			name: 'Reference-Set Person',
-			value: 'refsetPerson',
-			description: 'Persons of the reference set that faces are matched with',
-		},
-		{
-			name: 'Speech Task',
-			value: 'speechTask',
-			description: 'Speech-to-text results: transcripts and audio classification',
-		},
-	],
+		{ name: 'Custom Query', value: 'customQuery', description: 'Any read-only GraphQL query' },
+		...AI_VIEW_KEYS.map((key) => ({
+			name: AI_VIEWS[key].displayName,
+			value: AI_VIEWS[key].resource,
+			description: RESOURCE_DESCRIPTIONS[key],
+		})),
+	].sort((a, b) => a.name.localeCompare(b.name)),
 	default: 'faceTask',
 };
 

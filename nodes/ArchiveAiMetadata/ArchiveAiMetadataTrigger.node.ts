@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
-import { getContentPartners, getStatuses, getViewFields } from './methods/triggerLoadOptions';
+import { getContentPartners, getStatuses, getViewFields } from './methods/loadOptions';
 import { pollNewRecords } from './trigger/poll';
 
 export class ArchiveAiMetadataTrigger implements INodeType {

@@ -1,5 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { chunk, mapWithConcurrency } from '../../shared/concurrency';
 import {
 	maxConcurrencyOption,
 	maxRetriesOption,
@@ -7,9 +8,22 @@ import {
 	outputParameter,
 	showFor,
 } from '../../shared/n8n/descriptions';
-import { labelOf } from '../../shared/n8n/english';
-import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
-import type { AiViewDefinition } from '../api/views';
+import { labelOf, nounOf } from '../../shared/n8n/english';
+import type { GroupResults } from '../../shared/n8n/executeGrouped';
+import { markFound, NotFoundOutputs, readWhenNotFound } from '../../shared/n8n/notFound';
+import type { WhenNotFound } from '../../shared/n8n/notFound';
+import {
+	readMaxConcurrency,
+	readMaxRetries,
+	requireInteger,
+	splitList,
+} from '../../shared/n8n/params';
+import { combineConditions, fieldSelectionOf } from '../api/documents';
+import type { FieldSelection } from '../api/documents';
+import { readRows } from '../api/viewSource';
+import type { ViewSource } from '../api/viewSource';
+import { AI_VIEW_KEYS, AI_VIEWS, shapeRecord, stableOrderBy } from '../api/views';
+import type { AiViewDefinition, ResolvedView } from '../api/views';
 
 /** Resource values of the views that support an operation, for displayOptions. */
 export function resourcesWhere(predicate: (view: AiViewDefinition) => boolean): string[] {
@@ -18,7 +32,7 @@ export function resourcesWhere(predicate: (view: AiViewDefinition) => boolean): 
 		.map((view) => view.resource);
 }
 
-export const DEFAULT_PAGE_SIZE = 1000;
+const DEFAULT_PAGE_SIZE = 1000;
 
 export const ALL_VIEW_RESOURCES = resourcesWhere(() => true);
 export const RESOURCES_WITH_PID = resourcesWhere((view) => view.pidLookup);
@@ -70,7 +84,7 @@ const pageSizeOption: INodeProperties = {
 		'Rows requested per call (limit/offset paging). Lower it if the API times out on large pages.',
 };
 
-export const concurrencyOption = maxConcurrencyOption(
+const concurrencyOption = maxConcurrencyOption(
 	'How many page requests may be in flight at once. More than the default helps only over long distances, and asks more of the API.',
 );
 
@@ -92,3 +106,141 @@ export const pagedReadOptions: INodeProperties[] = [
 	retriesOption,
 	pageSizeOption,
 ];
+
+/** The Options collection of the view operations; an option the operation does not offer reads as its default. */
+export interface ReadOptions {
+	pageSize: number;
+	concurrency: number;
+	maxRetries: number;
+	keepRawJson: boolean;
+	whenNotFound: WhenNotFound;
+}
+
+export function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOptions {
+	const options = ctx.getNodeParameter('options', itemIndex, {});
+	return {
+		pageSize: requireInteger(ctx, itemIndex, 'Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE),
+		concurrency: readMaxConcurrency(ctx, itemIndex, options.maxConcurrency),
+		maxRetries: readMaxRetries(ctx, itemIndex, options.maxRetries),
+		keepRawJson: options.keepRawJson === true,
+		whenNotFound: readWhenNotFound(options),
+	};
+}
+
+/** Output and, for Selected Fields, its non-empty field list. */
+export function readFieldSelection(ctx: IExecuteFunctions, itemIndex: number): FieldSelection {
+	return fieldSelectionOf(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('output', itemIndex, 'simplified'),
+		() => splitList(ctx.getNodeParameter('fields', itemIndex, [])),
+	);
+}
+
+/** How the rows whose `column` is one of `values` are read. */
+export interface WhereIn {
+	column: string;
+	values: string[];
+	batchSize: number;
+	/** Batches in flight; the pages of a batch run one after the other. */
+	concurrency: number;
+	/** Rows per page; without it a batch is one request for at most one row per value (an id column's). */
+	pageSize?: number;
+	/** The order of the rows; the view's unique key is added. */
+	orderBy?: Array<Record<string, string>>;
+	/** The columns to read; `column` is added to file the rows by. */
+	fields: string[];
+	/** ANDed with each batch's condition. */
+	filter?: IDataObject;
+	/** The parameter a rejected `where` is reported as. */
+	whereParameter: string;
+}
+
+/** Rows whose `column` is one of `values`: one `_in` query per batch of values. */
+export async function readRowsWhereIn(
+	ctx: IExecuteFunctions,
+	source: ViewSource,
+	itemIndex: number,
+	query: WhereIn,
+): Promise<IDataObject[]> {
+	const batches = await mapWithConcurrency(
+		chunk(query.values, query.batchSize),
+		query.concurrency,
+		async (batch) =>
+			await readRows(
+				ctx,
+				source,
+				itemIndex,
+				{
+					where: combineConditions([{ [query.column]: { _in: batch } }, query.filter ?? {}]),
+					orderBy: stableOrderBy(source.view, query.orderBy),
+					fields: query.fields.includes(query.column)
+						? query.fields
+						: [...query.fields, query.column],
+					// A batch usually fits in one page, and a page sent ahead would mostly come back empty.
+					concurrency: 1,
+					// One request when every value has its row; a server that caps rows is still paged through.
+					pageSize: query.pageSize ?? batch.length,
+					maxRows: query.pageSize === undefined ? batch.length : undefined,
+				},
+				{ selection: 'Field Names or IDs', variables: { where: query.whereParameter } },
+			),
+	);
+	return batches.flat();
+}
+
+/**
+ * Files each row under the keys its `keyColumn` stands for; the key column is dropped from the row unless the
+ * user selected it. With `keyField`, each filed copy also carries the key it was filed under.
+ */
+export function fileRows(
+	rows: IDataObject[],
+	keyColumn: string,
+	fields: string[],
+	keysOf: (value: string) => Iterable<string>,
+	keyField?: string,
+): Map<string, IDataObject[]> {
+	const filed = new Map<string, IDataObject[]>();
+	for (const found of rows) {
+		const row = { ...found };
+		if (!fields.includes(keyColumn)) delete row[keyColumn];
+		const value = found[keyColumn] as string;
+		for (const key of keysOf(String(value))) {
+			const list = filed.get(key) ?? [];
+			list.push(keyField ? { ...row, [keyField]: key } : row);
+			filed.set(key, list);
+		}
+	}
+	return filed;
+}
+
+/** A look-up item: its options, the value it looked up and the rows found for it. */
+interface LookedUp {
+	itemIndex: number;
+	options: ReadOptions;
+	value: string;
+	rows: IDataObject[];
+}
+
+/** Each item's rows, shaped, or what its When Not Found asks for when there are none. */
+export function lookupResults(
+	ctx: IExecuteFunctions,
+	view: ResolvedView,
+	key: string,
+	items: LookedUp[],
+	results: GroupResults = new Map(),
+): GroupResults {
+	const notFound = new NotFoundOutputs(ctx);
+	for (const { itemIndex, options, value, rows } of items) {
+		const { whenNotFound } = options;
+		const lookup = { noun: nounOf(view.definition.displayName), key, value };
+		results.set(
+			itemIndex,
+			rows.length > 0
+				? rows.map((row) => markFound(shapeRecord(view, row, options), whenNotFound))
+				: notFound.of(whenNotFound, lookup, itemIndex),
+		);
+	}
+	notFound.hint();
+	return results;
+}

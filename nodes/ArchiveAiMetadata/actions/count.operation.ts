@@ -5,10 +5,14 @@ import { executePerItem } from '../../shared/n8n/executePerItem';
 import { assertValidAgainstSchema, withParameterNamed, buildViewQuery } from '../api/documents';
 import { withDocumentedNamesHint } from '../api/client';
 import { viewKeyOf } from '../api/views';
-import type { AiViewKey } from '../api/views';
-import { ALL_VIEW_RESOURCES, optionsCollection, retriesOption, showFor } from './common';
-import { ADVANCED_FILTER_NAME, buildWhere } from './filters';
-import { readCountParameters } from './parameters';
+import {
+	ALL_VIEW_RESOURCES,
+	optionsCollection,
+	readOptions,
+	retriesOption,
+	showFor,
+} from './common';
+import { ADVANCED_FILTER_NAME, buildWhere, readFilters } from './filters';
 import { AiSession } from '../api/viewSource';
 
 export const description: INodeProperties[] = [
@@ -17,22 +21,30 @@ export const description: INodeProperties[] = [
 
 type AggregateData = Record<string, { aggregate?: { count?: number } }>;
 
-/** Count: `<view>_aggregate(where) { aggregate { count } }`, where the account may aggregate. */
-async function executeCount(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
-	const ctx = session.ctx;
-	return await executePerItem(ctx, async (itemIndex) => {
-		const { maxRetries, filters } = readCountParameters(ctx, itemIndex);
+/**
+ * Count: `<view>_aggregate(where) { aggregate { count } }`, where the account may aggregate.
+ * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
+): Promise<INodeExecutionData[]> {
+	const session = new AiSession(this);
+	const viewKey = viewKeyOf(this, resource);
+	return await executePerItem(this, async (itemIndex) => {
+		const { maxRetries } = readOptions(this, itemIndex);
+		const filters = readFilters(this, itemIndex);
 		const connection = await session.openView(viewKey, maxRetries, itemIndex);
 		const { view } = connection;
 		const aggregateField = view.aggregateField;
 		if (!aggregateField) {
 			throw new NodeOperationError(
-				ctx.getNode(),
+				this.getNode(),
 				`Counting is not available: the API does not expose ${view.rootField}_aggregate for this account`,
 				{ itemIndex, description: 'Use Get Many with Return All and count the items instead.' },
 			);
 		}
-		const where = buildWhere(ctx, itemIndex, view, filters);
+		const where = buildWhere(this, itemIndex, view, filters);
 		const document = buildViewQuery(view, {
 			operationName: 'CountRows',
 			rootField: aggregateField,
@@ -41,7 +53,7 @@ async function executeCount(session: AiSession, viewKey: AiViewKey): Promise<INo
 		});
 		const names = { selection: 'Filters', variables: { where: ADVANCED_FILTER_NAME } };
 		if (connection.schema)
-			assertValidAgainstSchema(ctx, itemIndex, connection.schema, document, { where }, names);
+			assertValidAgainstSchema(this, itemIndex, connection.schema, document, { where }, names);
 		const data = await connection.client
 			.request<AggregateData>({ document, variables: { where } }, itemIndex)
 			.catch((error: unknown) => {
@@ -50,12 +62,4 @@ async function executeCount(session: AiSession, viewKey: AiViewKey): Promise<INo
 		const count = data[aggregateField]?.aggregate?.count;
 		return [{ view: view.rootField, count: typeof count === 'number' ? count : null }];
 	});
-}
-
-/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
-export async function execute(
-	this: IExecuteFunctions,
-	resource: string,
-): Promise<INodeExecutionData[]> {
-	return await executeCount(new AiSession(this), viewKeyOf(this, resource));
 }

@@ -1,5 +1,10 @@
 import { Kind, OperationTypeNode, parse, visit } from 'graphql';
-import type { DocumentNode, FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
+import type {
+	DocumentNode,
+	FieldNode,
+	FragmentDefinitionNode,
+	OperationDefinitionNode,
+} from 'graphql';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -8,7 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
-import { assertValidAgainstSchema } from '../api/documents';
+import { assertValidAgainstSchema, operationOf } from '../api/documents';
 import { parameterError, parseJsonObject, readMaxRetries } from '../../shared/n8n/params';
 import { optionsCollection, retriesOption } from './common';
 import { AiSession } from '../api/viewSource';
@@ -56,10 +61,18 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-function parseQuery(ctx: IExecuteFunctions, itemIndex: number, text: string): DocumentNode {
+/** The Query parameter, parsed, and the read-only operation in it to run. */
+function readQuery(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	operationName: string,
+): { parsed: DocumentNode; operation: OperationDefinitionNode } {
+	const query = ctx.getNodeParameter('query', itemIndex, '') as string;
+	const text = String(query);
 	if (text.trim() === '') throw parameterError(ctx, itemIndex, 'Query', 'must not be empty');
+	let parsed: DocumentNode;
 	try {
-		return parse(text);
+		parsed = parse(text);
 	} catch (error) {
 		throw parameterError(
 			ctx,
@@ -68,47 +81,20 @@ function parseQuery(ctx: IExecuteFunctions, itemIndex: number, text: string): Do
 			`is not valid GraphQL: ${(error as Error).message}`,
 		);
 	}
-}
-
-function chooseOperation(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	document: DocumentNode,
-	operationName: string,
-): OperationDefinitionNode {
-	const operations = document.definitions.filter(
-		(definition): definition is OperationDefinitionNode =>
-			definition.kind === Kind.OPERATION_DEFINITION,
-	);
-	const operation = operationName
-		? operations.find((candidate) => candidate.name?.value === operationName)
-		: operations.length === 1
-			? operations[0]
-			: undefined;
+	const operation = operationOf(parsed, operationName);
+	if (!operation && operationName) {
+		const problem = `the query has no operation named "${operationName}"`;
+		throw parameterError(ctx, itemIndex, 'Operation Name', problem);
+	}
 	if (!operation) {
-		throw operationName
-			? parameterError(
-					ctx,
-					itemIndex,
-					'Operation Name',
-					`the query has no operation named "${operationName}"`,
-				)
-			: parameterError(
-					ctx,
-					itemIndex,
-					'Query',
-					'holds several operations; set Operation Name to choose one',
-				);
+		const problem = 'holds several operations; set Operation Name to choose one';
+		throw parameterError(ctx, itemIndex, 'Query', problem);
 	}
 	if (operation.operation !== OperationTypeNode.QUERY) {
-		throw parameterError(
-			ctx,
-			itemIndex,
-			'Query',
-			`only queries are allowed, not a ${operation.operation}`,
-		);
+		const problem = `only queries are allowed, not a ${operation.operation}`;
+		throw parameterError(ctx, itemIndex, 'Query', problem);
 	}
-	return operation;
+	return { parsed, operation };
 }
 
 /**
@@ -125,48 +111,40 @@ function documentForOperation(
 			fragments.set(definition.name.value, definition);
 	}
 	const used = new Set<string>();
-	const pending: Array<OperationDefinitionNode | FragmentDefinitionNode> = [operation];
-	while (pending.length > 0) {
-		visit(pending.pop()!, {
+	const collect = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
+		visit(node, {
 			FragmentSpread(spread) {
 				const fragment = fragments.get(spread.name.value);
 				if (fragment && !used.has(spread.name.value)) {
 					used.add(spread.name.value);
-					pending.push(fragment);
+					collect(fragment);
 				}
 			},
 		});
-	}
+	collect(operation);
 	return {
 		kind: Kind.DOCUMENT,
 		definitions: [operation, ...[...used].map((name) => fragments.get(name)!)],
 	};
 }
 
-function firstRootKey(operation: OperationDefinitionNode): string | undefined {
-	const first = operation.selectionSet.selections.find(
-		(selection) => selection.kind === Kind.FIELD,
-	);
-	if (!first || first.kind !== Kind.FIELD) return undefined;
-	return first.alias?.value ?? first.name.value;
-}
-
-/** Custom Query: any read-only GraphQL query with variables, validated against the live schema first. */
-async function executeCustomQuery(session: AiSession): Promise<INodeExecutionData[]> {
-	const ctx = session.ctx;
-	return await executePerItem(ctx, async (itemIndex) => {
-		const options = ctx.getNodeParameter('options', itemIndex, {});
-		const maxRetries = readMaxRetries(ctx, itemIndex, options.maxRetries);
+/**
+ * Custom Query: any read-only GraphQL query with variables, validated against the live schema first.
+ * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const session = new AiSession(this);
+	return await executePerItem(this, async (itemIndex) => {
+		const options = this.getNodeParameter('options', itemIndex, {});
+		const maxRetries = readMaxRetries(this, itemIndex, options.maxRetries);
 		const operationName = String((options.operationName as string | undefined) ?? '').trim();
-		const query = ctx.getNodeParameter('query', itemIndex, '') as string;
-		const parsed = parseQuery(ctx, itemIndex, String(query));
-		const operation = chooseOperation(ctx, itemIndex, parsed, operationName);
+		const { parsed, operation } = readQuery(this, itemIndex, operationName);
 		const document = documentForOperation(parsed, operation);
 		const variables = parseJsonObject(
-			ctx,
+			this,
 			itemIndex,
 			'Variables',
-			ctx.getNodeParameter('variables', itemIndex, '{}'),
+			this.getNodeParameter('variables', itemIndex, '{}'),
 		);
 
 		const connection = await session.connect(maxRetries);
@@ -174,7 +152,7 @@ async function executeCustomQuery(session: AiSession): Promise<INodeExecutionDat
 			(definition) => definition.variable.name.value,
 		);
 		assertValidAgainstSchema(
-			ctx,
+			this,
 			itemIndex,
 			connection.schema,
 			document,
@@ -190,19 +168,18 @@ async function executeCustomQuery(session: AiSession): Promise<INodeExecutionDat
 			itemIndex,
 		);
 		if (options.splitIntoItems !== true) return [data];
-		const key = firstRootKey(operation);
-		const value = key === undefined ? undefined : data[key];
-		if (Array.isArray(value))
-			return value.map((entry: IDataObject[string]) =>
-				typeof entry === 'object' && entry !== null ? (entry as IDataObject) : { value: entry },
-			);
-		return value === undefined || value === null
-			? []
-			: [typeof value === 'object' ? (value as IDataObject) : { value }];
+		// One item per element of the first root field's list (or for its one value).
+		const first = operation.selectionSet.selections.find(
+			(selection): selection is FieldNode => selection.kind === Kind.FIELD,
+		);
+		const value = first ? data[first.alias?.value ?? first.name.value] : undefined;
+		const entries = Array.isArray(value)
+			? value
+			: value === undefined || value === null
+				? []
+				: [value];
+		return entries.map((entry: IDataObject[string]) =>
+			typeof entry === 'object' && entry !== null ? (entry as IDataObject) : { value: entry },
+		);
 	});
-}
-
-/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await executeCustomQuery(new AiSession(this));
 }

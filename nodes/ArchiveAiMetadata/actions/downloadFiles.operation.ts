@@ -9,14 +9,20 @@ import type {
 } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
+import { nounOf } from '../../shared/n8n/english';
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
 import { assertValidAgainstSchema } from '../api/documents';
-import { DEFAULT_MAX_FILE_SIZE_MIB, downloadPresignedFile } from '../api/download';
+import { DEFAULT_MAX_FILE_SIZE_MIB, downloadPresignedFile, MIB } from '../api/download';
 import type { BinarySource } from '../api/download';
 import { readDownloadPolicy } from '../api/downloadPolicy';
 import type { DownloadPolicy } from '../api/downloadPolicy';
-import { parameterError } from '../../shared/n8n/params';
+import {
+	parameterError,
+	readMaxConcurrency,
+	readMaxRetries,
+	splitList,
+} from '../../shared/n8n/params';
 import {
 	PRESIGN_ARGUMENT,
 	PRESIGN_FIELD,
@@ -34,11 +40,16 @@ import {
 	checkRecordId,
 	findRecordsById,
 	lookupConcurrencyOption,
+	readRecordId,
 	recordKeyOf,
-	recordNotFound,
 } from './get.operation';
-import { MAX_FILE_SIZE_LIMIT_MIB, readDownloadParameters } from './parameters';
-import type { DownloadParameters } from './parameters';
+
+/**
+ * Largest Max File Size accepted. n8n's default binary data mode keeps a file in memory as base64 text, which
+ * cannot exceed about 384 MiB of file at all; its database mode stops at 1024 MiB. Filesystem and S3 modes take
+ * larger files, but a single transcript or model output of a gigabyte is a mistake, not a file to fetch.
+ */
+const MAX_FILE_SIZE_LIMIT_MIB = 1024;
 
 const show = showFor(RESOURCES_WITH_FILES, ['downloadFiles']);
 
@@ -76,20 +87,50 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-interface DownloadSettings extends DownloadParameters {
-	policy: DownloadPolicy;
+function readMaxFileSize(ctx: IExecuteFunctions, itemIndex: number, value: unknown): number {
+	const mib = Number(value ?? DEFAULT_MAX_FILE_SIZE_MIB);
+	if (!Number.isFinite(mib) || mib <= 0 || mib > MAX_FILE_SIZE_LIMIT_MIB) {
+		throw parameterError(
+			ctx,
+			itemIndex,
+			'Max File Size (MiB)',
+			`must be a number above 0 and at most ${MAX_FILE_SIZE_LIMIT_MIB}, got ${JSON.stringify(value)}`,
+		);
+	}
+	return Math.floor(mib * MIB);
 }
 
-interface FetchedFile {
-	file: DownloadableFile;
-	binary: IBinaryData;
-	bytes: number;
-	source: 'inline' | 'presigned';
+function readDownloadParameters(ctx: IExecuteFunctions, itemIndex: number, viewKey: AiViewKey) {
+	const options = ctx.getNodeParameter('options', itemIndex, {});
+	return {
+		taskId: readRecordId(ctx, itemIndex, viewKey),
+		/** The chosen file columns; none means every file the task has. */
+		files: splitList(ctx.getNodeParameter('files', itemIndex, [])),
+		prefix: String((options.binaryPropertyPrefix as string | undefined) ?? '').trim(),
+		maxRetries: readMaxRetries(ctx, itemIndex, options.maxRetries),
+		/** Look-up batches in flight. */
+		concurrency: readMaxConcurrency(ctx, itemIndex, options.maxConcurrency),
+		maxBytes: readMaxFileSize(ctx, itemIndex, options.maxFileSizeMiB),
+	};
+}
+
+/** Download Files of a task that does not exist: an error naming the task (there is no record to download from). */
+function recordNotFound(
+	ctx: IExecuteFunctions,
+	view: ResolvedView,
+	id: string,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`No ${nounOf(view.definition.displayName)} with ${view.idColumn} "${id}" was found`,
+		{ itemIndex, description: "Check the Task ID, or the account's access to this task." },
+	);
 }
 
 /** The chosen files by their live columns; none chosen means every file the view has. */
 function chooseFiles(
-	session: AiSession,
+	ctx: IExecuteFunctions,
 	itemIndex: number,
 	view: ResolvedView,
 	wanted: string[],
@@ -99,7 +140,7 @@ function chooseFiles(
 		const file = view.files.find((candidate) => candidate.column === column);
 		if (!file) {
 			throw parameterError(
-				session.ctx,
+				ctx,
 				itemIndex,
 				'Files',
 				`unknown file "${column}"; available: ${view.files.map((f) => f.column).join(', ')}`,
@@ -111,15 +152,14 @@ function chooseFiles(
 
 /** One presignS3 query for all of the task's object paths; returns column -> URL. */
 async function presignPaths(
-	session: AiSession,
+	ctx: IExecuteFunctions,
 	connection: AiMetadataConnection,
 	itemIndex: number,
 	paths: Map<string, string>,
 ): Promise<Map<string, string>> {
-	const ctx = session.ctx;
-	const presign = resolvePresign(connection.schema);
 	const urls = new Map<string, string>();
 	if (paths.size === 0) return urls;
+	const presign = resolvePresign(connection.schema);
 	const outputs = new Map<string, string>();
 	for (const column of paths.keys()) {
 		const output = presign ? presignedFieldFor(presign, column) : undefined;
@@ -164,20 +204,20 @@ async function presignPaths(
 
 /** Stores a body as the item's binary data, under the name and type the column's file has. */
 async function storeBinary(
-	session: AiSession,
+	ctx: IExecuteFunctions,
 	itemIndex: number,
 	file: DownloadableFile,
 	fileName: string,
 	body: BinarySource,
 ): Promise<IBinaryData> {
 	try {
-		return await session.ctx.helpers.prepareBinaryData(body, fileName, file.mimeType);
+		return await ctx.helpers.prepareBinaryData(body, fileName, file.mimeType);
 	} catch (error) {
 		// n8n's default binary data mode holds the file as one base64 string, which V8 caps at 512 MiB of text.
 		if ((error as { code?: unknown }).code !== 'ERR_STRING_TOO_LONG')
-			throw new NodeOperationError(session.ctx.getNode(), error as Error, { itemIndex });
+			throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 		throw new NodeOperationError(
-			session.ctx.getNode(),
+			ctx.getNode(),
 			`Downloading ${file.column}: the file is too large for n8n's default binary data mode, which keeps it in memory`,
 			{
 				itemIndex,
@@ -188,120 +228,83 @@ async function storeBinary(
 	}
 }
 
-/** The object paths to presign, by column; a path with a `..` segment or a leading `/` stops the item first. */
-function objectPathOf(
-	session: AiSession,
-	itemIndex: number,
-	column: string,
-	value: unknown,
-): string | undefined {
-	if (typeof value !== 'string' || !looksLikeObjectPath(value)) return undefined;
-	const path = value.trim();
-	const problem = objectPathProblem(path);
-	if (problem) {
-		throw new NodeOperationError(
-			session.ctx.getNode(),
-			`The ${column} column holds an object path that ${problem}; it is not downloaded`,
-			{
-				itemIndex,
-				description:
-					"Object paths are relative to the archive's bucket (e.g. <task_id>/transcript.srt); this one is refused before a download link is asked for.",
-			},
-		);
-	}
-	return path;
-}
-
-async function fetchFiles(
-	session: AiSession,
-	connection: AiMetadataConnection,
-	itemIndex: number,
-	taskId: string,
-	record: IDataObject,
-	files: DownloadableFile[],
-	settings: DownloadSettings,
-): Promise<FetchedFile[]> {
-	const fileNameOf = (file: DownloadableFile) => `${taskId}_${file.column}.${file.extension}`;
-	const inline = new Map<DownloadableFile, string>();
-	const paths = new Map<string, string>();
-	for (const file of files) {
-		const value = record[file.column];
-		if (value === null || value === undefined || value === '') continue;
-		const path = objectPathOf(session, itemIndex, file.column, value);
-		if (path !== undefined) paths.set(file.column, path);
-		else inline.set(file, typeof value === 'string' ? value : JSON.stringify(value));
-	}
-	const urls = await presignPaths(session, connection, itemIndex, paths);
-	const fetched: FetchedFile[] = [];
-	// In the order the files were asked for.
-	for (const file of files) {
-		const text = inline.get(file);
-		if (text !== undefined) {
-			const body = Buffer.from(text, 'utf8');
-			const binary = await storeBinary(session, itemIndex, file, fileNameOf(file), body);
-			fetched.push({ file, binary, bytes: body.length, source: 'inline' });
-			continue;
-		}
-		const url = urls.get(file.column);
-		if (!url) continue;
-		const target = {
-			url,
-			label: file.column,
-			itemIndex,
-			maxRetries: settings.maxRetries,
-			maxBytes: settings.maxBytes,
-			policy: settings.policy,
-		};
-		const { stored, bytes } = await downloadPresignedFile(
-			session.ctx,
-			target,
-			async ({ body }) => await storeBinary(session, itemIndex, file, fileNameOf(file), body),
-		);
-		fetched.push({ file, binary: stored, bytes, source: 'presigned' });
-	}
-	return fetched;
-}
-
 /** One item's files as binary data, with what was fetched and what the task did not have. */
 async function downloadItemFiles(
-	session: AiSession,
+	ctx: IExecuteFunctions,
 	connection: AiMetadataConnection,
 	view: ResolvedView,
 	itemIndex: number,
 	record: IDataObject,
 	files: DownloadableFile[],
-	settings: DownloadSettings,
+	settings: ReturnType<typeof readDownloadParameters>,
+	policy: DownloadPolicy,
 ): Promise<INodeExecutionData[]> {
-	const baseColumns = baseColumnsOf(view);
-	const fetched = await fetchFiles(
-		session,
-		connection,
-		itemIndex,
-		settings.taskId,
-		record,
-		files,
-		settings,
-	);
+	const inline = new Map<DownloadableFile, string>();
+	const paths = new Map<string, string>();
+	for (const file of files) {
+		const value = record[file.column];
+		if (value === null || value === undefined || value === '') continue;
+		if (typeof value !== 'string' || !looksLikeObjectPath(value)) {
+			inline.set(file, typeof value === 'string' ? value : JSON.stringify(value));
+			continue;
+		}
+		const path = value.trim();
+		// A path with a `..` segment or a leading `/` stops the item before a link is asked for.
+		const problem = objectPathProblem(path);
+		if (problem) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The ${file.column} column holds an object path that ${problem}; it is not downloaded`,
+				{
+					itemIndex,
+					description:
+						"Object paths are relative to the archive's bucket (e.g. <task_id>/transcript.srt); this one is refused before a download link is asked for.",
+				},
+			);
+		}
+		paths.set(file.column, path);
+	}
+	const urls = await presignPaths(ctx, connection, itemIndex, paths);
 	const binary: IBinaryKeyData = {};
 	const described: IDataObject[] = [];
-	for (const { file, binary: data, bytes, source } of fetched) {
+	const missing: string[] = [];
+	// In the order the files were asked for.
+	for (const file of files) {
+		const fileName = `${settings.taskId}_${file.column}.${file.extension}`;
+		const text = inline.get(file);
+		const url = urls.get(file.column);
+		let fetched: { stored: IBinaryData; bytes: number; source: 'inline' | 'presigned' };
+		if (text !== undefined) {
+			const body = Buffer.from(text, 'utf8');
+			const stored = await storeBinary(ctx, itemIndex, file, fileName, body);
+			fetched = { stored, bytes: body.length, source: 'inline' };
+		} else if (url) {
+			const { maxRetries, maxBytes } = settings;
+			const download = await downloadPresignedFile(
+				ctx,
+				{ url, label: file.column, itemIndex, maxRetries, maxBytes, policy },
+				async ({ body }) => await storeBinary(ctx, itemIndex, file, fileName, body),
+			);
+			fetched = { ...download, source: 'presigned' };
+		} else {
+			missing.push(file.column);
+			continue;
+		}
 		const property = `${settings.prefix}${file.column}`;
-		binary[property] = data;
+		binary[property] = fetched.stored;
 		described.push({
 			column: file.column,
 			binaryProperty: property,
-			fileName: data.fileName,
+			fileName: fetched.stored.fileName,
 			mimeType: file.mimeType,
-			bytes,
-			source,
+			bytes: fetched.bytes,
+			source: fetched.source,
 		});
 	}
 	const json: IDataObject = {
-		...Object.fromEntries(baseColumns.map((column) => [column, record[column]])),
+		...Object.fromEntries(baseColumnsOf(view).map((column) => [column, record[column]])),
 		files: described,
-		missing: files
-			.filter((file) => !fetched.some((entry) => entry.file === file))
-			.map((file) => file.column),
+		missing,
 	};
 	return [{ json, binary }];
 }
@@ -314,82 +317,74 @@ function baseColumnsOf(view: ResolvedView): string[] {
  * Download Files: a speech or NER task's transcripts and raw outputs as binary data. The tasks of all input items are
  * looked up together; then each item's object paths are fetched through presignS3 links (columns holding the content
  * itself are used as they are), one item after the other.
+ * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
  */
-async function executeDownloadFiles(
-	session: AiSession,
-	viewKey: AiViewKey,
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
 ): Promise<INodeExecutionData[]> {
-	const ctx = session.ctx;
+	const session = new AiSession(this);
+	const viewKey = viewKeyOf(this, resource);
 	let policy: Promise<DownloadPolicy> | undefined;
 	// Read once per run, after the items' own parameters were checked.
 	const readPolicy = async () =>
-		await (policy ??= ctx
-			.getCredentials('archiveAiMetadataApi')
-			.then((credentials) => readDownloadPolicy(ctx.getNode(), credentials)));
-	return await executeGrouped(ctx, {
-		read: (itemIndex) => readDownloadParameters(ctx, itemIndex, viewKey),
+		await (policy ??= this.getCredentials('archiveAiMetadataApi').then((credentials) =>
+			readDownloadPolicy(this.getNode(), credentials),
+		));
+	return await executeGrouped(this, {
+		read: (itemIndex) => readDownloadParameters(this, itemIndex, viewKey),
 		groupKey: ({ maxRetries, concurrency }) => JSON.stringify([maxRetries, concurrency]),
 		run: async (items) => {
 			const first = items[0].itemIndex;
 			const { maxRetries, concurrency } = items[0].parameters;
 			const downloadPolicy = await readPolicy();
 			const connection = await session.connect(maxRetries);
-			const source = await viewOf(ctx, connection, viewKey, { itemIndex: first });
+			const source = await viewOf(this, connection, viewKey, { itemIndex: first });
 			const { view } = source;
 			const results: GroupResults = new Map();
 			const wanted = new Map<number, DownloadableFile[]>();
 			for (const { itemIndex, parameters } of items) {
 				try {
-					checkRecordId(ctx, itemIndex, view, parameters.taskId);
-					wanted.set(itemIndex, chooseFiles(session, itemIndex, view, parameters.files));
+					checkRecordId(this, itemIndex, view, parameters.taskId);
+					wanted.set(itemIndex, chooseFiles(this, itemIndex, view, parameters.files));
 				} catch (error) {
 					results.set(itemIndex, error as Error);
 				}
 			}
 			const columns = [...wanted.values()].flat().map((file) => file.column);
 			const records = await findRecordsById(
-				ctx,
+				this,
 				source,
+				first,
 				items
 					.filter(({ itemIndex }) => wanted.has(itemIndex))
 					.map((item) => item.parameters.taskId),
-				{
-					fields: [...new Set([...baseColumnsOf(view), ...columns])],
-					concurrency,
-					itemIndex: first,
-				},
+				[...new Set([...baseColumnsOf(view), ...columns])],
+				concurrency,
 			);
 			for (const { itemIndex, parameters } of items) {
 				const files = wanted.get(itemIndex);
 				if (!files) continue;
-				const record = records.get(recordKeyOf(view, parameters.taskId));
+				const [record] = records.get(recordKeyOf(view, parameters.taskId)) ?? [];
 				if (!record) {
-					results.set(itemIndex, recordNotFound(ctx, view, parameters.taskId, itemIndex));
+					results.set(itemIndex, recordNotFound(this, view, parameters.taskId, itemIndex));
 					continue;
 				}
-				const settings: DownloadSettings = { ...parameters, policy: downloadPolicy };
 				results.set(
 					itemIndex,
 					await downloadItemFiles(
-						session,
+						this,
 						connection,
 						view,
 						itemIndex,
 						record,
 						files,
-						settings,
+						parameters,
+						downloadPolicy,
 					).catch((error: unknown) => error as Error),
 				);
 			}
 			return results;
 		},
 	});
-}
-
-/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
-export async function execute(
-	this: IExecuteFunctions,
-	resource: string,
-): Promise<INodeExecutionData[]> {
-	return await executeDownloadFiles(new AiSession(this), viewKeyOf(this, resource));
 }

@@ -8,35 +8,41 @@ import type {
 
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import type { GroupResults } from '../../shared/n8n/executeGrouped';
-import { markFound, NotFoundOutputs, whenNotFoundOption } from '../../shared/n8n/notFound';
-import type { NotFoundKey } from '../../shared/n8n/notFound';
-import { nounOf } from '../../shared/n8n/english';
-import { isUuid, parameterError, UUID_REGEX } from '../../shared/n8n/params';
+import { maxConcurrencyOption } from '../../shared/n8n/descriptions';
+import { whenNotFoundOption } from '../../shared/n8n/notFound';
+import {
+	isUuid,
+	locatorOf,
+	parameterError,
+	requireText,
+	UUID_REGEX,
+} from '../../shared/n8n/params';
 import { fieldsFor } from '../api/documents';
-import { chunk, mapWithConcurrency } from '../../shared/concurrency';
-import { AiSession, readRows } from '../api/viewSource';
+import { AiSession } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
-import { shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
+import { AI_VIEWS, viewKeyOf } from '../api/views';
 import type { AiViewKey, ResolvedView } from '../api/views';
 import {
-	concurrencyOption,
-	outputProperties,
+	fileRows,
 	keepRawJsonOption,
+	lookupResults,
 	optionsCollection,
+	outputProperties,
+	readFieldSelection,
+	readOptions,
+	readRowsWhereIn,
 	resourcesWhere,
 	retriesOption,
 	showFor,
 } from './common';
-import { idParameterOf, readGetParameters } from './parameters';
 
 /** Identifiers per request: 500 UUIDs are about 20 KB of variables, and 1,000 items take 2 requests. */
 const IDS_PER_REQUEST = 500;
 
 /** Max Concurrent Requests of Get and Download Files: their look-up batches in flight (as in Organization's Get). */
-export const lookupConcurrencyOption: INodeProperties = {
-	...concurrencyOption,
-	description: `How many requests to send at the same time; each asks for up to ${IDS_PER_REQUEST} distinct IDs of the input items. Lower it if the API limits concurrent requests.`,
-};
+export const lookupConcurrencyOption = maxConcurrencyOption(
+	`How many requests to send at the same time; each asks for up to ${IDS_PER_REQUEST} distinct IDs of the input items. Lower it if the API limits concurrent requests.`,
+);
 
 const TASK_RESOURCES = resourcesWhere((view) => view.idColumn === 'task_id');
 const PERSON_RESOURCES = resourcesWhere((view) => view.idColumn === 'id');
@@ -102,6 +108,28 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+/** Get and Download Files look a record up by Task ID, or by Person ID for reference-set persons. */
+function idParameterOf(viewKey: AiViewKey): { name: string; displayName: string } {
+	return AI_VIEWS[viewKey].idColumn === 'id'
+		? { name: 'personId', displayName: 'Person ID' }
+		: { name: 'taskId', displayName: 'Task ID' };
+}
+
+/** The record identifier from its locator (any mode); whether it must be a UUID is known once the view is. */
+export function readRecordId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	viewKey: AiViewKey,
+): string {
+	const parameter = idParameterOf(viewKey);
+	return requireText(
+		ctx,
+		itemIndex,
+		parameter.displayName,
+		locatorOf(ctx.getNodeParameter(parameter.name, itemIndex, '')).value,
+	);
+}
+
 /** A column of type uuid only accepts a UUID: said before the request, naming the parameter. */
 export function checkRecordId(
 	ctx: IExecuteFunctions,
@@ -120,49 +148,25 @@ export function checkRecordId(
 	}
 }
 
-/** Download Files of a task that does not exist: an error naming the task (there is no record to download from). */
-export function recordNotFound(
-	ctx: IExecuteFunctions,
-	view: ResolvedView,
-	id: string,
-	itemIndex: number,
-): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`No ${nounOf(view.definition.displayName)} with ${view.idColumn} "${id}" was found`,
-		{ itemIndex, description: "Check the Task ID, or the account's access to this task." },
-	);
-}
-
-/** The look-up key of an item's Get, as errors, hints and not-found items name it. */
-function lookupOf(view: ResolvedView, id: string): NotFoundKey {
-	return { noun: nounOf(view.definition.displayName), key: view.idColumn ?? 'id', value: id };
-}
-
 /** How a record's identifier is compared: a uuid column matches any letter case, so its keys are lower-cased. */
 export function recordKeyOf(view: ResolvedView, id: string): string {
 	const idColumn = view.idColumn;
 	return idColumn && view.columnTypes[idColumn] === 'uuid' ? id.toLowerCase() : id;
 }
 
-/** How a group's records are read: the columns, the requests in flight, and the item its errors name (its first). */
-interface RecordLookup {
-	fields: string[];
-	concurrency: number;
-	itemIndex: number;
-}
-
 /**
  * The records with these identifiers, by `recordKeyOf`: the distinct ids asked for with `<id column> _in [...]`,
- * 500 per request, `concurrency` requests in flight. An id without a record is absent from the map. The id column
- * is read to file each row and left out of it unless `fields` holds it.
+ * 500 per request, `concurrency` requests in flight; errors name item `itemIndex`. An id without a record is absent
+ * from the map. The id column is read to file each row and left out of it unless `fields` holds it.
  */
 export async function findRecordsById(
 	ctx: IExecuteFunctions,
 	source: ViewSource,
+	itemIndex: number,
 	ids: string[],
-	{ fields, concurrency, itemIndex }: RecordLookup,
-): Promise<Map<string, IDataObject>> {
+	fields: string[],
+	concurrency: number,
+): Promise<Map<string, IDataObject[]>> {
 	const { view } = source;
 	const idColumn = view.idColumn;
 	if (!idColumn) {
@@ -172,101 +176,62 @@ export async function findRecordsById(
 			{ itemIndex },
 		);
 	}
-	const distinct = [...new Set(ids.map((id) => recordKeyOf(view, id)))];
-	const selected = fields.includes(idColumn) ? fields : [...fields, idColumn];
-	const batches = await mapWithConcurrency(
-		chunk(distinct, IDS_PER_REQUEST),
+	const rows = await readRowsWhereIn(ctx, source, itemIndex, {
+		column: idColumn,
+		values: [...new Set(ids.map((id) => recordKeyOf(view, id)))],
+		batchSize: IDS_PER_REQUEST,
 		concurrency,
-		async (batch) =>
-			await readRows(
-				ctx,
-				source,
-				itemIndex,
-				{
-					where: { [idColumn]: { _in: batch } },
-					orderBy: stableOrderBy(view),
-					fields: selected,
-					// One request when every id has a record; a server that caps rows is still paged through.
-					pageSize: batch.length,
-					concurrency: 1,
-					maxRows: batch.length,
-				},
-				{
-					selection: 'Field Names or IDs',
-					variables: { where: idParameterOf(view.definition.key).displayName },
-				},
-			),
-	);
-	const records = new Map<string, IDataObject>();
-	for (const row of batches.flat()) {
-		const id = row[idColumn] as string | number;
-		const key = recordKeyOf(view, String(id));
-		if (!fields.includes(idColumn)) delete row[idColumn];
-		records.set(key, row);
-	}
-	return records;
-}
-
-type GetParameters = ReturnType<typeof readGetParameters>;
-
-/** Items that ask alike (connection, requests in flight and columns) are looked up together. */
-function lookupKeyOf({ options, selection }: GetParameters): string {
-	return JSON.stringify([options.maxRetries, options.concurrency, selection]);
+		fields,
+		whereParameter: idParameterOf(view.definition.key).displayName,
+	});
+	return fileRows(rows, idColumn, fields, (id) => [recordKeyOf(view, id)]);
 }
 
 /**
  * Get: records by their identifiers (task_id, or id for reference-set persons), looked up together for all input
  * items; each item gets its own record, or no item / an error when there is none.
+ * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
  */
-async function executeGet(session: AiSession, viewKey: AiViewKey): Promise<INodeExecutionData[]> {
-	const ctx = session.ctx;
-	return await executeGrouped(ctx, {
-		read: (itemIndex) => readGetParameters(ctx, itemIndex, viewKey),
-		groupKey: lookupKeyOf,
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
+): Promise<INodeExecutionData[]> {
+	const session = new AiSession(this);
+	const viewKey = viewKeyOf(this, resource);
+	return await executeGrouped(this, {
+		read: (itemIndex) => ({
+			options: readOptions(this, itemIndex),
+			id: readRecordId(this, itemIndex, viewKey),
+			selection: readFieldSelection(this, itemIndex),
+		}),
+		// Items that ask alike (connection, requests in flight and columns) are looked up together.
+		groupKey: ({ options, selection }) =>
+			JSON.stringify([options.maxRetries, options.concurrency, selection]),
 		run: async (items) => {
 			const [{ itemIndex: first, parameters }] = items;
 			const { options, selection } = parameters;
 			const source = await session.openView(viewKey, options.maxRetries, first);
 			const { view } = source;
-			const fields = fieldsFor(ctx, first, selection, view);
+			const fields = fieldsFor(this, first, selection, view);
 			const results: GroupResults = new Map();
 			const valid = items.filter(({ itemIndex, parameters: { id } }) => {
 				try {
-					checkRecordId(ctx, itemIndex, view, id);
+					checkRecordId(this, itemIndex, view, id);
 					return true;
 				} catch (error) {
 					results.set(itemIndex, error as Error);
 					return false;
 				}
 			});
-			const records = await findRecordsById(
-				ctx,
-				source,
-				valid.map((item) => item.parameters.id),
-				{ fields, concurrency: options.concurrency, itemIndex: first },
-			);
-			const notFound = new NotFoundOutputs(ctx);
-			for (const { itemIndex, parameters: item } of valid) {
-				const { whenNotFound } = item.options;
-				const record = records.get(recordKeyOf(view, item.id));
-				if (record) {
-					results.set(itemIndex, [
-						markFound(shapeRecord(view, record, item.options), whenNotFound),
-					]);
-					continue;
-				}
-				results.set(itemIndex, notFound.of(whenNotFound, lookupOf(view, item.id), itemIndex));
-			}
-			notFound.hint();
-			return results;
+			const ids = valid.map((item) => item.parameters.id);
+			const records = await findRecordsById(this, source, first, ids, fields, options.concurrency);
+			const found = valid.map(({ itemIndex, parameters: { options, id } }) => ({
+				itemIndex,
+				options,
+				value: id,
+				rows: records.get(recordKeyOf(view, id)) ?? [],
+			}));
+			return lookupResults(this, view, view.idColumn ?? 'id', found, results);
 		},
 	});
-}
-
-/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
-export async function execute(
-	this: IExecuteFunctions,
-	resource: string,
-): Promise<INodeExecutionData[]> {
-	return await executeGet(new AiSession(this), viewKeyOf(this, resource));
 }

@@ -1,18 +1,32 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { executePerItem } from '../../shared/n8n/executePerItem';
+import { parameterError, requireInteger } from '../../shared/n8n/params';
 import { fieldsFor, orderByFor } from '../api/documents';
+import type { SortRule } from '../api/documents';
 import { AiSession, readRows } from '../api/viewSource';
-import { shapeRecord, viewKeyOf, type AiViewKey } from '../api/views';
+import { shapeRecord, viewKeyOf } from '../api/views';
 import {
 	ALL_VIEW_RESOURCES,
 	outputProperties,
 	optionsCollection,
 	pagedReadOptions,
+	readFieldSelection,
+	readOptions,
 	showFor,
 } from './common';
-import { ADVANCED_FILTER_NAME, buildWhere, filterProperties } from './filters';
-import { readGetManyParameters, SORT_DIRECTION_OPTIONS } from './parameters';
+import { ADVANCED_FILTER_NAME, buildWhere, filterProperties, readFilters } from './filters';
+
+/** Hasura's order_by values, named as the Direction list shows them (Hasura puts nulls last ascending, first descending). */
+const SORT_DIRECTION_OPTIONS = [
+	{ name: 'Ascending', value: 'asc' },
+	{ name: 'Descending', value: 'desc' },
+	{ name: 'Ascending (Nulls First)', value: 'asc_nulls_first' },
+	{ name: 'Ascending (Nulls Last)', value: 'asc_nulls_last' },
+	{ name: 'Descending (Nulls First)', value: 'desc_nulls_first' },
+	{ name: 'Descending (Nulls Last)', value: 'desc_nulls_last' },
+];
+const SORT_DIRECTIONS = SORT_DIRECTION_OPTIONS.map((option) => option.value);
 
 const show = showFor(ALL_VIEW_RESOURCES, ['getAll']);
 
@@ -76,24 +90,56 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** Get Many: filtered, sorted rows of a view; Return All pages through everything with bounded concurrency. */
-async function executeGetMany(
-	session: AiSession,
-	viewKey: AiViewKey,
+/** The Sort rules: every rule has a column and a known direction. */
+function readSort(ctx: IExecuteFunctions, itemIndex: number): SortRule[] {
+	const sort = ctx.getNodeParameter('sort', itemIndex, {}) as {
+		rules?: Array<{ column?: string; direction?: string }>;
+	};
+	return (sort.rules ?? []).map((rule) => {
+		const column = String(rule.column ?? '').trim();
+		const direction = String(rule.direction ?? 'asc');
+		if (column === '')
+			throw parameterError(ctx, itemIndex, 'Sort', 'every sort rule needs a column');
+		if (!SORT_DIRECTIONS.includes(direction)) {
+			throw parameterError(
+				ctx,
+				itemIndex,
+				'Sort',
+				`unknown direction "${direction}"; use one of ${SORT_DIRECTIONS.join(', ')}`,
+			);
+		}
+		return { column, direction };
+	});
+}
+
+/**
+ * Get Many: filtered, sorted rows of a view; Return All pages through everything with bounded concurrency.
+ * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	resource: string,
 ): Promise<INodeExecutionData[]> {
-	const ctx: IExecuteFunctions = session.ctx;
-	return await executePerItem(ctx, async (itemIndex) => {
-		const { options, maxRows, filters, sort, selection } = readGetManyParameters(ctx, itemIndex);
+	const session = new AiSession(this);
+	const viewKey = viewKeyOf(this, resource);
+	return await executePerItem(this, async (itemIndex) => {
+		const options = readOptions(this, itemIndex);
+		const maxRows = this.getNodeParameter('returnAll', itemIndex, false)
+			? undefined
+			: requireInteger(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50));
+		const filters = readFilters(this, itemIndex);
+		const sort = readSort(this, itemIndex);
+		const selection = readFieldSelection(this, itemIndex);
 		const source = await session.openView(viewKey, options.maxRetries, itemIndex);
 		const { view } = source;
 		const rows = await readRows(
-			ctx,
+			this,
 			source,
 			itemIndex,
 			{
-				where: buildWhere(ctx, itemIndex, view, filters),
-				orderBy: orderByFor(ctx, itemIndex, sort, view),
-				fields: fieldsFor(ctx, itemIndex, selection, view),
+				where: buildWhere(this, itemIndex, view, filters),
+				orderBy: orderByFor(this, itemIndex, sort, view),
+				fields: fieldsFor(this, itemIndex, selection, view),
 				pageSize: options.pageSize,
 				concurrency: options.concurrency,
 				maxRows,
@@ -109,15 +155,6 @@ async function executeGetMany(
 			},
 		);
 		// Each row was parsed for this item alone.
-		const shaping = { keepRawJson: options.keepRawJson, inPlace: true };
-		return rows.map((row) => shapeRecord(view, row, shaping));
+		return rows.map((row) => shapeRecord(view, row, { ...options, inPlace: true }));
 	});
-}
-
-/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
-export async function execute(
-	this: IExecuteFunctions,
-	resource: string,
-): Promise<INodeExecutionData[]> {
-	return await executeGetMany(new AiSession(this), viewKeyOf(this, resource));
 }

@@ -7,29 +7,39 @@ import type {
 } from 'n8n-workflow';
 
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
-import type { GroupResults } from '../../shared/n8n/executeGrouped';
-import { chunk, mapWithConcurrency } from '../../shared/concurrency';
-import { listValue, shapeRecord, stableOrderBy, viewKeyOf } from '../api/views';
-import type { AiViewKey, ResolvedView } from '../api/views';
-import { requireText } from '../../shared/n8n/params';
-import { markFound, NotFoundOutputs, whenNotFoundOption } from '../../shared/n8n/notFound';
-import { nounOf } from '../../shared/n8n/english';
-import { combineConditions, fieldsFor } from '../api/documents';
-import { AiSession, readRows } from '../api/viewSource';
-import type { ReadRequest, ViewSource } from '../api/viewSource';
+import { listValue, viewKeyOf } from '../api/views';
+import type { ResolvedView } from '../api/views';
+import { requireInteger, requireText } from '../../shared/n8n/params';
+import { whenNotFoundOption } from '../../shared/n8n/notFound';
+import { fieldsFor } from '../api/documents';
+import { AiSession } from '../api/viewSource';
+import type { ViewSource } from '../api/viewSource';
 import {
 	RESOURCES_WITH_PID,
+	fileRows,
+	lookupResults,
 	outputProperties,
 	optionsCollection,
 	pagedReadOptions,
+	readFieldSelection,
+	readOptions,
+	readRowsWhereIn,
 	showFor,
 } from './common';
-import { ADVANCED_FILTER_NAME, buildWhere, pidLookupFilterProperties } from './filters';
-import { DEFAULT_PID_BATCH_SIZE, MAX_PID_BATCH_SIZE, readPidLookupParameters } from './parameters';
-import type { PidLookupParameters } from './parameters';
+import type { WhereIn } from './common';
+import {
+	ADVANCED_FILTER_NAME,
+	buildWhere,
+	pidLookupFilterProperties,
+	readFilters,
+} from './filters';
 
 /** Cluster ids per match query when matches are found through their tasks' clusters. */
 const CLUSTER_BATCH_SIZE = 1000;
+
+// 500 PIDs keep a request small (a few KB of variables) and 1,000 input items at 2 batches: 7 requests with paging.
+const DEFAULT_PID_BATCH_SIZE = 500;
+const MAX_PID_BATCH_SIZE = 5000;
 
 const show = showFor(RESOURCES_WITH_PID, ['getByPid']);
 
@@ -62,252 +72,117 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-interface PidLookup extends PidLookupParameters {
-	pid: string;
+/** What shapes an item's query besides its PID; items that agree on all of it are looked up together. */
+function readPidLookup(ctx: IExecuteFunctions, itemIndex: number) {
+	const options = readOptions(ctx, itemIndex);
+	const { batchSize } = ctx.getNodeParameter('options', itemIndex, {});
+	return {
+		options,
+		batchSize: requireInteger(ctx, itemIndex, 'Batch Size', batchSize ?? DEFAULT_PID_BATCH_SIZE, {
+			max: MAX_PID_BATCH_SIZE,
+		}),
+		// Checked locally here; turned into a condition once the view's live names are known.
+		filters: readFilters(ctx, itemIndex),
+		selection: readFieldSelection(ctx, itemIndex),
+	};
 }
 
-/** Items with the same Filters, Output and Options are looked up together (the PID is what differs). */
-function lookupKeyOf(lookup: PidLookup): string {
-	const shared: Partial<PidLookup> = { ...lookup };
-	delete shared.pid;
-	return JSON.stringify(shared);
+/** The PIDs of each cluster, from the tasks' `cluster_uuids`. */
+function pidsByCluster(taskView: ResolvedView, tasks: IDataObject[]): Map<string, Set<string>> {
+	const pids = new Map<string, Set<string>>();
+	for (const task of tasks) {
+		const pid = task.pid as string;
+		// JSON array or Postgres array literal; anything else fails loudly instead of finding no matches.
+		const clusters = listValue(taskView, 'cluster_uuids', task.cluster_uuids) ?? [];
+		for (const cluster of clusters) {
+			const owners = pids.get(String(cluster)) ?? new Set<string>();
+			owners.add(String(pid));
+			pids.set(String(cluster), owners);
+		}
+	}
+	return pids;
 }
 
 /**
  * Get by PID: the input items are grouped by their Filters, Output and Options; each group's PIDs are collected
  * (deduplicated), asked for with `pid _in [...]` in batches, each batch paged to the end, and the rows fanned out
  * to the items by PID, each paired to its item.
+ * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
  */
-async function executeGetByPid(
-	session: AiSession,
-	viewKey: AiViewKey,
-): Promise<INodeExecutionData[]> {
-	const ctx = session.ctx;
-	return await executeGrouped(ctx, {
-		read: (itemIndex): PidLookup => ({
-			...readPidLookupParameters(ctx, itemIndex),
-			pid: requireText(ctx, itemIndex, 'PID', ctx.getNodeParameter('pid', itemIndex, '')),
-		}),
-		groupKey: lookupKeyOf,
-		run: async (items) => {
-			const settings = items[0].parameters;
-			const pids = [...new Set(items.map((item) => item.parameters.pid))];
-			const { view, rowsByPid } = await lookUpPids(
-				session,
-				viewKey,
-				pids,
-				settings,
-				items[0].itemIndex,
-			);
-			const results: GroupResults = new Map();
-			const notFound = new NotFoundOutputs(ctx);
-			for (const { itemIndex, parameters } of items) {
-				const rows = rowsByPid.get(parameters.pid) ?? [];
-				const { whenNotFound } = parameters;
-				if (rows.length > 0) {
-					results.set(
-						itemIndex,
-						rows.map((row) => markFound(shapeRecord(view, row, parameters), whenNotFound)),
-					);
-					continue;
-				}
-				const lookup = {
-					noun: nounOf(view.definition.displayName),
-					key: 'pid',
-					value: parameters.pid,
-				};
-				results.set(itemIndex, notFound.of(whenNotFound, lookup, itemIndex));
-			}
-			notFound.hint();
-			return results;
-		},
-	});
-}
-
-async function lookUpPids(
-	session: AiSession,
-	viewKey: AiViewKey,
-	pids: string[],
-	settings: PidLookupParameters,
-	itemIndex: number,
-): Promise<{ view: ResolvedView; rowsByPid: Map<string, IDataObject[]> }> {
-	const source = await session.openView(viewKey, settings.maxRetries, itemIndex);
-	const { view } = source;
-	const fields = fieldsFor(session.ctx, itemIndex, settings.selection, view);
-	if (pids.length === 0) return { view, rowsByPid: new Map() };
-	const where = buildWhere(session.ctx, itemIndex, view, settings.filters);
-	const lookup: GroupLookup = { session, settings, itemIndex };
-	const rowsByPid = view.columns.includes('pid')
-		? await rowsByDirectPid(lookup, source, pids, fields, where)
-		: await rowsThroughClusters(lookup, source, pids, fields, where);
-	return { view, rowsByPid };
-}
-
-/** One group's look-up: its run's session, the settings its items share, and its first item (named in errors). */
-interface GroupLookup {
-	session: AiSession;
-	settings: PidLookupParameters;
-	itemIndex: number;
-}
-
-/** Views with a pid column: the rows of the PIDs, each filed under its own PID. */
-async function rowsByDirectPid(
-	lookup: GroupLookup,
-	source: ViewSource,
-	pids: string[],
-	fields: string[],
-	where: IDataObject,
-): Promise<Map<string, IDataObject[]>> {
-	const { settings } = lookup;
-	const rows = await readRowsWhereIn(lookup, {
-		source,
-		column: 'pid',
-		values: pids,
-		batchSize: settings.batchSize,
-		orderBy: [{ pid: 'asc' }],
-		fields: withColumn(fields, 'pid'),
-		filter: where,
-	});
-	return groupByPid(rows, 'pid', fields, (pid) => [pid]);
-}
-
-/**
- * Match views carry no pid: their PIDs are those of the tasks whose `cluster_uuids` hold the match's
- * `cluster_uuid`. First the tasks of the PIDs (batched), then the matches of their clusters (batched).
- */
-async function rowsThroughClusters(
-	lookup: GroupLookup,
-	source: ViewSource,
-	pids: string[],
-	fields: string[],
-	where: IDataObject,
-): Promise<Map<string, IDataObject[]>> {
-	const { session, settings, itemIndex } = lookup;
-	const { view } = source;
-	const taskViewKey = view.definition.clusterTaskView;
-	if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
-		throw new NodeOperationError(
-			session.ctx.getNode(),
-			`${view.rootField} has no pid column and no cluster to find its PIDs through`,
-			{ itemIndex },
-		);
-	}
-	const taskSource = await session.openView(taskViewKey, settings.maxRetries, itemIndex);
-	const taskView = taskSource.view;
-	const pidsByCluster = new Map<string, Set<string>>();
-	const tasks = await readRowsWhereIn(lookup, {
-		source: taskSource,
-		column: 'pid',
-		values: pids,
-		batchSize: settings.batchSize,
-		orderBy: [],
-		fields: ['pid', 'cluster_uuids'],
-	});
-	for (const task of tasks) {
-		const pid = task.pid as string;
-		// JSON array or Postgres array literal; anything else fails loudly instead of finding no matches.
-		const clusters = listValue(taskView, 'cluster_uuids', task.cluster_uuids) ?? [];
-		for (const cluster of clusters) {
-			const owners = pidsByCluster.get(String(cluster)) ?? new Set<string>();
-			owners.add(String(pid));
-			pidsByCluster.set(String(cluster), owners);
-		}
-	}
-	const matches = await readRowsWhereIn(lookup, {
-		source,
-		column: 'cluster_uuid',
-		values: [...pidsByCluster.keys()],
-		batchSize: CLUSTER_BATCH_SIZE,
-		orderBy: [],
-		fields: withColumn(fields, 'cluster_uuid'),
-		filter: where,
-	});
-	// A match has no pid column: each row says which PID it was found for.
-	return groupByPid(
-		matches,
-		'cluster_uuid',
-		fields,
-		(cluster) => pidsByCluster.get(cluster) ?? [],
-		'pid',
-	);
-}
-
-interface WhereInQuery extends Pick<ReadRequest, 'fields'> {
-	source: ViewSource;
-	/** The order of the rows; the view's unique key is added. */
-	orderBy: Array<Record<string, string>>;
-	column: string;
-	values: string[];
-	batchSize: number;
-	/** The user's Filters, ANDed with each batch; none for the task look-up behind matches. */
-	filter?: IDataObject;
-}
-
-/** Rows whose `column` is one of `values`: one `_in` query per batch of values (batches in parallel, pages in order). */
-async function readRowsWhereIn(
-	{ session, settings, itemIndex }: GroupLookup,
-	query: WhereInQuery,
-): Promise<IDataObject[]> {
-	const batches = await mapWithConcurrency(
-		chunk(query.values, query.batchSize),
-		settings.concurrency,
-		async (batch) =>
-			await readRows(
-				session.ctx,
-				query.source,
-				itemIndex,
-				{
-					where: combineConditions([{ [query.column]: { _in: batch } }, query.filter ?? {}]),
-					orderBy: stableOrderBy(query.source.view, query.orderBy),
-					fields: query.fields,
-					pageSize: settings.pageSize,
-					// Pages inside a batch run one after the other: a batch usually fits in one page, and a page
-					// sent ahead would mostly come back empty.
-					concurrency: 1,
-				},
-				{
-					selection: 'Field Names or IDs',
-					variables: { where: query.filter ? ADVANCED_FILTER_NAME : 'PID' },
-				},
-			),
-	);
-	return batches.flat();
-}
-
-/** The selection plus the column the rows are grouped by. */
-function withColumn(fields: string[], column: string): string[] {
-	return fields.includes(column) ? fields : [...fields, column];
-}
-
-/**
- * Files each row under the PIDs its `keyColumn` stands for; the key column is dropped from the row unless the
- * user selected it. With `pidField`, each filed copy also carries the PID it was found for.
- */
-function groupByPid(
-	rows: IDataObject[],
-	keyColumn: string,
-	fields: string[],
-	pidsOf: (key: string) => Iterable<string>,
-	pidField?: string,
-): Map<string, IDataObject[]> {
-	const rowsByPid = new Map<string, IDataObject[]>();
-	for (const found of rows) {
-		const row = { ...found };
-		if (!fields.includes(keyColumn)) delete row[keyColumn];
-		const key = found[keyColumn] as string;
-		for (const pid of pidsOf(String(key))) {
-			const list = rowsByPid.get(pid) ?? [];
-			list.push(pidField ? { ...row, [pidField]: pid } : row);
-			rowsByPid.set(pid, list);
-		}
-	}
-	return rowsByPid;
-}
-
-/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
 export async function execute(
 	this: IExecuteFunctions,
 	resource: string,
 ): Promise<INodeExecutionData[]> {
-	return await executeGetByPid(new AiSession(this), viewKeyOf(this, resource));
+	const session = new AiSession(this);
+	const viewKey = viewKeyOf(this, resource);
+	return await executeGrouped(this, {
+		read: (itemIndex) => ({
+			lookup: readPidLookup(this, itemIndex),
+			pid: requireText(this, itemIndex, 'PID', this.getNodeParameter('pid', itemIndex, '')),
+		}),
+		groupKey: ({ lookup }) => JSON.stringify(lookup),
+		run: async (items) => {
+			const [{ itemIndex, parameters }] = items;
+			const { options, batchSize, filters, selection } = parameters.lookup;
+			const source = await session.openView(viewKey, options.maxRetries, itemIndex);
+			const { view } = source;
+			const fields = fieldsFor(this, itemIndex, selection, view);
+			const pids = [...new Set(items.map((item) => item.parameters.pid))];
+			const where = buildWhere(this, itemIndex, view, filters);
+			const { concurrency, pageSize } = options;
+			const read = async (from: ViewSource, query: Omit<WhereIn, 'concurrency' | 'pageSize'>) =>
+				await readRowsWhereIn(this, from, itemIndex, { ...query, concurrency, pageSize });
+			let rowsByPid: Map<string, IDataObject[]>;
+			if (view.columns.includes('pid')) {
+				const rows = await read(source, {
+					column: 'pid',
+					values: pids,
+					batchSize,
+					orderBy: [{ pid: 'asc' }],
+					fields,
+					filter: where,
+					whereParameter: ADVANCED_FILTER_NAME,
+				});
+				rowsByPid = fileRows(rows, 'pid', fields, (pid) => [pid]);
+			} else {
+				// Match views carry no pid: their PIDs are those of the tasks whose `cluster_uuids` hold the
+				// match's `cluster_uuid`. First the tasks of the PIDs, then the matches of their clusters.
+				const taskViewKey = view.definition.clusterTaskView;
+				if (!taskViewKey || !view.columns.includes('cluster_uuid')) {
+					throw new NodeOperationError(
+						this.getNode(),
+						`${view.rootField} has no pid column and no cluster to find its PIDs through`,
+						{ itemIndex },
+					);
+				}
+				const taskSource = await session.openView(taskViewKey, options.maxRetries, itemIndex);
+				const tasks = await read(taskSource, {
+					column: 'pid',
+					values: pids,
+					batchSize,
+					fields: ['pid', 'cluster_uuids'],
+					whereParameter: 'PID',
+				});
+				const owners = pidsByCluster(taskSource.view, tasks);
+				const matches = await read(source, {
+					column: 'cluster_uuid',
+					values: [...owners.keys()],
+					batchSize: CLUSTER_BATCH_SIZE,
+					fields,
+					filter: where,
+					whereParameter: ADVANCED_FILTER_NAME,
+				});
+				// Each match says which PID it was found for.
+				const pidsOf = (cluster: string) => owners.get(cluster) ?? [];
+				rowsByPid = fileRows(matches, 'cluster_uuid', fields, pidsOf, 'pid');
+			}
+			const found = items.map(({ itemIndex, parameters: { lookup, pid } }) => ({
+				itemIndex,
+				options: lookup.options,
+				value: pid,
+				rows: rowsByPid.get(pid) ?? [],
+			}));
+			return lookupResults(this, view, 'pid', found);
+		},
+	});
 }

@@ -54,7 +54,7 @@ function fallbackArgumentType(view: ResolvedView, argument: string): string {
 	throw new Error(`Unknown argument ${argument}`);
 }
 
-function operationOf(
+export function operationOf(
 	document: DocumentNode,
 	operationName?: string,
 ): OperationDefinitionNode | undefined {

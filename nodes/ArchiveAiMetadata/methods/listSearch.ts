@@ -7,9 +7,10 @@ import type {
 
 import { isUuid } from '../../shared/n8n/params';
 import { buildViewQuery, escapeLikePattern } from '../api/documents';
-import { viewByResource } from '../api/views';
+import { AI_VIEWS } from '../api/views';
 import type { ResolvedView } from '../api/views';
 import { openViewSource } from '../api/viewSource';
+import { resourceViewKey } from './loadOptions';
 
 /**
  * "From List" of Get and Download Files: the view's most recent records (newest first by its time column), named by
@@ -38,10 +39,9 @@ function toItem(view: ResolvedView, idColumn: string, row: IDataObject): INodeLi
 }
 
 function searchCondition(view: ResolvedView, idColumn: string, term: string): IDataObject {
-	if (isUuid(term)) return { [idColumn]: { _eq: term } };
-	const pattern = `%${escapeLikePattern(term)}%`;
 	const columns = nameColumnsOf(view);
-	if (columns.length === 0) return { [idColumn]: { _eq: term } };
+	if (isUuid(term) || columns.length === 0) return { [idColumn]: { _eq: term } };
+	const pattern = `%${escapeLikePattern(term)}%`;
 	return { _or: columns.map((column) => ({ [column]: { _ilike: pattern } })) };
 }
 
@@ -50,12 +50,11 @@ export async function searchRecentRecords(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const definition = viewByResource(
-		String((this.getCurrentNodeParameter('resource') as string | undefined) ?? ''),
-	);
-	if (!definition?.idColumn) return { results: [] };
-	const { client, view } = await openViewSource(this, definition.key, { maxRetries: 1 });
-	const idColumn = view.idColumn ?? definition.idColumn;
+	const key = resourceViewKey(this);
+	const documentedId = key && AI_VIEWS[key].idColumn;
+	if (!documentedId) return { results: [] };
+	const { client, view } = await openViewSource(this, key, { maxRetries: 1 });
+	const idColumn = view.idColumn ?? documentedId;
 
 	const term = (filter ?? '').trim();
 	const fields = [...new Set([idColumn, view.timeColumn, ...nameColumnsOf(view)])].filter(
