@@ -1,15 +1,12 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { parseJsonBody, toOutputJson, validateStatusEvent, type Outcome } from './event';
+import { parseStatusEvent, toOutputJson, type Outcome } from './event';
 import type { RateLimiter } from './rateLimit';
 import { recordKey, secretFingerprint, type AcceptedIdRecord } from './replay/acceptedIds';
 import { typeMatches } from './typeFilter';
 import { headerText, verifyDelivery, type HeaderMap } from './verify/signature';
 
-/**
- * One delivery from verification to the items to emit. Pure of n8n: the node reads the request and
- * its settings, calls this, and writes the answer.
- */
+/** One delivery from verification to the items to emit; pure of n8n (webhook.ts reads the request and answers). */
 
 export type OutcomeFilter = 'both' | Outcome;
 
@@ -18,12 +15,10 @@ export type OutputMode = 'single' | 'perOutcome';
 export interface TriggerSettings {
 	keys: Buffer[];
 	toleranceSeconds: number;
-	maxBodyBytes: number;
 	outcomeFilter: OutcomeFilter;
 	typePatterns: string[];
-	outputMode: OutputMode;
 	includeRawEvent: boolean;
-	/** Events filtered out by type or outcome start the workflow on the "Filtered Out" output. */
+	/** Filtered-out events start the workflow on the "Filtered Out" output. */
 	sendFilteredOut: boolean;
 }
 
@@ -54,10 +49,8 @@ export type DeliveryResult =
 			status: 204;
 			/** Absent for a replay or a filtered event: answered, but the workflow does not start. */
 			workflowData?: INodeExecutionData[][];
-			/** The id recorded as accepted by this delivery, so a later failure can release it. */
-			acceptedId?: string;
-			/** Its keys in the replay record, one per secret that signed it. */
-			recordKeys?: string[];
+			/** The id this delivery recorded, and its replay-record keys (one per secret that signed it). */
+			accepted?: { id: string; recordKeys: string[] };
 			/** Set for an event the filters kept from the ordinary outputs: logged, and on "Filtered Out" if chosen. */
 			filteredOut?: FilteredOut;
 	  }
@@ -90,12 +83,6 @@ export async function handleDelivery(
 	settings: TriggerSettings,
 	context: DeliveryContext,
 ): Promise<DeliveryResult> {
-	if (rawBody.length > settings.maxBodyBytes) {
-		return {
-			status: 400,
-			error: `body exceeds the maximum size of ${settings.maxBodyBytes} bytes`,
-		};
-	}
 	const verified = verifyDelivery(headers, rawBody, {
 		keys: settings.keys,
 		nowMs: context.nowMs,
@@ -103,14 +90,12 @@ export async function handleDelivery(
 	});
 	if (!verified.ok)
 		return { status: 401, error: verified.reason, signatureOnly: verified.signatureOnly === true };
-	// The id as text (UTF-8 when its bytes are), the same form the output item and the trigger's execute() see: replay
-	// and in-flight records then agree in both Respond modes. The signature was checked over the bytes as they came.
+	// The id as text, as the output item and execute() see it: replay and in-flight records agree in both Respond modes.
 	const webhookId = headerText(verified.value.id);
 	const { record } = context;
-	// A copy of a delivery accepted before this process started still passes the timestamp check until start +
-	// tolerance (signed up to the tolerance ahead of n8n's clock), and the record does not know it: until then every
-	// delivery is refused and the sender retries with a fresh signature. Not at the Test URL: it runs one event for
-	// someone listening in the editor, often just after starting n8n.
+	// A copy of a delivery accepted before this process started passes the timestamp check until start + tolerance,
+	// and the record does not know it: until then every delivery is refused and the sender retries with a fresh
+	// signature. Not at the Test URL, where someone listening in the editor sends one event, often just after a start.
 	const refusedUntil = Math.floor(record.startedAtMs / 1000) + settings.toleranceSeconds;
 	if (!context.testUrl && Number(verified.value.timestamp) <= refusedUntil) {
 		const waitSeconds = Math.max(1, refusedUntil + 1 - Math.floor(context.nowMs / 1000));
@@ -123,8 +108,8 @@ export async function handleDelivery(
 			headers: { 'retry-after': String(waitSeconds) },
 		};
 	}
-	// One key per secret that signed it: a delivery accepted at one trigger is a replay at every trigger (and the
-	// Test URL) whose credential holds one of those secrets, since the signature does not cover the URL.
+	// One key per secret that signed it: the signature does not cover the URL, so a delivery accepted at one trigger
+	// is a replay at every trigger whose credential holds one of those secrets.
 	const recordKeys = verified.matchedKeys.map((key) =>
 		recordKey(secretFingerprint(key), webhookId),
 	);
@@ -151,13 +136,11 @@ export async function handleDelivery(
 		};
 	}
 
-	const body = parseJsonBody(rawBody);
-	if (!body.ok) return { status: 400, error: body.reason };
-	const event = validateStatusEvent(body.value);
+	const event = parseStatusEvent(rawBody);
 	if (!event.ok) return { status: 400, error: event.reason };
 
-	// Recorded only now: an unsigned or malformed delivery can never block a later genuine one.
-	// Nothing is awaited between the replay check above and here, so no concurrent delivery can have recorded it.
+	// Recorded only now, so an unsigned or malformed delivery never blocks a genuine one. Nothing is awaited since the
+	// replay check, so no concurrent delivery can have recorded it.
 	if (!record.hasRoomFor(recordKeys.length)) {
 		return {
 			status: 503,
@@ -168,21 +151,11 @@ export async function handleDelivery(
 	}
 	for (const key of recordKeys) record.add(key);
 
+	const accepted = { id: webhookId, recordKeys };
 	const reason = filteredOutBy(event.value, settings);
 	const filteredOut = reason && { reason, type: event.value.type, webhookId };
-	if (filteredOut && !settings.sendFilteredOut)
-		return { status: 204, acceptedId: webhookId, recordKeys, filteredOut };
-	const json = toOutputJson(
-		event.value,
-		{ webhookId, receivedAt: new Date(context.nowMs) },
-		settings.includeRawEvent,
-	);
+	if (filteredOut && !settings.sendFilteredOut) return { status: 204, accepted, filteredOut };
+	const json = toOutputJson(event.value, webhookId, context.nowMs, settings.includeRawEvent);
 	// One input for every event: the node's execute() puts it on its output (respond.ts).
-	return {
-		status: 204,
-		acceptedId: webhookId,
-		recordKeys,
-		workflowData: [[{ json }]],
-		filteredOut,
-	};
+	return { status: 204, accepted, workflowData: [[{ json }]], filteredOut };
 }

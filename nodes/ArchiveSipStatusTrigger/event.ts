@@ -30,10 +30,6 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function daysInMonth(year: number, month: number): number {
-	return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
 /**
  * The event's `timestamp` as an RFC 3339 UTC string with the fraction digits as sent, or null when it does not
  * read as a date-time. A timestamp without a zone is taken as UTC. The calendar is checked: `2025-02-30` is null.
@@ -49,7 +45,7 @@ export function parseEventTime(value: unknown): string | null {
 		month >= 1 &&
 		month <= 12 &&
 		day >= 1 &&
-		day <= daysInMonth(year, month) &&
+		day <= new Date(Date.UTC(year, month, 0)).getUTCDate() &&
 		// 60 allows a leap second, as RFC 3339 does.
 		hour <= 23 &&
 		minute <= 59 &&
@@ -74,20 +70,18 @@ function optionalString(data: IDataObject, field: string): Checked<string | null
 	return { ok: true, value };
 }
 
-/** Parses the raw body as JSON; never re-serialized, the bytes were verified as they are. */
-export function parseJsonBody(rawBody: Buffer): Checked<unknown> {
+/**
+ * Parses the raw body (never re-serialized: the bytes were verified as they are); the error names the first field
+ * that is wrong. Strict only about what the trigger acts on (type, outcome, correlation_id): a 400 to a genuine event
+ * means days of retries and then a lost event.
+ */
+export function parseStatusEvent(rawBody: Buffer): Checked<StatusEvent> {
+	let body: unknown;
 	try {
-		return { ok: true, value: JSON.parse(rawBody.toString('utf8')) as unknown };
+		body = JSON.parse(rawBody.toString('utf8'));
 	} catch {
 		return { ok: false, reason: 'body must be valid JSON' };
 	}
-}
-
-/**
- * Validates a parsed body; the error names the first field that is wrong. Strict only about what the trigger acts
- * on (type, outcome, correlation_id): a 400 to a genuine event means days of retries and then a lost event.
- */
-export function validateStatusEvent(body: unknown): Checked<StatusEvent> {
 	if (!isPlainObject(body)) return { ok: false, reason: 'body must be a JSON object' };
 	if (!isNonEmptyString(body.type)) return { ok: false, reason: 'type must be a non-empty string' };
 	const data = body.data;
@@ -116,15 +110,11 @@ export function validateStatusEvent(body: unknown): Checked<StatusEvent> {
 	};
 }
 
-interface DeliveryInfo {
-	webhookId: string;
-	receivedAt: Date;
-}
-
 /** The item the trigger emits: the event flattened, plus delivery facts and optionally the raw event. */
 export function toOutputJson(
 	event: StatusEvent,
-	delivery: DeliveryInfo,
+	webhookId: string,
+	receivedAtMs: number,
 	includeRawEvent: boolean,
 ): IDataObject {
 	const json: IDataObject = {
@@ -135,8 +125,8 @@ export function toOutputJson(
 		outcome: event.outcome,
 		pid: event.pid,
 		message: event.message,
-		webhook_id: delivery.webhookId,
-		received_at: delivery.receivedAt.toISOString(),
+		webhook_id: webhookId,
+		received_at: new Date(receivedAtMs).toISOString(),
 	};
 	if (includeRawEvent) json.event = event.raw;
 	return json;

@@ -4,20 +4,14 @@ import { setBounded } from '../shared/boundedCache';
 import type { AcceptedIdRecord } from './replay/acceptedIds';
 
 /**
- * Accepted deliveries this process has not answered yet, so a retry of one waits for that answer (then is a replay,
- * or runs) or is told to come back later (409) rather than taken for a replay, and its id leaves the replay record
- * unless the delivery ended in a 2xx.
- */
-
-/**
- * Replay-record keys of deliveries this process accepted and is waiting to answer. A retry of one waits a while for
- * that answer, then is answered 409 (non-2xx, so the sender tries again later): answering it 2xx as a replay would lose
- * the event if the first delivery then fails. Keyed like the record, so a retry to another trigger with the same
- * secret waits too.
+ * Replay-record keys of accepted deliveries this process has not answered yet. A retry of one waits a while for that
+ * answer (then is a replay, or runs), else gets 409: answering it 2xx as a replay would lose the event if the first
+ * delivery then fails. Keyed like the record, so a retry to another trigger with the same secret waits too. Unless
+ * the delivery ended in a 2xx, its id leaves the replay record.
  */
 const inFlight = new Set<string>();
 
-/** Upper bound: beyond it the oldest entries go (a retry of those may then run twice, never zero times). */
+/** Beyond it the oldest entries go (a retry of those may then run twice, never zero times). */
 const MAX_IN_FLIGHT_IDS = 10_000;
 
 export function isInFlight(recordKeys: string[]): boolean {
@@ -33,21 +27,21 @@ function markInFlight(recordKeys: string[]): void {
 }
 
 /**
- * How long a retry of an id in flight waits for n8n's answer to the delivery held for it, before it is answered 409:
- * below a sender's 15 s timeout. The held delivery is usually on its way (its sender timed out while no worker was
- * free), so the retry learns the outcome now instead of at the sender's next attempt, minutes later.
+ * How long a retry of an id in flight waits for n8n's answer before it gets 409: below a sender's 15 s timeout. The
+ * held delivery is usually on its way (its sender timed out while no worker was free), so the retry learns the
+ * outcome now instead of at the sender's next attempt, minutes later.
  */
 export const IN_FLIGHT_WAIT_MS = 10_000;
 
 /**
- * Deliveries whose retries wait at once in this process (slots). Each holds an open request (and, on n8n 2.x, an
- * expression isolate n8n acquired for it); a retry beyond this is answered 409 at once, as if it had waited.
+ * Deliveries whose retries wait at once (slots). Each holds an open request (and, on n8n 2.x, an expression isolate);
+ * a retry beyond this gets 409 at once, as if it had waited.
  */
 export const MAX_WAITING_RETRIES = 64;
 
 /**
- * More retries of a delivery that already has a slot: they share its wait and take no slot, so copies of one
- * delivery cannot crowd out the retry of another. Bounded as well, since each still holds an open request.
+ * More retries of a delivery that has a slot share its wait and take no slot, so copies of one delivery cannot crowd
+ * out the retry of another. Bounded as well, since each still holds an open request.
  */
 export const MAX_SHARING_RETRIES = 256;
 
@@ -69,9 +63,8 @@ function settle(recordKeys: string[]): void {
 }
 
 /**
- * Resolves once none of `recordKeys` is in flight any more (n8n answered the held delivery: 2xx keeps the id, so the
- * retry is a replay; anything else released it, so the retry may run), or after `IN_FLIGHT_WAIT_MS`. A retry of a
- * delivery that already waits shares that wait. Resolves at once when every slot (or every share) is taken.
+ * Resolves once none of `recordKeys` is in flight any more (n8n answered the held delivery), or after
+ * `IN_FLIGHT_WAIT_MS`, or at once when every slot (or every share) is taken.
  */
 export async function untilAnswered(recordKeys: string[]): Promise<void> {
 	if (!isInFlight(recordKeys)) return;
@@ -125,16 +118,13 @@ export interface AnsweredResponse {
 	once(event: 'close', listener: () => void): unknown;
 }
 
-/** Whether n8n answered (or is answering) the delivery 2xx: the id then counts as accepted. */
-function is2xx(statusCode: number): boolean {
-	return statusCode >= 200 && statusCode < 300;
-}
+const is2xx = (statusCode: number) => statusCode >= 200 && statusCode < 300;
 
 /**
- * How long an id stays in flight after its sender left without an answer, waiting for n8n to answer the delivery.
- * n8n does not always answer: after a Redis outage, 2.40.7 in queue mode ran executions whose answer never reached
- * the processor holding the request (it waits for the worker's message). A longer hold then keeps such an event
- * refused (409) although it ran; a shorter one lets a retry run a second execution when the backlog is long.
+ * How long an id stays in flight after its sender left without an answer, waiting for n8n to answer. n8n does not
+ * always answer (after a Redis outage in queue mode, 2.40.7 ran executions whose answer never reached the processor
+ * holding the request): a longer hold keeps such an event refused (409) although it ran; a shorter one lets a retry
+ * run a second execution when the backlog is long.
  */
 export const SENDER_GONE_GRACE_MS = 2 * 60_000;
 
@@ -151,9 +141,9 @@ const awaitingExecution = new Map<string, AwaitingExecution>();
 const awaitingKey = (scope: string, id: string) => `${scope}\u0000${id}`;
 
 /**
- * Calls `listener` with the status n8n writes to a response whose sender already left. n8n still writes it: in
- * queue mode the worker's answer reaches the webhook processor that holds the request whether or not its sender
- * waited. Node emits no documented event for a write to a closed response, so `end` is wrapped, once.
+ * Calls `listener` with the status n8n writes to a response whose sender already left (in queue mode the worker's
+ * answer reaches the processor holding the request all the same). Node emits no documented event for a write to a
+ * closed response, so `end` is wrapped, once.
  */
 function onLateAnswer(res: AnsweredResponse, listener: (statusCode: number) => void): void {
 	const end = res.end;
@@ -169,14 +159,13 @@ function onLateAnswer(res: AnsweredResponse, listener: (statusCode: number) => v
 }
 
 /**
- * Holds an accepted delivery as "in flight" until n8n answers it. Unless n8n answered 2xx, its id leaves the replay
+ * Holds an accepted delivery as "in flight" until n8n answers it; unless that answer is 2xx, its id leaves the replay
  * record, so the retry runs (at-least-once).
  *
- * A sender that gives up before any answer (its 15 s timeout while n8n is slow) leaves n8n still saving or queueing
- * the execution. Releasing the id then would run every retry again while the first is on its way (a storm of
- * duplicates under load), so the id stays in flight (retries get 409) until n8n answers the gone sender: 2xx (saved;
- * with "After the Event Is Saved", the trigger ran on a worker) keeps the id recorded, so retries are replays;
- * anything else releases it. Without any answer it is released after SENDER_GONE_GRACE_MS.
+ * A sender that gives up first (its 15 s timeout while n8n is slow) leaves n8n still saving or queueing the
+ * execution. Releasing the id then would run every retry again while the first is on its way, so the id stays in
+ * flight until n8n answers the gone sender: 2xx (saved; with "After the Event Is Saved", run on a worker) keeps it
+ * recorded, anything else releases it, and so does SENDER_GONE_GRACE_MS without any answer.
  */
 export function holdUntilAnswered(
 	res: AnsweredResponse,
@@ -192,7 +181,6 @@ export function holdUntilAnswered(
 			return;
 		}
 		const key = awaitingKey(scope, id);
-		awaitingExecution.delete(key);
 		setBounded(
 			awaitingExecution,
 			key,
@@ -211,18 +199,18 @@ export function holdUntilAnswered(
 			}
 		});
 	};
-	// Under load n8n can reach webhook() after the sender already gave up: 'close' has fired then, and waiting for it
-	// would hold the id in flight (409 to every retry) forever, although its execution runs.
+	// Under load n8n can reach webhook() after the sender gave up: 'close' has fired then, and waiting for it would
+	// hold the id in flight (409 to every retry) forever, although its execution runs.
 	if (res.closed === true || res.destroyed === true) onClose();
 	else res.once('close', onClose);
 }
 
 /**
- * Releases the ids whose execution did not report within the grace period, so their retries run. Called before a
- * delivery is looked at (no timers in a node); entries are in the order they were held, so this stops at the first
- * that is still within its grace.
+ * Releases the ids whose execution did not report within the grace period, so their retries run. Called before each
+ * delivery (no timers in a node); entries are in the order they were held, so it stops at the first still in grace.
  */
-export function releaseOverdue(nowMs = Date.now()): void {
+export function releaseOverdue(): void {
+	const nowMs = Date.now();
 	for (const [key, awaiting] of awaitingExecution) {
 		if (awaiting.releaseAtMs > nowMs) break;
 		awaitingExecution.delete(key);
