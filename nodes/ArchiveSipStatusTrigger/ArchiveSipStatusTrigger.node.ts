@@ -2,7 +2,6 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IExecuteFunctions,
-	IHookFunctions,
 	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeType,
@@ -13,7 +12,7 @@ import type {
 
 import { sipStatusTriggerProperties } from './description';
 import { executeTrigger } from './respond';
-import { testSigningSecrets } from './verify/credentialTest';
+import { parseSigningKeys } from './verify/secrets';
 import { receiveDelivery } from './webhook';
 import { sipStatusWebhook } from './webhookDescription';
 
@@ -68,15 +67,9 @@ export class ArchiveSipStatusTrigger implements INodeType {
 	// The archive is told the URL by hand (see the notice), so there is nothing to register remotely.
 	webhookMethods = {
 		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
+			checkExists: async () => true,
+			create: async () => true,
+			delete: async () => true,
 		},
 	};
 
@@ -86,7 +79,17 @@ export class ArchiveSipStatusTrigger implements INodeType {
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
-				return testSigningSecrets(credential.data);
+				// No API to call: every invalid entry fails the test, a key of 16 to 23 bytes passes with a warning.
+				const parsed = parseSigningKeys(
+					credential.data?.signingSecret,
+					credential.data?.additionalSecrets,
+				);
+				if (parsed.errors.length > 0) return { status: 'Error', message: parsed.errors.join('; ') };
+				const count = parsed.keys.length;
+				const summary = `${count} signing secret${count === 1 ? '' : 's'} valid`;
+				const warning =
+					parsed.warnings.length > 0 ? `. Warning: ${parsed.warnings.join('; ')}` : '';
+				return { status: 'OK', message: `${summary}${warning}` };
 			},
 		},
 	};

@@ -44,15 +44,8 @@ async function handleWithSigningKeys(
 ): Promise<DeliveryResult> {
 	const req = context.getRequestObject() as unknown as RawBodyRequest;
 	const options = readOptions(context);
-	const read = await readRawBody(req, options.maxBodyBytes);
-	if (!read.ok) {
-		return {
-			status: 400,
-			error: read.tooLarge
-				? `body exceeds the maximum size of ${options.maxBodyBytes} bytes`
-				: read.reason,
-		};
-	}
+	const rawBody = await readRawBody(req, options.maxBodyBytes);
+	if (!rawBody.ok) return { status: 400, error: rawBody.reason };
 	// Headers that can never verify (malformed, oversized, or a timestamp outside the node's tolerance) are refused
 	// before the credential, the signing-key cache or the replay record is touched.
 	const nowMs = Date.now();
@@ -63,7 +56,7 @@ async function handleWithSigningKeys(
 		const { keys, reused } = await readSigningKeys(context, reuseRecentKeys, nowMs);
 		const result = await handleDelivery(
 			req.headers,
-			read.rawBody,
+			rawBody.value,
 			{ ...options, ...filters, keys },
 			{
 				record: acceptedIds,

@@ -1,18 +1,14 @@
-import { setBounded as setBoundedEntry } from '../../shared/boundedCache';
+import { setBounded } from '../../shared/boundedCache';
 import type { SigningKeys } from './secrets';
 
 /**
- * Signing keys read from a credential, reused for a few seconds by the production deliveries of this process.
- *
- * Reading a credential in a webhook call is not free: n8n loads and decrypts it from its database, and n8n 2.x
- * resolves its fields in an expression isolate of its own, which under a burst of deliveries is a cold one each
- * time. A delivery with well-formed, fresh headers whose signature matches none of the reused keys reads the
- * credential again before it is refused (at most once per FORCED_REREAD_INTERVAL_MS per credential, so forgeries
- * cannot make every request a credential read), so a secret added for rotation verifies at once; a secret removed
- * from the credential stops verifying within SIGNING_KEY_REUSE_MS.
- *
- * Reads are also shared while they run (`sharedRead`): a burst of deliveries arriving while the keys are being read
- * (or just after they expired) causes one read, not one per delivery.
+ * Signing keys read from a credential, reused for a few seconds by the production deliveries of this process: n8n
+ * loads and decrypts a credential from its database for each read, and n8n 2.x resolves its fields in an expression
+ * isolate, a cold one each time under a burst. A delivery with well-formed, fresh headers whose signature matches none
+ * of the reused keys reads the credential again before it is refused (at most once per FORCED_REREAD_INTERVAL_MS per
+ * credential, so forgeries cannot make every request a credential read): a secret added for rotation verifies at
+ * once, a removed one stops verifying within SIGNING_KEY_REUSE_MS. Reads under way are shared (`sharedRead`), so a
+ * burst arriving while the keys are read causes one read.
  */
 export const SIGNING_KEY_REUSE_MS = 10_000;
 
@@ -27,10 +23,6 @@ const secretFingerprints = new Map<string, string>();
 /** Only reads under way: each entry goes when its read ends, so the map is bounded by the requests in progress. */
 const readsInFlight = new Map<string, Promise<unknown>>();
 
-function setBounded<V>(map: Map<string, V>, key: string, value: V): void {
-	setBoundedEntry(map, key, value, MAX_ENTRIES);
-}
-
 /** Keys read from the credential within the reuse window, or undefined. */
 export function recentSigningKeys(credentialId: string, nowMs: number): SigningKeys | undefined {
 	const entry = entries.get(credentialId);
@@ -43,7 +35,7 @@ export function recentSigningKeys(credentialId: string, nowMs: number): SigningK
 }
 
 export function rememberSigningKeys(credentialId: string, keys: SigningKeys, nowMs: number): void {
-	setBounded(entries, credentialId, { keys, readAtMs: nowMs });
+	setBounded(entries, credentialId, { keys, readAtMs: nowMs }, MAX_ENTRIES);
 }
 
 /** True (and counted) when the credential may be read again now to re-check a refused signature. */
@@ -51,14 +43,14 @@ export function takeForcedReread(credentialId: string, nowMs: number): boolean {
 	const last = forcedRereads.get(credentialId);
 	if (last !== undefined && nowMs - last >= 0 && nowMs - last < FORCED_REREAD_INTERVAL_MS)
 		return false;
-	setBounded(forcedRereads, credentialId, nowMs);
+	setBounded(forcedRereads, credentialId, nowMs, MAX_ENTRIES);
 	return true;
 }
 
 /** True when the credential's secrets (by fingerprint) differ from the ones last read for it. */
 export function secretsChanged(credentialKey: string, fingerprint: string): boolean {
 	if (secretFingerprints.get(credentialKey) === fingerprint) return false;
-	setBounded(secretFingerprints, credentialKey, fingerprint);
+	setBounded(secretFingerprints, credentialKey, fingerprint, MAX_ENTRIES);
 	return true;
 }
 
@@ -87,11 +79,7 @@ export function credentialReadsInFlight(): number {
 }
 
 /** Entries held by the process-wide maps, for tests. */
-export function signingKeyCacheSizes(): {
-	keys: number;
-	forcedRereads: number;
-	secretFingerprints: number;
-} {
+export function signingKeyCacheSizes() {
 	return {
 		keys: entries.size,
 		forcedRereads: forcedRereads.size,
