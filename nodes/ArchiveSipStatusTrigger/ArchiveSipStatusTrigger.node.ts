@@ -16,10 +16,7 @@ import { parseSigningKeys } from './verify/secrets';
 import { receiveDelivery } from './webhook';
 import { sipStatusWebhook } from './webhookDescription';
 
-/**
- * One output, or Success and Failure outputs when "Output" is "perOutcome" (n8n's Switch/If pattern), then a
- * "Filtered Out" output when the option sends filtered-out events there (respond.ts routes the items).
- */
+/** One output, or Success and Failure, then "Filtered Out" when that option is on (respond.ts routes the items). */
 const OUTPUTS_EXPRESSION = `={{ ($parameter.outputMode === "perOutcome"
 		? [{ "type": "main", "displayName": "Success" }, { "type": "main", "displayName": "Failure" }]
 		: [{ "type": "main" }]).concat(($parameter.options || {}).sendFilteredOut === true

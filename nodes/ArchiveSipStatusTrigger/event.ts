@@ -19,10 +19,7 @@ interface StatusEvent {
 	raw: IDataObject;
 }
 
-/**
- * A date-time as senders write it: RFC 3339 (any number of fraction digits; the real sender sends microseconds),
- * also with a space for the `T`, seconds left out, an offset without a colon (`+0000`, `+01`) or no zone at all.
- */
+/** RFC 3339 with any fraction digits, also with a space for `T`, no seconds, `+0000`, `+01` or no zone at all. */
 const EVENT_TIME_PATTERN =
 	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
@@ -30,10 +27,7 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The event's `timestamp` as an RFC 3339 UTC string with the fraction digits as sent, or null when it does not
- * read as a date-time. A timestamp without a zone is taken as UTC. The calendar is checked: `2025-02-30` is null.
- */
+/** The event's `timestamp` in UTC with the fraction digits as sent (no zone: UTC), or null when it is no date-time. */
 export function parseEventTime(value: unknown): string | null {
 	if (typeof value !== 'string' || value.length > 64) return null;
 	const match = EVENT_TIME_PATTERN.exec(value.trim());
@@ -71,9 +65,8 @@ function optionalString(data: IDataObject, field: string): Checked<string | null
 }
 
 /**
- * Parses the raw body (never re-serialized: the bytes were verified as they are); the error names the first field
- * that is wrong. Strict only about what the trigger acts on (type, outcome, correlation_id): a 400 to a genuine event
- * means days of retries and then a lost event.
+ * The raw body as an event; the error names the first wrong field. Strict only about what the trigger acts on: a 400
+ * to a genuine event means days of retries and then a lost event.
  */
 export function parseStatusEvent(rawBody: Buffer): Checked<StatusEvent> {
 	let body: unknown;

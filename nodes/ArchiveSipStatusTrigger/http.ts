@@ -45,9 +45,8 @@ async function readBounded(req: RawBodyRequest, maxBytes: number): Promise<Buffe
 }
 
 /**
- * The exact bytes received (parsed-and-reserialized JSON could never verify), refused unread when the declared
- * Content-Length is over `maxBytes`. A body n8n has not read yet is read here with that bound; one n8n read before
- * the node ran (it parses JSON, form and XML bodies first) was bounded by n8n's N8N_PAYLOAD_SIZE_MAX.
+ * The exact bytes received (reserialized JSON could never verify), refused unread when the declared Content-Length is
+ * over `maxBytes`. A body n8n read first (JSON, form, XML) was bounded by its N8N_PAYLOAD_SIZE_MAX.
  */
 export async function readRawBody(req: RawBodyRequest, maxBytes: number): Promise<Checked<Buffer>> {
 	const tooLarge = {
@@ -90,10 +89,7 @@ export async function readRawBody(req: RawBodyRequest, maxBytes: number): Promis
 	return req.rawBody.length > maxBytes ? tooLarge : { ok: true, value: req.rawBody };
 }
 
-/**
- * The `http.ServerResponse` members the trigger uses; express responses have them too, so the same
- * code runs inside n8n and against a bare node server.
- */
+/** The `http.ServerResponse` members the trigger uses (express responses have them too). */
 export interface ResponseWriter {
 	statusCode: number;
 	readonly headersSent: boolean;

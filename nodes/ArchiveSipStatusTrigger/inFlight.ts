@@ -4,10 +4,9 @@ import { setBounded } from '../shared/boundedCache';
 import type { AcceptedIdRecord } from './replay/acceptedIds';
 
 /**
- * Replay-record keys of accepted deliveries this process has not answered yet. A retry of one waits a while for that
- * answer (then is a replay, or runs), else gets 409: answering it 2xx as a replay would lose the event if the first
- * delivery then fails. Keyed like the record, so a retry to another trigger with the same secret waits too. Unless
- * the delivery ended in a 2xx, its id leaves the replay record.
+ * Replay-record keys of accepted deliveries not answered yet. A retry of one waits a while for that answer, else gets
+ * 409: a 2xx as a replay would lose the event if the first delivery then fails. Keyed like the record, so a retry to
+ * another trigger with the same secret waits too.
  */
 const inFlight = new Set<string>();
 
@@ -26,23 +25,13 @@ function markInFlight(recordKeys: string[]): void {
 	}
 }
 
-/**
- * How long a retry of an id in flight waits for n8n's answer before it gets 409: below a sender's 15 s timeout. The
- * held delivery is usually on its way (its sender timed out while no worker was free), so the retry learns the
- * outcome now instead of at the sender's next attempt, minutes later.
- */
+/** How long a retry of an id in flight waits for n8n's answer before it gets 409: below a sender's 15 s timeout. */
 export const IN_FLIGHT_WAIT_MS = 10_000;
 
-/**
- * Deliveries whose retries wait at once (slots). Each holds an open request (and, on n8n 2.x, an expression isolate);
- * a retry beyond this gets 409 at once, as if it had waited.
- */
+/** Deliveries whose retries wait at once (slots), each an open request; a retry beyond gets 409 at once. */
 export const MAX_WAITING_RETRIES = 64;
 
-/**
- * More retries of a delivery that has a slot share its wait and take no slot, so copies of one delivery cannot crowd
- * out the retry of another. Bounded as well, since each still holds an open request.
- */
+/** Retries sharing the wait of a delivery that has a slot, so copies of one cannot crowd out another's retry. */
 export const MAX_SHARING_RETRIES = 256;
 
 /** Wake-ups of waiting retries, by record key. */
@@ -62,10 +51,7 @@ function settle(recordKeys: string[]): void {
 	}
 }
 
-/**
- * Resolves once none of `recordKeys` is in flight any more (n8n answered the held delivery), or after
- * `IN_FLIGHT_WAIT_MS`, or at once when every slot (or every share) is taken.
- */
+/** Resolves once n8n answered the held delivery, after IN_FLIGHT_WAIT_MS, or at once when no slot or share is left. */
 export async function untilAnswered(recordKeys: string[]): Promise<void> {
 	if (!isInFlight(recordKeys)) return;
 	const delivery = recordKeys.join('\u0000');
@@ -111,7 +97,6 @@ function release(record: AcceptedIdRecord, recordKeys: string[]): void {
 export interface AnsweredResponse {
 	statusCode: number;
 	readonly headersSent: boolean;
-	/** The connection is gone ('close' already emitted, so a listener added now never runs). */
 	readonly closed?: boolean;
 	readonly destroyed?: boolean;
 	end: (...args: never[]) => unknown;
@@ -121,29 +106,22 @@ export interface AnsweredResponse {
 const is2xx = (statusCode: number) => statusCode >= 200 && statusCode < 300;
 
 /**
- * How long an id stays in flight after its sender left without an answer, waiting for n8n to answer. n8n does not
- * always answer (after a Redis outage in queue mode, 2.40.7 ran executions whose answer never reached the processor
- * holding the request): a longer hold keeps such an event refused (409) although it ran; a shorter one lets a retry
- * run a second execution when the backlog is long.
+ * How long an id stays in flight after its sender left, waiting for n8n to answer, which it does not always do (queue
+ * mode after a Redis outage): longer keeps such an event refused although it ran, shorter runs retries twice.
  */
 export const SENDER_GONE_GRACE_MS = 2 * 60_000;
 
-interface AwaitingExecution {
-	recordKeys: string[];
-	record: AcceptedIdRecord;
-	/** After this, the id is released: n8n never answered. */
-	releaseAtMs: number;
-}
-
-/** Deliveries whose sender left before n8n answered, oldest first, by trigger and id: their execution may still come. */
-const awaitingExecution = new Map<string, AwaitingExecution>();
+/** Deliveries whose sender left before n8n answered, oldest first, by trigger and id: their execution may come. */
+const awaitingExecution = new Map<
+	string,
+	{ recordKeys: string[]; record: AcceptedIdRecord; releaseAtMs: number }
+>();
 
 const awaitingKey = (scope: string, id: string) => `${scope}\u0000${id}`;
 
 /**
- * Calls `listener` with the status n8n writes to a response whose sender already left (in queue mode the worker's
- * answer reaches the processor holding the request all the same). Node emits no documented event for a write to a
- * closed response, so `end` is wrapped, once.
+ * Calls `listener` with the status n8n still writes to a response whose sender left. Node emits no documented event
+ * for a write to a closed response, so `end` is wrapped, once.
  */
 function onLateAnswer(res: AnsweredResponse, listener: (statusCode: number) => void): void {
 	const end = res.end;
@@ -159,13 +137,9 @@ function onLateAnswer(res: AnsweredResponse, listener: (statusCode: number) => v
 }
 
 /**
- * Holds an accepted delivery as "in flight" until n8n answers it; unless that answer is 2xx, its id leaves the replay
- * record, so the retry runs (at-least-once).
- *
- * A sender that gives up first (its 15 s timeout while n8n is slow) leaves n8n still saving or queueing the
- * execution. Releasing the id then would run every retry again while the first is on its way, so the id stays in
- * flight until n8n answers the gone sender: 2xx (saved; with "After the Event Is Saved", run on a worker) keeps it
- * recorded, anything else releases it, and so does SENDER_GONE_GRACE_MS without any answer.
+ * Holds an accepted delivery in flight until n8n answers it; unless that answer is 2xx, its id leaves the replay
+ * record, so the retry runs (at-least-once). A sender that gave up first (n8n slow) leaves n8n still saving the
+ * execution, so the id stays in flight until n8n answers the gone sender, or SENDER_GONE_GRACE_MS passes.
  */
 export function holdUntilAnswered(
 	res: AnsweredResponse,
@@ -205,10 +179,7 @@ export function holdUntilAnswered(
 	else res.once('close', onClose);
 }
 
-/**
- * Releases the ids whose execution did not report within the grace period, so their retries run. Called before each
- * delivery (no timers in a node); entries are in the order they were held, so it stops at the first still in grace.
- */
+/** Releases the ids whose execution did not report within the grace; called per delivery (a node has no timers). */
 export function releaseOverdue(): void {
 	const nowMs = Date.now();
 	for (const [key, awaiting] of awaitingExecution) {

@@ -1,10 +1,7 @@
 import { getTouched, setBounded } from '../shared/boundedCache';
 import { MAX_TRIGGER_SCOPES } from '../shared/n8n/limits';
 
-/**
- * Optional limit on accepted events per minute, as a token bucket: up to `perMinute` events at once,
- * refilled continuously at `perMinute` per 60 s.
- */
+/** Optional limit on accepted events: a token bucket of `perMinute` events, refilled continuously over 60 s. */
 export class RateLimiter {
 	private tokens: number;
 
@@ -40,7 +37,7 @@ export class RateLimiter {
 
 const limiters = new Map<string, RateLimiter>();
 
-/** One limiter per trigger node (the least recently used beyond MAX_TRIGGER_SCOPES are dropped); a changed limit starts a fresh bucket. */
+/** One limiter per trigger node, least recently used dropped first; a changed limit starts a fresh bucket. */
 export function rateLimiterFor(scope: string, perMinute: number): RateLimiter {
 	const existing = getTouched(limiters, scope);
 	if (existing && existing.perMinute === perMinute) return existing;

@@ -5,10 +5,9 @@ import { eventsSaved } from './inFlight';
 import { readFilters } from './settings';
 
 /**
- * "Respond: After the Event Is Saved". n8n answers a webhook in `responseNode` mode from the running execution: the
- * execution is saved first (and in queue mode queued and taken by a worker), then its nodes run. The trigger's own
- * `execute()` is the first node to run, so it sends the 2xx there: nothing else is needed in the workflow. Any
- * failure before that point is answered non-2xx by n8n, so the sender retries.
+ * "Respond: After the Event Is Saved": n8n answers in `responseNode` mode from the execution, which it saves (in queue
+ * mode: queues and hands to a worker) before the trigger's own execute() sends the 2xx. Any failure before that point
+ * is answered non-2xx by n8n, so the sender retries.
  */
 export const RESPOND_PARAMETER = 'respond';
 
@@ -25,9 +24,8 @@ export function triggerScope(
 }
 
 /**
- * The trigger's items on its outputs. `webhook()` hands every event to the execution on one input; the outcome (and
- * the filters, for "Filtered Out") choose the output here, so no event waits on an empty first input (n8n's legacy
- * execution order skips a node whose first input is empty).
+ * The trigger's items on its outputs. webhook() hands every event over on one input, and the output is chosen here:
+ * n8n's legacy execution order skips a node whose first input is empty.
  */
 function routeItems(
 	items: INodeExecutionData[],
@@ -46,10 +44,7 @@ function routeItems(
 	return isFilteredOut ? [...main, paired.filter(isFilteredOut)] : main;
 }
 
-/**
- * The filters as the webhook applied them, telling which items left through "Filtered Out"; undefined when that
- * output is off (an event filtered out then never reaches an execution).
- */
+/** Which items the webhook's filters sent to "Filtered Out"; undefined when that output is off. */
 function filteredOutTest(context: IExecuteFunctions) {
 	const options: IDataObject = context.getNodeParameter('options', 0, {});
 	if (options.sendFilteredOut !== true) return undefined;
@@ -57,18 +52,13 @@ function filteredOutTest(context: IExecuteFunctions) {
 	return (item: INodeExecutionData) => filteredOutBy(item.json, filters) !== undefined;
 }
 
-/**
- * The trigger's execute(), the execution's first node: puts each event on its outcome's output and, with "Respond:
- * After the Event Is Saved", answers the delivery now that n8n has saved the execution.
- */
 export async function executeTrigger(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const ids = items
 		.map((item) => item.json.webhook_id)
 		.filter((id): id is string => typeof id === 'string');
 	if (this.getNodeParameter(RESPOND_PARAMETER, 0, 'immediately') === 'afterSaved') {
-		// Typed as void, but n8n's implementation returns the hook's promise: a failure here fails the execution,
-		// and n8n then answers 500.
+		// Typed as void, but n8n returns the hook's promise: a failure fails the execution, and n8n answers 500.
 		await (this.sendResponse(SAVED_RESPONSE) as unknown as Promise<void> | undefined);
 	}
 	// The execution exists: ids whose sender left before the answer are accepted (same process only).

@@ -39,7 +39,6 @@ export function readOptions(context: IWebhookFunctions) {
 		toleranceSeconds: Math.min(MAX_TOLERANCE_SECONDS, tolerance),
 		eventsPerMinute: Math.floor(numberOption(options, 'eventsPerMinute', 0)),
 		includeRawEvent: options.includeRawEvent === true,
-		/** Filtered-out events start the workflow on the "Filtered Out" output. */
 		sendFilteredOut: options.sendFilteredOut === true,
 	};
 }
@@ -69,11 +68,8 @@ function fingerprintOf(signingSecret: unknown, additionalSecrets: unknown): stri
 }
 
 /**
- * The credential's signing keys. Production deliveries reuse keys this process read a moment ago, unless
- * `reuseRecentKeys` is false; test-URL deliveries always read the credential, so edits show at once there. A
- * delivery arriving while a read of the same credential is under way shares it; keys from such a read count as read
- * for this delivery (not `reused`). The read is keyed by mode and workflow as well, so n8n checks for each workflow
- * that it may use the credential.
+ * The credential's signing keys. Production deliveries may reuse keys read a moment ago; at the Test URL edits show
+ * at once. A read is keyed by mode and workflow, so n8n checks for each workflow that it may use the credential.
  */
 export async function readSigningKeys(
 	context: IWebhookFunctions,
@@ -112,10 +108,7 @@ export async function readSigningKeys(
 	return { keys, reused: false };
 }
 
-/**
- * Whether a refusal with reused keys may read the credential again: once per few seconds per credential, so a
- * stream of forgeries costs no more credential reads than a quiet trigger.
- */
+/** Whether a refusal with reused keys may read the credential again (a few seconds apart, whatever forgeries come). */
 export function mayRereadSigningKeys(context: IWebhookFunctions, nowMs: number): boolean {
 	const credentialId = credentialIdOf(context);
 	return credentialId !== undefined && takeForcedReread(credentialId, nowMs);

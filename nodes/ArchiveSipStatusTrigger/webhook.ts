@@ -28,10 +28,7 @@ import {
 } from './settings';
 import { checkHeaders } from './verify/signature';
 
-/**
- * Our own errors carry messages known to be free of secrets; a foreign error (e.g. from n8n's credential store)
- * might quote a connection string, so only its class name is logged.
- */
+/** Our own messages hold no secrets; a foreign error might quote a connection string, so only its class is logged. */
 function describeFailure(error: unknown): string {
 	if (error instanceof TriggerConfigurationError) return error.message;
 	return error instanceof Error ? `unexpected ${error.name}` : 'unexpected failure';
@@ -46,8 +43,7 @@ async function handleWithSigningKeys(
 	const options = readOptions(context);
 	const rawBody = await readRawBody(req, options.maxBodyBytes);
 	if (!rawBody.ok) return { status: 400, error: rawBody.reason };
-	// Headers that can never verify (malformed, oversized, or a timestamp outside the node's tolerance) are refused
-	// before the credential, the signing-key cache or the replay record is touched.
+	// Headers that can never verify are refused before the credential or the replay record is touched.
 	const nowMs = Date.now();
 	const headers = checkHeaders(req.headers, nowMs, options.toleranceSeconds);
 	if (!headers.ok) return { status: 401, error: headers.reason };
@@ -70,13 +66,11 @@ async function handleWithSigningKeys(
 		return { result, reused };
 	};
 	const { result, reused } = await attempt(true);
-	// A secret may have been added since the keys were read: worth a second look only when nothing but the
-	// signature failed. A 401 comes before the replay record and the rate limit are touched, so it has nothing to undo.
+	// A secret may have been added since the keys were read. Such a 401 touched neither the record nor the rate limit.
 	const signatureOnly = result.status === 401 && result.signatureOnly === true;
 	if (signatureOnly && reused && mayRereadSigningKeys(context, nowMs))
 		return (await attempt(false)).result;
-	// A retry of an id whose delivery n8n has not answered yet: wait for that answer, then look again (a replay once
-	// it was 2xx, this retry runs once it was not; still 409 when n8n takes longer).
+	// A retry of an id n8n has not answered yet: wait for that answer, then look again.
 	if (result.status === 409 && result.inFlightKeys) {
 		await untilAnswered(result.inFlightKeys);
 		return (await attempt(true)).result;
@@ -145,9 +139,7 @@ function answerAccepted(
 	const { accepted, workflowData, filteredOut } = result;
 	if (filteredOut) logFilteredOut(context, filteredOut, workflowData !== undefined);
 	if (workflowData && accepted) {
-		// n8n answers: "Immediately" with the webhook's 204 (n8n 2.x once it has saved and, in queue mode, queued
-		// the execution; 1.x before), "After the Event Is Saved" from the trigger's execute() (respond.ts). Until
-		// then a retry of the id gets 409; an answer that is not 2xx lets the retry run.
+		// n8n answers "Immediately" with the webhook's 204, "After the Event Is Saved" from execute() (respond.ts).
 		holdUntilAnswered(res as unknown as AnsweredResponse, { scope, ...accepted }, acceptedIds);
 		return { workflowData };
 	}

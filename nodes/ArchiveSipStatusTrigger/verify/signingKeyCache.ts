@@ -2,13 +2,10 @@ import { setBounded } from '../../shared/boundedCache';
 import type { SigningKeys } from './secrets';
 
 /**
- * Signing keys read from a credential, reused for a few seconds by the production deliveries of this process: n8n
- * loads and decrypts a credential from its database for each read, and n8n 2.x resolves its fields in an expression
- * isolate, a cold one each time under a burst. A delivery with well-formed, fresh headers whose signature matches none
- * of the reused keys reads the credential again before it is refused (at most once per FORCED_REREAD_INTERVAL_MS per
- * credential, so forgeries cannot make every request a credential read): a secret added for rotation verifies at
- * once, a removed one stops verifying within SIGNING_KEY_REUSE_MS. Reads under way are shared (`sharedRead`), so a
- * burst arriving while the keys are read causes one read.
+ * Signing keys reused for a few seconds by this process's production deliveries: each credential read makes n8n load
+ * and decrypt it (n8n 2.x in an expression isolate). A signature matching none of the reused keys rereads the
+ * credential at most once per FORCED_REREAD_INTERVAL_MS, so a secret added for rotation verifies at once and forgeries
+ * cannot make every request a credential read; a removed secret stops verifying within SIGNING_KEY_REUSE_MS.
  */
 export const SIGNING_KEY_REUSE_MS = 10_000;
 
@@ -20,10 +17,9 @@ const MAX_ENTRIES = 1000;
 const entries = new Map<string, { keys: SigningKeys; readAtMs: number }>();
 const forcedRereads = new Map<string, number>();
 const secretFingerprints = new Map<string, string>();
-/** Only reads under way: each entry goes when its read ends, so the map is bounded by the requests in progress. */
+/** Bounded by the requests in progress: each entry goes when its read ends. */
 const readsInFlight = new Map<string, Promise<unknown>>();
 
-/** Keys read from the credential within the reuse window, or undefined. */
 export function recentSigningKeys(credentialId: string, nowMs: number): SigningKeys | undefined {
 	const entry = entries.get(credentialId);
 	if (!entry) return undefined;
@@ -54,10 +50,7 @@ export function secretsChanged(credentialKey: string, fingerprint: string): bool
 	return true;
 }
 
-/**
- * Runs `read` unless a read for the same key is under way, in which case its outcome is shared (`joined`). A read
- * that fails is not kept: the callers waiting on it fail with it, and the next caller reads again.
- */
+/** Runs `read` unless one for the key is under way, then shares it (`joined`); a failed read is not kept. */
 export async function sharedRead<T>(
 	key: string,
 	read: () => Promise<T>,
