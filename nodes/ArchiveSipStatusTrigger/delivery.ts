@@ -22,25 +22,20 @@ export interface TriggerSettings {
 	sendFilteredOut: boolean;
 }
 
-/** Which filter kept an event from the workflow's ordinary outputs. */
-type FilterReason = 'type' | 'outcome';
-
+/** Which filter kept an event from the workflow's ordinary outputs, its type and id (as in the output item). */
 export interface FilteredOut {
-	reason: FilterReason;
+	reason: 'type' | 'outcome';
 	type: string;
-	/** As in the output item (headerText). */
 	webhookId: string;
 }
 
 interface DeliveryContext {
-	/** The ids this process accepted, per secret (replay/acceptedIds.ts). */
 	record: AcceptedIdRecord;
 	/** Absent when the rate limit is off. */
 	rateLimiter?: RateLimiter;
 	nowMs: number;
-	/** A delivery to the Test URL (the editor listening for a test event). */
 	testUrl?: boolean;
-	/** True while an earlier delivery of the id is still waiting for its execution ("After the Event Is Saved"). */
+	/** True while an earlier delivery of the id still waits for n8n's answer (inFlight.ts). */
 	isInFlight?: (recordKeys: string[]) => boolean;
 }
 
@@ -62,7 +57,7 @@ export type DeliveryResult =
 			signatureOnly?: boolean;
 			/** A 503 because the replay record has no room: logged, since it needs an operator. */
 			recordFull?: boolean;
-			/** A 409: the record keys of the id in flight, whose answer the retry may wait for. */
+			/** A 409: the record keys of the id in flight. */
 			inFlightKeys?: string[];
 	  };
 
@@ -70,7 +65,7 @@ export type DeliveryResult =
 export function filteredOutBy(
 	event: { type?: unknown; outcome?: unknown },
 	filters: Pick<TriggerSettings, 'outcomeFilter' | 'typePatterns'>,
-): FilterReason | undefined {
+): FilteredOut['reason'] | undefined {
 	if (typeof event.type !== 'string' || !typeMatches(event.type, filters.typePatterns))
 		return 'type';
 	if (filters.outcomeFilter !== 'both' && filters.outcomeFilter !== event.outcome) return 'outcome';
@@ -114,7 +109,7 @@ export async function handleDelivery(
 		recordKey(secretFingerprint(key), webhookId),
 	);
 
-	// Not yet answered: a 2xx now would end the sender's retries while the first delivery may still fail.
+	// A 2xx now would end the sender's retries while the first delivery may still fail.
 	if (context.isInFlight?.(recordKeys)) {
 		return {
 			status: 409,

@@ -2,20 +2,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Checked } from '../shared/checked';
 
-/** Validation of the StatusUpdate body (the archive's SIP status event) and the flattened item the node emits. */
-
 const OUTCOMES = ['success', 'failure'] as const;
 
 export type Outcome = (typeof OUTCOMES)[number];
 
+/** What the filters look at, the event's fields as the output item carries them, and the body as parsed. */
 interface StatusEvent {
 	type: string;
-	/** As sent (only passed on, so never a reason to refuse a signed event); null when absent. */
-	timestamp: unknown;
-	correlationId: string;
 	outcome: Outcome;
-	pid: string | null;
-	message: string | null;
+	fields: IDataObject;
 	raw: IDataObject;
 }
 
@@ -56,7 +51,7 @@ function isNonEmptyString(value: unknown): value is string {
 	return typeof value === 'string' && value.trim() !== '';
 }
 
-/** An optional string field: absent or null means "not sent". */
+/** Absent or null means "not sent". */
 function optionalString(data: IDataObject, field: string): Checked<string | null> {
 	const value = data[field];
 	if (value === undefined || value === null) return { ok: true, value: null };
@@ -89,18 +84,18 @@ export function parseStatusEvent(rawBody: Buffer): Checked<StatusEvent> {
 	if (!pid.ok) return pid;
 	const message = optionalString(data, 'message');
 	if (!message.ok) return message;
-	return {
-		ok: true,
-		value: {
-			type: body.type,
-			timestamp: body.timestamp ?? null,
-			correlationId: data.correlation_id,
-			outcome: data.outcome as Outcome,
-			pid: pid.value,
-			message: message.value,
-			raw: body,
-		},
+	const outcome = data.outcome as Outcome;
+	const fields: IDataObject = {
+		type: body.type,
+		// As sent (only passed on, so never a reason to refuse a signed event); null when absent.
+		timestamp: body.timestamp ?? null,
+		timestamp_utc: parseEventTime(body.timestamp),
+		correlation_id: data.correlation_id,
+		outcome,
+		pid: pid.value,
+		message: message.value,
 	};
+	return { ok: true, value: { type: body.type, outcome, fields, raw: body } };
 }
 
 /** The item the trigger emits: the event flattened, plus delivery facts and optionally the raw event. */
@@ -111,13 +106,7 @@ export function toOutputJson(
 	includeRawEvent: boolean,
 ): IDataObject {
 	const json: IDataObject = {
-		type: event.type,
-		timestamp: event.timestamp as IDataObject[string],
-		timestamp_utc: parseEventTime(event.timestamp),
-		correlation_id: event.correlationId,
-		outcome: event.outcome,
-		pid: event.pid,
-		message: event.message,
+		...event.fields,
 		webhook_id: webhookId,
 		received_at: new Date(receivedAtMs).toISOString(),
 	};

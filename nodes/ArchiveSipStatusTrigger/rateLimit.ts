@@ -17,7 +17,10 @@ export class RateLimiter {
 
 	/** Takes one token; when none is left returns the seconds until one will be. */
 	take(): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-		this.refill();
+		const now = this.now();
+		const elapsed = Math.max(0, now - this.updatedAt);
+		this.tokens = Math.min(this.perMinute, this.tokens + (elapsed * this.perMinute) / 60_000);
+		this.updatedAt = now;
 		if (this.tokens >= 1) {
 			this.tokens -= 1;
 			return { allowed: true };
@@ -25,13 +28,6 @@ export class RateLimiter {
 		const msPerToken = 60_000 / this.perMinute;
 		const waitMs = (1 - this.tokens) * msPerToken;
 		return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
-	}
-
-	private refill(): void {
-		const now = this.now();
-		const elapsed = Math.max(0, now - this.updatedAt);
-		this.tokens = Math.min(this.perMinute, this.tokens + (elapsed * this.perMinute) / 60_000);
-		this.updatedAt = now;
 	}
 }
 

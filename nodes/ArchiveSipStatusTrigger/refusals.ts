@@ -2,16 +2,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { setBounded } from '../shared/boundedCache';
-import type { FilteredOut } from './delivery';
+import type { DeliveryResult, FilteredOut } from './delivery';
 
 /** Why a delivery was refused, as a user can act on it: what the log and the editor say. */
 type RefusalKind = 'signature' | 'timestamp' | 'headers' | 'event';
 
-interface Refused {
-	status: number;
-	error: string;
-	signatureOnly?: boolean;
-}
+type Refused = Extract<DeliveryResult, { error: string }>;
 
 function kindOf(refused: Refused): RefusalKind {
 	if (refused.status === 400) return 'event';

@@ -6,8 +6,7 @@ export const EVENT_TYPE_CHOICES = {
 	/** The one type the archive is known to send, for both outcomes: `<brand>.sip.archived`. */
 	sipArchived: ['*.sip.archived'],
 } as const;
-type EventTypeChoice = keyof typeof EVENT_TYPE_CHOICES | 'custom';
-export const DEFAULT_EVENT_TYPE_CHOICE: EventTypeChoice = 'any';
+export const DEFAULT_EVENT_TYPE_CHOICE = 'any';
 /** What Custom Patterns starts with when chosen. */
 export const DEFAULT_CUSTOM_EVENT_TYPES = '*.sip.archived';
 

@@ -14,7 +14,6 @@ const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 const RESPONSE_MODE_EXPRESSION =
 	`={{ $parameter["${RESPOND_PARAMETER}"] === "afterSaved" ? "responseNode" : "onReceived" }}` as const;
 
-/** "Immediately": n8n's own answer, 204 without a body. */
 const RESPONSE_CODE_EXPRESSION = '={{204}}';
 
 /** Each template must equal the field's value, or n8n falls back to the expression. */

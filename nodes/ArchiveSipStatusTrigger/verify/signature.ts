@@ -3,10 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Checked } from '../../shared/checked';
 import { BASE64_PATTERN } from './secrets';
 
-/**
- * Standard Webhooks verification over the raw request bytes. Every failure is a reason string meant for a 401 body:
- * it never contains the secret, the signature or the expected value.
- */
+/** Standard Webhooks verification over the raw bytes. A reason (a 401 body) never holds a secret or signature. */
 
 type HeaderValue = string | string[] | undefined;
 
@@ -19,7 +16,6 @@ interface WebhookHeaders {
 	signatures: string[];
 }
 
-/** `signatureOnly` when the headers were well-formed and fresh and only the signature did not match. */
 type Verified =
 	| { ok: true; value: WebhookHeaders; matchedKeys: Buffer[] }
 	| { ok: false; reason: string; signatureOnly?: boolean };
@@ -29,7 +25,7 @@ const SIGNATURE_BYTES = 32;
 const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
 const WHITESPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]);
 
-/** Bounds on what an unauthenticated sender controls, checked before any parsing (a real header is far below). */
+/** Bounds on what an unauthenticated sender controls, checked before any parsing (real headers are far below). */
 const MAX_SIGNATURE_HEADER_BYTES = 4096;
 const MAX_SIGNATURE_ENTRIES = 10;
 /** Accepted ids are kept for the replay window, so their size is bounded too. */
