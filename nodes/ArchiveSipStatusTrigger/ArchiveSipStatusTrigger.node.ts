@@ -1,13 +1,9 @@
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
-	IExecuteFunctions,
 	INodeCredentialTestResult,
-	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
 } from 'n8n-workflow';
 
 import { sipStatusTriggerProperties } from './description';
@@ -91,11 +87,7 @@ export class ArchiveSipStatusTrigger implements INodeType {
 		},
 	};
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveDelivery.call(this);
-	}
+	webhook = receiveDelivery;
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeTrigger.call(this);
-	}
+	execute = executeTrigger;
 }

@@ -16,11 +16,10 @@ const SAVED_RESPONSE = { body: '', headers: {}, statusCode: 204 } as const;
 
 /** One trigger's records in this process: workflow, node and mode (test deliveries are kept apart). */
 export function triggerScope(
-	workflowId: string | undefined,
-	node: { id?: string; name: string },
-	mode: string,
-): string {
-	return `${workflowId ?? ''}:${node.id ?? node.name}:${mode}`;
+	context: Pick<IExecuteFunctions, 'getNode' | 'getWorkflow' | 'getMode'>,
+) {
+	const node = context.getNode();
+	return `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}:${context.getMode()}`;
 }
 
 /**
@@ -62,7 +61,7 @@ export async function executeTrigger(this: IExecuteFunctions): Promise<INodeExec
 		await (this.sendResponse(SAVED_RESPONSE) as unknown as Promise<void> | undefined);
 	}
 	// The execution exists: ids whose sender left before the answer are accepted (same process only).
-	eventsSaved(triggerScope(this.getWorkflow().id, this.getNode(), this.getMode()), ids);
+	eventsSaved(triggerScope(this), ids);
 	const mode = this.getNodeParameter('outputMode', 0, 'single') as OutputMode;
 	return routeItems(items, mode, filteredOutTest(this));
 }

@@ -98,7 +98,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	let testFailure: NodeOperationError | undefined;
 	try {
 		// Rate limits are kept per trigger node, and apart for test and production URLs.
-		const scope = triggerScope(this.getWorkflow().id, this.getNode(), this.getMode());
+		const scope = triggerScope(this);
 		releaseOverdue();
 		const result = await handleWithSigningKeys(this, scope);
 		const refused = result.status === 400 || result.status === 401;

@@ -39,8 +39,6 @@ export function recordKey(fingerprint: string, webhookId: string): string {
 		.toString('base64url');
 }
 
-type AddResult = 'added' | 'present' | 'full';
-
 export class AcceptedIdRecord {
 	/** Record key -> expiry (ms). */
 	private readonly expiries = new Map<string, number>();
@@ -73,7 +71,7 @@ export class AcceptedIdRecord {
 	}
 
 	/** Records `key`; 'present' when it is already recorded, 'full' when the record has no room. */
-	add(key: string): AddResult {
+	add(key: string): 'added' | 'present' | 'full' {
 		if (this.has(key)) return 'present';
 		this.dropExpired();
 		// An expired entry still in the Map (behind a later one after a clock step back) is replaced, not kept twice.
