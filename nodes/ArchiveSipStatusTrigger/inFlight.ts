@@ -34,8 +34,8 @@ export const MAX_WAITING_RETRIES = 64;
 /** Retries sharing the wait of a delivery that has a slot, so copies of one cannot crowd out another's retry. */
 export const MAX_SHARING_RETRIES = 256;
 
-/** Wake-ups of waiting retries, by record key. */
-const waitingRetries = new Map<string, Set<() => void>>();
+/** Wakes the retries waiting for a record key: an event named by the key. */
+const answers = new EventTarget();
 
 /** The wait of each delivery that holds a slot, by its record keys. */
 const sharedWaits = new Map<string, Promise<void>>();
@@ -44,10 +44,7 @@ let sharingCount = 0;
 function settle(recordKeys: string[]): void {
 	for (const key of recordKeys) {
 		inFlight.delete(key);
-		const waiting = waitingRetries.get(key);
-		if (!waiting) continue;
-		waitingRetries.delete(key);
-		for (const wake of waiting) wake();
+		answers.dispatchEvent(new Event(key));
 	}
 }
 
@@ -70,20 +67,12 @@ export async function untilAnswered(recordKeys: string[]): Promise<void> {
 async function waitForAnswer(recordKeys: string[]): Promise<void> {
 	const answered = new AbortController();
 	const wake = () => answered.abort();
-	for (const key of recordKeys) {
-		const waiting = waitingRetries.get(key) ?? new Set();
-		waiting.add(wake);
-		waitingRetries.set(key, waiting);
-	}
+	for (const key of recordKeys) answers.addEventListener(key, wake);
 	try {
 		// Ends early, by rejecting, when settle() wakes it.
 		await sleepWithAbort(IN_FLIGHT_WAIT_MS, answered.signal).catch(() => undefined);
 	} finally {
-		for (const key of recordKeys) {
-			const waiting = waitingRetries.get(key);
-			waiting?.delete(wake);
-			if (waiting?.size === 0) waitingRetries.delete(key);
-		}
+		for (const key of recordKeys) answers.removeEventListener(key, wake);
 	}
 }
 

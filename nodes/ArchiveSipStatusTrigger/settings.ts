@@ -44,10 +44,7 @@ export function readOptions(context: IWebhookFunctions) {
 }
 
 /** Start Workflow On, and the patterns of Event Types: a known set, or the Custom Patterns typed (empty: any). */
-export function readFilters(readParameter: (name: string, fallback: unknown) => unknown): {
-	outcomeFilter: OutcomeFilter;
-	typePatterns: string[];
-} {
+export function readFilters(readParameter: (name: string, fallback: unknown) => unknown) {
 	const outcomeFilter = readParameter('outcomes', 'both') as OutcomeFilter;
 	const choice = readParameter('eventTypes', DEFAULT_EVENT_TYPE_CHOICE);
 	if (choice === 'custom')

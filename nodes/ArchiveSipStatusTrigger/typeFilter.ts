@@ -38,6 +38,5 @@ export function globMatches(pattern: string, text: string): boolean {
 
 /** True when `type` matches any pattern; an empty pattern list lets every type through. */
 export function typeMatches(type: string, patterns: string[]): boolean {
-	if (patterns.length === 0) return true;
-	return patterns.some((pattern) => globMatches(pattern, type));
+	return patterns.length === 0 || patterns.some((pattern) => globMatches(pattern, type));
 }
