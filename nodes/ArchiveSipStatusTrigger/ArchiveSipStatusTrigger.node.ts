@@ -6,11 +6,10 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { sipStatusTriggerProperties } from './description';
+import { sipStatusTriggerProperties, sipStatusWebhook } from './description';
 import { executeTrigger } from './respond';
 import { parseSigningKeys } from './verify/secrets';
 import { receiveDelivery } from './webhook';
-import { sipStatusWebhook } from './webhookDescription';
 
 /** One output, or Success and Failure, then "Filtered Out" when that option is on (respond.ts routes the items). */
 const OUTPUTS_EXPRESSION = `={{ ($parameter.outputMode === "perOutcome"

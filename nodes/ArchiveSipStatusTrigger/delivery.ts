@@ -1,6 +1,6 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { parseStatusEvent, toOutputJson, type Outcome } from './event';
+import { parseStatusEvent, type Outcome } from './event';
 import type { RateLimiter } from './rateLimit';
 import { recordKey, secretFingerprint, type AcceptedIdRecord } from './replay/acceptedIds';
 import { typeMatches } from './typeFilter';
@@ -78,11 +78,7 @@ export async function handleDelivery(
 	settings: TriggerSettings,
 	context: DeliveryContext,
 ): Promise<DeliveryResult> {
-	const verified = verifyDelivery(headers, rawBody, {
-		keys: settings.keys,
-		nowMs: context.nowMs,
-		toleranceSeconds: settings.toleranceSeconds,
-	});
+	const verified = verifyDelivery(headers, rawBody, { ...settings, nowMs: context.nowMs });
 	if (!verified.ok)
 		return { status: 401, error: verified.reason, signatureOnly: verified.signatureOnly === true };
 	// The id as text, as the output item and execute() see it: replay and in-flight records agree in both Respond modes.
@@ -150,7 +146,13 @@ export async function handleDelivery(
 	const reason = filteredOutBy(event.value, settings);
 	const filteredOut = reason && { reason, type: event.value.type, webhookId };
 	if (filteredOut && !settings.sendFilteredOut) return { status: 204, accepted, filteredOut };
-	const json = toOutputJson(event.value, webhookId, context.nowMs, settings.includeRawEvent);
+	// The item: the event's fields, the delivery's, and optionally the raw event.
+	const json: IDataObject = {
+		...event.value.fields,
+		webhook_id: webhookId,
+		received_at: new Date(context.nowMs).toISOString(),
+	};
+	if (settings.includeRawEvent) json.event = event.value.raw;
 	// One input for every event: the node's execute() puts it on its output (respond.ts).
 	return { status: 204, accepted, workflowData: [[{ json }]], filteredOut };
 }

@@ -97,19 +97,3 @@ export function parseStatusEvent(rawBody: Buffer): Checked<StatusEvent> {
 	};
 	return { ok: true, value: { type: body.type, outcome, fields, raw: body } };
 }
-
-/** The item the trigger emits: the event flattened, plus delivery facts and optionally the raw event. */
-export function toOutputJson(
-	event: StatusEvent,
-	webhookId: string,
-	receivedAtMs: number,
-	includeRawEvent: boolean,
-): IDataObject {
-	const json: IDataObject = {
-		...event.fields,
-		webhook_id: webhookId,
-		received_at: new Date(receivedAtMs).toISOString(),
-	};
-	if (includeRawEvent) json.event = event.raw;
-	return json;
-}
