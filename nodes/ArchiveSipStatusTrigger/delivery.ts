@@ -84,9 +84,8 @@ export async function handleDelivery(
 	// The id as text, as the output item and execute() see it: replay and in-flight records agree in both Respond modes.
 	const webhookId = headerText(verified.value.id);
 	const { record } = context;
-	// A copy of a delivery accepted before this process started passes the timestamp check until start + tolerance,
-	// and the record does not know it: until then every delivery is refused and the sender retries with a fresh
-	// signature. Not at the Test URL, where someone listening in the editor sends one event, often just after a start.
+	// Until start + tolerance, a copy of a delivery accepted before this process started would pass, unknown to the
+	// record: every delivery is refused, the sender retries freshly signed. Not at the Test URL (one event, by hand).
 	const refusedUntil = Math.floor(record.startedAtMs / 1000) + settings.toleranceSeconds;
 	if (!context.testUrl && Number(verified.value.timestamp) <= refusedUntil) {
 		const waitSeconds = Math.max(1, refusedUntil + 1 - Math.floor(context.nowMs / 1000));
@@ -130,8 +129,7 @@ export async function handleDelivery(
 	const event = parseStatusEvent(rawBody);
 	if (!event.ok) return { status: 400, error: event.reason };
 
-	// Recorded only now, so an unsigned or malformed delivery never blocks a genuine one. Nothing is awaited since the
-	// replay check, so no concurrent delivery can have recorded it.
+	// Recorded only now, so an unsigned or malformed delivery never blocks a genuine one (nothing awaited since has()).
 	if (!record.hasRoomFor(recordKeys.length)) {
 		return {
 			status: 503,
@@ -146,7 +144,6 @@ export async function handleDelivery(
 	const reason = filteredOutBy(event.value, settings);
 	const filteredOut = reason && { reason, type: event.value.type, webhookId };
 	if (filteredOut && !settings.sendFilteredOut) return { status: 204, accepted, filteredOut };
-	// The item: the event's fields, the delivery's, and optionally the raw event.
 	const json: IDataObject = {
 		...event.value.fields,
 		webhook_id: webhookId,

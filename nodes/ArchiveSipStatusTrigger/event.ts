@@ -59,10 +59,7 @@ function optionalString(data: IDataObject, field: string): Checked<string | null
 	return { ok: true, value };
 }
 
-/**
- * The raw body as an event; the error names the first wrong field. Strict only about what the trigger acts on: a 400
- * to a genuine event means days of retries and then a lost event.
- */
+/** The raw body as an event, strict only about what the trigger acts on: a 400 to a genuine event loses it. */
 export function parseStatusEvent(rawBody: Buffer): Checked<StatusEvent> {
 	let body: unknown;
 	try {

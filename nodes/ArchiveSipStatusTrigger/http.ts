@@ -2,7 +2,7 @@ import type { Checked } from '../shared/checked';
 import { TriggerConfigurationError } from './settings';
 import type { HeaderMap } from './verify/signature';
 
-/** What the trigger needs of n8n's request: node's headers, the raw bytes n8n keeps, and the stream itself. */
+/** What the trigger needs of n8n's request: headers, the raw bytes n8n keeps, and the stream itself. */
 export interface RawBodyRequest {
 	headers: HeaderMap;
 	rawBody?: unknown;

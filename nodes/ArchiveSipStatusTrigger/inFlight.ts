@@ -3,11 +3,7 @@ import { sleepWithAbort } from 'n8n-workflow';
 import { setBounded } from '../shared/boundedCache';
 import type { AcceptedIdRecord } from './replay/acceptedIds';
 
-/**
- * Replay-record keys of accepted deliveries not answered yet. A retry of one waits a while for that answer, else gets
- * 409: a 2xx as a replay would lose the event if the first delivery then fails. Keyed like the record, so a retry to
- * another trigger with the same secret waits too.
- */
+/** Replay-record keys of accepted deliveries not answered yet: a 2xx to a retry would lose the event if they fail. */
 const inFlight = new Set<string>();
 
 /** Beyond it the oldest entries go (a retry of those may then run twice, never zero times). */
@@ -94,10 +90,7 @@ export interface AnsweredResponse {
 
 const is2xx = (statusCode: number) => statusCode >= 200 && statusCode < 300;
 
-/**
- * How long an id stays in flight after its sender left, waiting for n8n to answer, which it does not always do (queue
- * mode after a Redis outage): longer keeps such an event refused although it ran, shorter runs retries twice.
- */
+/** How long an id stays in flight after its sender left, for n8n's answer (which a Redis outage can lose). */
 export const SENDER_GONE_GRACE_MS = 2 * 60_000;
 
 /** Deliveries whose sender left before n8n answered, oldest first, by trigger and id: their execution may come. */
@@ -108,10 +101,7 @@ const awaitingExecution = new Map<
 
 const awaitingKey = (scope: string, id: string) => `${scope}\u0000${id}`;
 
-/**
- * Calls `listener` with the status n8n still writes to a response whose sender left. Node emits no documented event
- * for a write to a closed response, so `end` is wrapped, once.
- */
+/** Calls `listener` with the status n8n still writes after the sender left: `end` is wrapped, once (no event). */
 function onLateAnswer(res: AnsweredResponse, listener: (statusCode: number) => void): void {
 	const end = res.end;
 	res.end = function (this: unknown, ...args: never[]) {
@@ -162,8 +152,7 @@ export function holdUntilAnswered(
 			}
 		});
 	};
-	// Under load n8n can reach webhook() after the sender gave up: 'close' has fired then, and waiting for it would
-	// hold the id in flight (409 to every retry) forever, although its execution runs.
+	// Under load n8n can reach webhook() after the sender gave up, when 'close' has already fired.
 	if (res.closed === true || res.destroyed === true) onClose();
 	else res.once('close', onClose);
 }

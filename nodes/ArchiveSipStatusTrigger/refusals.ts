@@ -1,5 +1,4 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
 
 import { setBounded } from '../shared/boundedCache';
 import type { DeliveryResult, FilteredOut } from './delivery';

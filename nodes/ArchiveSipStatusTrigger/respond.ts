@@ -4,11 +4,7 @@ import { filteredOutBy, type OutputMode } from './delivery';
 import { eventsSaved } from './inFlight';
 import { readFilters } from './settings';
 
-/**
- * "Respond: After the Event Is Saved": n8n answers in `responseNode` mode from the execution, which it saves (in queue
- * mode: queues and hands to a worker) before the trigger's own execute() sends the 2xx. Any failure before that point
- * is answered non-2xx by n8n, so the sender retries.
- */
+/** "After the Event Is Saved": n8n saves (in queue mode: queues) the execution before execute() sends the 2xx. */
 export const RESPOND_PARAMETER = 'respond';
 
 /** The answer sent from the execution: 204 with no body, as in "Immediately" mode. */
@@ -22,10 +18,7 @@ export function triggerScope(
 	return `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}:${context.getMode()}`;
 }
 
-/**
- * The trigger's items on its outputs. webhook() hands every event over on one input, and the output is chosen here:
- * n8n's legacy execution order skips a node whose first input is empty.
- */
+/** The items on their outputs, chosen here: n8n's legacy execution order skips a node whose first input is empty. */
 function routeItems(
 	items: INodeExecutionData[],
 	mode: OutputMode,

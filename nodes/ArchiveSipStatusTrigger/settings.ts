@@ -64,10 +64,7 @@ function fingerprintOf(signingSecret: unknown, additionalSecrets: unknown): stri
 		.digest('base64');
 }
 
-/**
- * The credential's signing keys. Production deliveries may reuse keys read a moment ago; at the Test URL edits show
- * at once. A read is keyed by mode and workflow, so n8n checks for each workflow that it may use the credential.
- */
+/** The credential's keys, reused briefly in production; keyed by mode and workflow so n8n checks each's access. */
 export async function readSigningKeys(
 	context: IWebhookFunctions,
 	reuseRecentKeys: boolean,

@@ -40,7 +40,6 @@ export function recordKey(fingerprint: string, webhookId: string): string {
 }
 
 export class AcceptedIdRecord {
-	/** Record key -> expiry (ms). */
 	private readonly expiries = new Map<string, number>();
 
 	/** When this record began (the process loaded the node): it knows nothing accepted before. */
@@ -90,7 +89,6 @@ export class AcceptedIdRecord {
 		this.expiries.delete(key);
 	}
 
-	/** Amortised constant: each entry leaves once. */
 	private dropExpired(): void {
 		const now = this.now();
 		for (const [key, expiresAt] of this.expiries) {

@@ -1,17 +1,11 @@
 import type { Checked } from '../../shared/checked';
 import { splitList } from '../../shared/n8n/params';
 
-/**
- * Parses Standard Webhooks signing secrets (`whsec_` + base64 of the key bytes; the prefix may be left out).
- * Messages name the field that is wrong and why, never the value itself.
- */
+/** Signing secrets are `whsec_` (optional) + base64 of the key. Messages name the field and why, never the value. */
 
 const SECRET_PREFIX = 'whsec_';
 
-/**
- * Standard Webhooks asks for 24..64 random bytes. Keys under 16 bytes are refused: a key of a few bytes can be
- * guessed from one delivery's signature. Keys of 16 to 23 bytes verify, with a warning.
- */
+/** Standard Webhooks asks for 24..64 bytes; under 16 a key can be guessed from one signature, so it is refused. */
 const MIN_KEY_BYTES = 16;
 const RECOMMENDED_MIN_KEY_BYTES = 24;
 
@@ -43,11 +37,9 @@ export function parseSigningSecret(
 	if (/\s/.test(trimmed)) {
 		return { ok: false, reason: `${label} contains spaces: paste a single secret without spaces` };
 	}
-	// As the Standard Webhooks libraries do: the prefix is optional, the rest is the key in base64.
 	const prefixed = trimmed.startsWith(SECRET_PREFIX);
 	const encoded = prefixed ? trimmed.slice(SECRET_PREFIX.length) : trimmed;
-	// A base64 text of length 4n+1 cannot encode whole bytes. Unlike the libraries, text that is not base64 is
-	// refused rather than decoded into other bytes.
+	// Length 4n+1 encodes no whole bytes. Unlike the libraries, text that is not base64 is refused, not decoded.
 	if (!BASE64_PATTERN.test(encoded) || encoded.replace(/=+$/, '').length % 4 === 1) {
 		const where = prefixed
 			? `after "${SECRET_PREFIX}"`

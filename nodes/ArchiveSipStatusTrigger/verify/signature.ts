@@ -9,10 +9,10 @@ type HeaderValue = string | string[] | undefined;
 
 export type HeaderMap = Record<string, HeaderValue>;
 
+/** `signatures`: the entries of the webhook-signature header(s), e.g. `v1,<base64>`. */
 interface WebhookHeaders {
 	id: string;
 	timestamp: string;
-	/** The entries of the webhook-signature header(s), e.g. `v1,<base64>`. */
 	signatures: string[];
 }
 
@@ -37,10 +37,7 @@ function headerLength(value: HeaderValue): number {
 	return value?.length ?? 0;
 }
 
-/**
- * A header sent twice reaches the node as an array or as one comma-joined string. Identical copies are harmless;
- * differing copies mean the signed value is ambiguous.
- */
+/** A header sent twice comes as an array or comma-joined: identical copies are harmless, differing ones ambiguous. */
 function singleValue(value: HeaderValue, name: string, maxLength: number): Checked<string> {
 	// A comma-joined copy of an acceptable value is at most twice as long, plus the separator.
 	if (headerLength(value) > 2 * maxLength + 2)
@@ -160,10 +157,7 @@ export function v1Signatures(entries: string[]): Buffer[] {
 	return signatures;
 }
 
-/**
- * HMAC-SHA256 over the exact bytes `<id>.<timestamp>.<raw body>`. Node hands header values over as latin1 (one
- * character per byte received), so encoding them as latin1 gives back the bytes that arrived.
- */
+/** HMAC-SHA256 over the bytes `<id>.<timestamp>.<raw body>`: node hands header values over as latin1, one per byte. */
 export function computeSignature(
 	key: Buffer,
 	id: string,

@@ -11,7 +11,7 @@ export const SIGNING_KEY_REUSE_MS = 10_000;
 
 export const FORCED_REREAD_INTERVAL_MS = 5_000;
 
-/** More credentials than one n8n process serves triggers for; the oldest entry goes first. */
+/** More credentials than one n8n process serves triggers for. */
 const MAX_ENTRIES = 1000;
 
 const entries = new Map<string, { keys: SigningKeys; readAtMs: number }>();
