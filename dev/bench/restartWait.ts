@@ -67,10 +67,8 @@ export async function runRestartWait(
 		const settings: TriggerSettings = {
 			keys,
 			toleranceSeconds,
-			maxBodyBytes: 1024 * 1024,
 			outcomeFilter: 'both',
 			typePatterns: [],
-			outputMode: 'single',
 			includeRawEvent: false,
 			sendFilteredOut: false,
 		};

@@ -1,26 +1,17 @@
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
-	IExecuteFunctions,
-	IHookFunctions,
 	INodeCredentialTestResult,
-	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { sipStatusTriggerProperties } from './description';
+import { sipStatusTriggerProperties, sipStatusWebhook } from './description';
 import { executeTrigger } from './respond';
-import { testSigningSecrets } from './verify/credentialTest';
+import { parseSigningKeys } from './verify/secrets';
 import { receiveDelivery } from './webhook';
-import { sipStatusWebhook } from './webhookDescription';
 
-/**
- * One output, or Success and Failure outputs when "Output" is "perOutcome" (n8n's Switch/If pattern), then a
- * "Filtered Out" output when the option sends filtered-out events there (respond.ts routes the items).
- */
+/** One output, or Success and Failure, then "Filtered Out" when that option is on (respond.ts routes the items). */
 const OUTPUTS_EXPRESSION = `={{ ($parameter.outputMode === "perOutcome"
 		? [{ "type": "main", "displayName": "Success" }, { "type": "main", "displayName": "Failure" }]
 		: [{ "type": "main" }]).concat(($parameter.options || {}).sendFilteredOut === true
@@ -68,15 +59,9 @@ export class ArchiveSipStatusTrigger implements INodeType {
 	// The archive is told the URL by hand (see the notice), so there is nothing to register remotely.
 	webhookMethods = {
 		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
+			checkExists: async () => true,
+			create: async () => true,
+			delete: async () => true,
 		},
 	};
 
@@ -86,16 +71,22 @@ export class ArchiveSipStatusTrigger implements INodeType {
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
-				return testSigningSecrets(credential.data);
+				// No API to call: every invalid entry fails the test, a key of 16 to 23 bytes passes with a warning.
+				const parsed = parseSigningKeys(
+					credential.data?.signingSecret,
+					credential.data?.additionalSecrets,
+				);
+				if (parsed.errors.length > 0) return { status: 'Error', message: parsed.errors.join('; ') };
+				const count = parsed.keys.length;
+				const summary = `${count} signing secret${count === 1 ? '' : 's'} valid`;
+				const warning =
+					parsed.warnings.length > 0 ? `. Warning: ${parsed.warnings.join('; ')}` : '';
+				return { status: 'OK', message: `${summary}${warning}` };
 			},
 		},
 	};
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveDelivery.call(this);
-	}
+	webhook = receiveDelivery;
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeTrigger.call(this);
-	}
+	execute = executeTrigger;
 }

@@ -1,15 +1,12 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { parseJsonBody, toOutputJson, validateStatusEvent, type Outcome } from './event';
+import { parseStatusEvent, type Outcome } from './event';
 import type { RateLimiter } from './rateLimit';
 import { recordKey, secretFingerprint, type AcceptedIdRecord } from './replay/acceptedIds';
 import { typeMatches } from './typeFilter';
 import { headerText, verifyDelivery, type HeaderMap } from './verify/signature';
 
-/**
- * One delivery from verification to the items to emit. Pure of n8n: the node reads the request and
- * its settings, calls this, and writes the answer.
- */
+/** One delivery from verification to the items to emit; pure of n8n (webhook.ts reads the request and answers). */
 
 export type OutcomeFilter = 'both' | Outcome;
 
@@ -18,34 +15,27 @@ export type OutputMode = 'single' | 'perOutcome';
 export interface TriggerSettings {
 	keys: Buffer[];
 	toleranceSeconds: number;
-	maxBodyBytes: number;
 	outcomeFilter: OutcomeFilter;
 	typePatterns: string[];
-	outputMode: OutputMode;
 	includeRawEvent: boolean;
-	/** Events filtered out by type or outcome start the workflow on the "Filtered Out" output. */
+	/** Filtered-out events start the workflow on the "Filtered Out" output. */
 	sendFilteredOut: boolean;
 }
 
-/** Which filter kept an event from the workflow's ordinary outputs. */
-type FilterReason = 'type' | 'outcome';
-
+/** Which filter kept an event from the workflow's ordinary outputs, its type and id (as in the output item). */
 export interface FilteredOut {
-	reason: FilterReason;
+	reason: 'type' | 'outcome';
 	type: string;
-	/** As in the output item (headerText). */
 	webhookId: string;
 }
 
 interface DeliveryContext {
-	/** The ids this process accepted, per secret (replay/acceptedIds.ts). */
 	record: AcceptedIdRecord;
 	/** Absent when the rate limit is off. */
 	rateLimiter?: RateLimiter;
 	nowMs: number;
-	/** A delivery to the Test URL (the editor listening for a test event). */
 	testUrl?: boolean;
-	/** True while an earlier delivery of the id is still waiting for its execution ("After the Event Is Saved"). */
+	/** True while an earlier delivery of the id still waits for n8n's answer (inFlight.ts). */
 	isInFlight?: (recordKeys: string[]) => boolean;
 }
 
@@ -54,10 +44,8 @@ export type DeliveryResult =
 			status: 204;
 			/** Absent for a replay or a filtered event: answered, but the workflow does not start. */
 			workflowData?: INodeExecutionData[][];
-			/** The id recorded as accepted by this delivery, so a later failure can release it. */
-			acceptedId?: string;
-			/** Its keys in the replay record, one per secret that signed it. */
-			recordKeys?: string[];
+			/** The id this delivery recorded, and its replay-record keys (one per secret that signed it). */
+			accepted?: { id: string; recordKeys: string[] };
 			/** Set for an event the filters kept from the ordinary outputs: logged, and on "Filtered Out" if chosen. */
 			filteredOut?: FilteredOut;
 	  }
@@ -69,7 +57,7 @@ export type DeliveryResult =
 			signatureOnly?: boolean;
 			/** A 503 because the replay record has no room: logged, since it needs an operator. */
 			recordFull?: boolean;
-			/** A 409: the record keys of the id in flight, whose answer the retry may wait for. */
+			/** A 409: the record keys of the id in flight. */
 			inFlightKeys?: string[];
 	  };
 
@@ -77,7 +65,7 @@ export type DeliveryResult =
 export function filteredOutBy(
 	event: { type?: unknown; outcome?: unknown },
 	filters: Pick<TriggerSettings, 'outcomeFilter' | 'typePatterns'>,
-): FilterReason | undefined {
+): FilteredOut['reason'] | undefined {
 	if (typeof event.type !== 'string' || !typeMatches(event.type, filters.typePatterns))
 		return 'type';
 	if (filters.outcomeFilter !== 'both' && filters.outcomeFilter !== event.outcome) return 'outcome';
@@ -90,27 +78,14 @@ export async function handleDelivery(
 	settings: TriggerSettings,
 	context: DeliveryContext,
 ): Promise<DeliveryResult> {
-	if (rawBody.length > settings.maxBodyBytes) {
-		return {
-			status: 400,
-			error: `body exceeds the maximum size of ${settings.maxBodyBytes} bytes`,
-		};
-	}
-	const verified = verifyDelivery(headers, rawBody, {
-		keys: settings.keys,
-		nowMs: context.nowMs,
-		toleranceSeconds: settings.toleranceSeconds,
-	});
+	const verified = verifyDelivery(headers, rawBody, { ...settings, nowMs: context.nowMs });
 	if (!verified.ok)
 		return { status: 401, error: verified.reason, signatureOnly: verified.signatureOnly === true };
-	// The id as text (UTF-8 when its bytes are), the same form the output item and the trigger's execute() see: replay
-	// and in-flight records then agree in both Respond modes. The signature was checked over the bytes as they came.
+	// The id as text, as the output item and execute() see it: replay and in-flight records agree in both Respond modes.
 	const webhookId = headerText(verified.value.id);
 	const { record } = context;
-	// A copy of a delivery accepted before this process started still passes the timestamp check until start +
-	// tolerance (signed up to the tolerance ahead of n8n's clock), and the record does not know it: until then every
-	// delivery is refused and the sender retries with a fresh signature. Not at the Test URL: it runs one event for
-	// someone listening in the editor, often just after starting n8n.
+	// Until start + tolerance, a copy of a delivery accepted before this process started would pass, unknown to the
+	// record: every delivery is refused, the sender retries freshly signed. Not at the Test URL (one event, by hand).
 	const refusedUntil = Math.floor(record.startedAtMs / 1000) + settings.toleranceSeconds;
 	if (!context.testUrl && Number(verified.value.timestamp) <= refusedUntil) {
 		const waitSeconds = Math.max(1, refusedUntil + 1 - Math.floor(context.nowMs / 1000));
@@ -123,13 +98,13 @@ export async function handleDelivery(
 			headers: { 'retry-after': String(waitSeconds) },
 		};
 	}
-	// One key per secret that signed it: a delivery accepted at one trigger is a replay at every trigger (and the
-	// Test URL) whose credential holds one of those secrets, since the signature does not cover the URL.
+	// One key per secret that signed it: the signature does not cover the URL, so a delivery accepted at one trigger
+	// is a replay at every trigger whose credential holds one of those secrets.
 	const recordKeys = verified.matchedKeys.map((key) =>
 		recordKey(secretFingerprint(key), webhookId),
 	);
 
-	// Not yet answered: a 2xx now would end the sender's retries while the first delivery may still fail.
+	// A 2xx now would end the sender's retries while the first delivery may still fail.
 	if (context.isInFlight?.(recordKeys)) {
 		return {
 			status: 409,
@@ -151,13 +126,10 @@ export async function handleDelivery(
 		};
 	}
 
-	const body = parseJsonBody(rawBody);
-	if (!body.ok) return { status: 400, error: body.reason };
-	const event = validateStatusEvent(body.value);
+	const event = parseStatusEvent(rawBody);
 	if (!event.ok) return { status: 400, error: event.reason };
 
-	// Recorded only now: an unsigned or malformed delivery can never block a later genuine one.
-	// Nothing is awaited between the replay check above and here, so no concurrent delivery can have recorded it.
+	// Recorded only now, so an unsigned or malformed delivery never blocks a genuine one (nothing awaited since has()).
 	if (!record.hasRoomFor(recordKeys.length)) {
 		return {
 			status: 503,
@@ -168,21 +140,16 @@ export async function handleDelivery(
 	}
 	for (const key of recordKeys) record.add(key);
 
+	const accepted = { id: webhookId, recordKeys };
 	const reason = filteredOutBy(event.value, settings);
 	const filteredOut = reason && { reason, type: event.value.type, webhookId };
-	if (filteredOut && !settings.sendFilteredOut)
-		return { status: 204, acceptedId: webhookId, recordKeys, filteredOut };
-	const json = toOutputJson(
-		event.value,
-		{ webhookId, receivedAt: new Date(context.nowMs) },
-		settings.includeRawEvent,
-	);
-	// One input for every event: the node's execute() puts it on its output (respond.ts).
-	return {
-		status: 204,
-		acceptedId: webhookId,
-		recordKeys,
-		workflowData: [[{ json }]],
-		filteredOut,
+	if (filteredOut && !settings.sendFilteredOut) return { status: 204, accepted, filteredOut };
+	const json: IDataObject = {
+		...event.value.fields,
+		webhook_id: webhookId,
+		received_at: new Date(context.nowMs).toISOString(),
 	};
+	if (settings.includeRawEvent) json.event = event.value.raw;
+	// One input for every event: the node's execute() puts it on its output (respond.ts).
+	return { status: 204, accepted, workflowData: [[{ json }]], filteredOut };
 }

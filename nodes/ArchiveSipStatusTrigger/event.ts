@@ -2,27 +2,19 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Checked } from '../shared/checked';
 
-/** Validation of the StatusUpdate body (the archive's SIP status event) and the flattened item the node emits. */
-
 const OUTCOMES = ['success', 'failure'] as const;
 
 export type Outcome = (typeof OUTCOMES)[number];
 
+/** What the filters look at, the event's fields as the output item carries them, and the body as parsed. */
 interface StatusEvent {
 	type: string;
-	/** As sent (only passed on, so never a reason to refuse a signed event); null when absent. */
-	timestamp: unknown;
-	correlationId: string;
 	outcome: Outcome;
-	pid: string | null;
-	message: string | null;
+	fields: IDataObject;
 	raw: IDataObject;
 }
 
-/**
- * A date-time as senders write it: RFC 3339 (any number of fraction digits; the real sender sends microseconds),
- * also with a space for the `T`, seconds left out, an offset without a colon (`+0000`, `+01`) or no zone at all.
- */
+/** RFC 3339 with any fraction digits, also with a space for `T`, no seconds, `+0000`, `+01` or no zone at all. */
 const EVENT_TIME_PATTERN =
 	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
@@ -30,14 +22,7 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function daysInMonth(year: number, month: number): number {
-	return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-/**
- * The event's `timestamp` as an RFC 3339 UTC string with the fraction digits as sent, or null when it does not
- * read as a date-time. A timestamp without a zone is taken as UTC. The calendar is checked: `2025-02-30` is null.
- */
+/** The event's `timestamp` in UTC with the fraction digits as sent (no zone: UTC), or null when it is no date-time. */
 export function parseEventTime(value: unknown): string | null {
 	if (typeof value !== 'string' || value.length > 64) return null;
 	const match = EVENT_TIME_PATTERN.exec(value.trim());
@@ -49,7 +34,7 @@ export function parseEventTime(value: unknown): string | null {
 		month >= 1 &&
 		month <= 12 &&
 		day >= 1 &&
-		day <= daysInMonth(year, month) &&
+		day <= new Date(Date.UTC(year, month, 0)).getUTCDate() &&
 		// 60 allows a leap second, as RFC 3339 does.
 		hour <= 23 &&
 		minute <= 59 &&
@@ -66,7 +51,7 @@ function isNonEmptyString(value: unknown): value is string {
 	return typeof value === 'string' && value.trim() !== '';
 }
 
-/** An optional string field: absent or null means "not sent". */
+/** Absent or null means "not sent". */
 function optionalString(data: IDataObject, field: string): Checked<string | null> {
 	const value = data[field];
 	if (value === undefined || value === null) return { ok: true, value: null };
@@ -74,20 +59,14 @@ function optionalString(data: IDataObject, field: string): Checked<string | null
 	return { ok: true, value };
 }
 
-/** Parses the raw body as JSON; never re-serialized, the bytes were verified as they are. */
-export function parseJsonBody(rawBody: Buffer): Checked<unknown> {
+/** The raw body as an event, strict only about what the trigger acts on: a 400 to a genuine event loses it. */
+export function parseStatusEvent(rawBody: Buffer): Checked<StatusEvent> {
+	let body: unknown;
 	try {
-		return { ok: true, value: JSON.parse(rawBody.toString('utf8')) as unknown };
+		body = JSON.parse(rawBody.toString('utf8'));
 	} catch {
 		return { ok: false, reason: 'body must be valid JSON' };
 	}
-}
-
-/**
- * Validates a parsed body; the error names the first field that is wrong. Strict only about what the trigger acts
- * on (type, outcome, correlation_id): a 400 to a genuine event means days of retries and then a lost event.
- */
-export function validateStatusEvent(body: unknown): Checked<StatusEvent> {
 	if (!isPlainObject(body)) return { ok: false, reason: 'body must be a JSON object' };
 	if (!isNonEmptyString(body.type)) return { ok: false, reason: 'type must be a non-empty string' };
 	const data = body.data;
@@ -102,42 +81,16 @@ export function validateStatusEvent(body: unknown): Checked<StatusEvent> {
 	if (!pid.ok) return pid;
 	const message = optionalString(data, 'message');
 	if (!message.ok) return message;
-	return {
-		ok: true,
-		value: {
-			type: body.type,
-			timestamp: body.timestamp ?? null,
-			correlationId: data.correlation_id,
-			outcome: data.outcome as Outcome,
-			pid: pid.value,
-			message: message.value,
-			raw: body,
-		},
+	const outcome = data.outcome as Outcome;
+	const fields: IDataObject = {
+		type: body.type,
+		// As sent (only passed on, so never a reason to refuse a signed event); null when absent.
+		timestamp: body.timestamp ?? null,
+		timestamp_utc: parseEventTime(body.timestamp),
+		correlation_id: data.correlation_id,
+		outcome,
+		pid: pid.value,
+		message: message.value,
 	};
-}
-
-interface DeliveryInfo {
-	webhookId: string;
-	receivedAt: Date;
-}
-
-/** The item the trigger emits: the event flattened, plus delivery facts and optionally the raw event. */
-export function toOutputJson(
-	event: StatusEvent,
-	delivery: DeliveryInfo,
-	includeRawEvent: boolean,
-): IDataObject {
-	const json: IDataObject = {
-		type: event.type,
-		timestamp: event.timestamp as IDataObject[string],
-		timestamp_utc: parseEventTime(event.timestamp),
-		correlation_id: event.correlationId,
-		outcome: event.outcome,
-		pid: event.pid,
-		message: event.message,
-		webhook_id: delivery.webhookId,
-		received_at: delivery.receivedAt.toISOString(),
-	};
-	if (includeRawEvent) json.event = event.raw;
-	return json;
+	return { ok: true, value: { type: body.type, outcome, fields, raw: body } };
 }

@@ -3,21 +3,10 @@ import { sleepWithAbort } from 'n8n-workflow';
 import { setBounded } from '../shared/boundedCache';
 import type { AcceptedIdRecord } from './replay/acceptedIds';
 
-/**
- * Accepted deliveries this process has not answered yet, so a retry of one waits for that answer (then is a replay,
- * or runs) or is told to come back later (409) rather than taken for a replay, and its id leaves the replay record
- * unless the delivery ended in a 2xx.
- */
-
-/**
- * Replay-record keys of deliveries this process accepted and is waiting to answer. A retry of one waits a while for
- * that answer, then is answered 409 (non-2xx, so the sender tries again later): answering it 2xx as a replay would lose
- * the event if the first delivery then fails. Keyed like the record, so a retry to another trigger with the same
- * secret waits too.
- */
+/** Replay-record keys of accepted deliveries not answered yet: a 2xx to a retry would lose the event if they fail. */
 const inFlight = new Set<string>();
 
-/** Upper bound: beyond it the oldest entries go (a retry of those may then run twice, never zero times). */
+/** Beyond it the oldest entries go (a retry of those may then run twice, never zero times). */
 const MAX_IN_FLIGHT_IDS = 10_000;
 
 export function isInFlight(recordKeys: string[]): boolean {
@@ -32,27 +21,17 @@ function markInFlight(recordKeys: string[]): void {
 	}
 }
 
-/**
- * How long a retry of an id in flight waits for n8n's answer to the delivery held for it, before it is answered 409:
- * below a sender's 15 s timeout. The held delivery is usually on its way (its sender timed out while no worker was
- * free), so the retry learns the outcome now instead of at the sender's next attempt, minutes later.
- */
+/** How long a retry of an id in flight waits for n8n's answer before it gets 409: below a sender's 15 s timeout. */
 export const IN_FLIGHT_WAIT_MS = 10_000;
 
-/**
- * Deliveries whose retries wait at once in this process (slots). Each holds an open request (and, on n8n 2.x, an
- * expression isolate n8n acquired for it); a retry beyond this is answered 409 at once, as if it had waited.
- */
+/** Deliveries whose retries wait at once (slots), each an open request; a retry beyond gets 409 at once. */
 export const MAX_WAITING_RETRIES = 64;
 
-/**
- * More retries of a delivery that already has a slot: they share its wait and take no slot, so copies of one
- * delivery cannot crowd out the retry of another. Bounded as well, since each still holds an open request.
- */
+/** Retries sharing the wait of a delivery that has a slot, so copies of one cannot crowd out another's retry. */
 export const MAX_SHARING_RETRIES = 256;
 
-/** Wake-ups of waiting retries, by record key. */
-const waitingRetries = new Map<string, Set<() => void>>();
+/** Wakes the retries waiting for a record key: an event named by the key. */
+const answers = new EventTarget();
 
 /** The wait of each delivery that holds a slot, by its record keys. */
 const sharedWaits = new Map<string, Promise<void>>();
@@ -61,18 +40,11 @@ let sharingCount = 0;
 function settle(recordKeys: string[]): void {
 	for (const key of recordKeys) {
 		inFlight.delete(key);
-		const waiting = waitingRetries.get(key);
-		if (!waiting) continue;
-		waitingRetries.delete(key);
-		for (const wake of waiting) wake();
+		answers.dispatchEvent(new Event(key));
 	}
 }
 
-/**
- * Resolves once none of `recordKeys` is in flight any more (n8n answered the held delivery: 2xx keeps the id, so the
- * retry is a replay; anything else released it, so the retry may run), or after `IN_FLIGHT_WAIT_MS`. A retry of a
- * delivery that already waits shares that wait. Resolves at once when every slot (or every share) is taken.
- */
+/** Resolves once n8n answered the held delivery, after IN_FLIGHT_WAIT_MS, or at once when no slot or share is left. */
 export async function untilAnswered(recordKeys: string[]): Promise<void> {
 	if (!isInFlight(recordKeys)) return;
 	const delivery = recordKeys.join('\u0000');
@@ -91,20 +63,12 @@ export async function untilAnswered(recordKeys: string[]): Promise<void> {
 async function waitForAnswer(recordKeys: string[]): Promise<void> {
 	const answered = new AbortController();
 	const wake = () => answered.abort();
-	for (const key of recordKeys) {
-		const waiting = waitingRetries.get(key) ?? new Set();
-		waiting.add(wake);
-		waitingRetries.set(key, waiting);
-	}
+	for (const key of recordKeys) answers.addEventListener(key, wake);
 	try {
 		// Ends early, by rejecting, when settle() wakes it.
 		await sleepWithAbort(IN_FLIGHT_WAIT_MS, answered.signal).catch(() => undefined);
 	} finally {
-		for (const key of recordKeys) {
-			const waiting = waitingRetries.get(key);
-			waiting?.delete(wake);
-			if (waiting?.size === 0) waitingRetries.delete(key);
-		}
+		for (const key of recordKeys) answers.removeEventListener(key, wake);
 	}
 }
 
@@ -118,43 +82,26 @@ function release(record: AcceptedIdRecord, recordKeys: string[]): void {
 export interface AnsweredResponse {
 	statusCode: number;
 	readonly headersSent: boolean;
-	/** The connection is gone ('close' already emitted, so a listener added now never runs). */
 	readonly closed?: boolean;
 	readonly destroyed?: boolean;
 	end: (...args: never[]) => unknown;
 	once(event: 'close', listener: () => void): unknown;
 }
 
-/** Whether n8n answered (or is answering) the delivery 2xx: the id then counts as accepted. */
-function is2xx(statusCode: number): boolean {
-	return statusCode >= 200 && statusCode < 300;
-}
+const is2xx = (statusCode: number) => statusCode >= 200 && statusCode < 300;
 
-/**
- * How long an id stays in flight after its sender left without an answer, waiting for n8n to answer the delivery.
- * n8n does not always answer: after a Redis outage, 2.40.7 in queue mode ran executions whose answer never reached
- * the processor holding the request (it waits for the worker's message). A longer hold then keeps such an event
- * refused (409) although it ran; a shorter one lets a retry run a second execution when the backlog is long.
- */
+/** How long an id stays in flight after its sender left, for n8n's answer (which a Redis outage can lose). */
 export const SENDER_GONE_GRACE_MS = 2 * 60_000;
 
-interface AwaitingExecution {
-	recordKeys: string[];
-	record: AcceptedIdRecord;
-	/** After this, the id is released: n8n never answered. */
-	releaseAtMs: number;
-}
-
-/** Deliveries whose sender left before n8n answered, oldest first, by trigger and id: their execution may still come. */
-const awaitingExecution = new Map<string, AwaitingExecution>();
+/** Deliveries whose sender left before n8n answered, oldest first, by trigger and id: their execution may come. */
+const awaitingExecution = new Map<
+	string,
+	{ recordKeys: string[]; record: AcceptedIdRecord; releaseAtMs: number }
+>();
 
 const awaitingKey = (scope: string, id: string) => `${scope}\u0000${id}`;
 
-/**
- * Calls `listener` with the status n8n writes to a response whose sender already left. n8n still writes it: in
- * queue mode the worker's answer reaches the webhook processor that holds the request whether or not its sender
- * waited. Node emits no documented event for a write to a closed response, so `end` is wrapped, once.
- */
+/** Calls `listener` with the status n8n still writes after the sender left: `end` is wrapped, once (no event). */
 function onLateAnswer(res: AnsweredResponse, listener: (statusCode: number) => void): void {
 	const end = res.end;
 	res.end = function (this: unknown, ...args: never[]) {
@@ -169,14 +116,9 @@ function onLateAnswer(res: AnsweredResponse, listener: (statusCode: number) => v
 }
 
 /**
- * Holds an accepted delivery as "in flight" until n8n answers it. Unless n8n answered 2xx, its id leaves the replay
- * record, so the retry runs (at-least-once).
- *
- * A sender that gives up before any answer (its 15 s timeout while n8n is slow) leaves n8n still saving or queueing
- * the execution. Releasing the id then would run every retry again while the first is on its way (a storm of
- * duplicates under load), so the id stays in flight (retries get 409) until n8n answers the gone sender: 2xx (saved;
- * with "After the Event Is Saved", the trigger ran on a worker) keeps the id recorded, so retries are replays;
- * anything else releases it. Without any answer it is released after SENDER_GONE_GRACE_MS.
+ * Holds an accepted delivery in flight until n8n answers it; unless that answer is 2xx, its id leaves the replay
+ * record, so the retry runs (at-least-once). A sender that gave up first (n8n slow) leaves n8n still saving the
+ * execution, so the id stays in flight until n8n answers the gone sender, or SENDER_GONE_GRACE_MS passes.
  */
 export function holdUntilAnswered(
 	res: AnsweredResponse,
@@ -192,7 +134,6 @@ export function holdUntilAnswered(
 			return;
 		}
 		const key = awaitingKey(scope, id);
-		awaitingExecution.delete(key);
 		setBounded(
 			awaitingExecution,
 			key,
@@ -211,18 +152,14 @@ export function holdUntilAnswered(
 			}
 		});
 	};
-	// Under load n8n can reach webhook() after the sender already gave up: 'close' has fired then, and waiting for it
-	// would hold the id in flight (409 to every retry) forever, although its execution runs.
+	// Under load n8n can reach webhook() after the sender gave up, when 'close' has already fired.
 	if (res.closed === true || res.destroyed === true) onClose();
 	else res.once('close', onClose);
 }
 
-/**
- * Releases the ids whose execution did not report within the grace period, so their retries run. Called before a
- * delivery is looked at (no timers in a node); entries are in the order they were held, so this stops at the first
- * that is still within its grace.
- */
-export function releaseOverdue(nowMs = Date.now()): void {
+/** Releases the ids whose execution did not report within the grace; called per delivery (a node has no timers). */
+export function releaseOverdue(): void {
+	const nowMs = Date.now();
 	for (const [key, awaiting] of awaitingExecution) {
 		if (awaiting.releaseAtMs > nowMs) break;
 		awaitingExecution.delete(key);

@@ -1,10 +1,7 @@
 import { getTouched, setBounded } from '../shared/boundedCache';
 import { MAX_TRIGGER_SCOPES } from '../shared/n8n/limits';
 
-/**
- * Optional limit on accepted events per minute, as a token bucket: up to `perMinute` events at once,
- * refilled continuously at `perMinute` per 60 s.
- */
+/** Optional limit on accepted events: a token bucket of `perMinute` events, refilled continuously over 60 s. */
 export class RateLimiter {
 	private tokens: number;
 
@@ -20,7 +17,10 @@ export class RateLimiter {
 
 	/** Takes one token; when none is left returns the seconds until one will be. */
 	take(): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-		this.refill();
+		const now = this.now();
+		const elapsed = Math.max(0, now - this.updatedAt);
+		this.tokens = Math.min(this.perMinute, this.tokens + (elapsed * this.perMinute) / 60_000);
+		this.updatedAt = now;
 		if (this.tokens >= 1) {
 			this.tokens -= 1;
 			return { allowed: true };
@@ -29,18 +29,11 @@ export class RateLimiter {
 		const waitMs = (1 - this.tokens) * msPerToken;
 		return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
 	}
-
-	private refill(): void {
-		const now = this.now();
-		const elapsed = Math.max(0, now - this.updatedAt);
-		this.tokens = Math.min(this.perMinute, this.tokens + (elapsed * this.perMinute) / 60_000);
-		this.updatedAt = now;
-	}
 }
 
 const limiters = new Map<string, RateLimiter>();
 
-/** One limiter per trigger node (the least recently used beyond MAX_TRIGGER_SCOPES are dropped); a changed limit starts a fresh bucket. */
+/** One limiter per trigger node, least recently used dropped first; a changed limit starts a fresh bucket. */
 export function rateLimiterFor(scope: string, perMinute: number): RateLimiter {
 	const existing = getTouched(limiters, scope);
 	if (existing && existing.perMinute === perMinute) return existing;

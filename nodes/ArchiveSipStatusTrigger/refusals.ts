@@ -1,19 +1,12 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
 
 import { setBounded } from '../shared/boundedCache';
-import type { FilteredOut } from './delivery';
+import type { DeliveryResult, FilteredOut } from './delivery';
 
-/** What the log and the editor say of deliveries the trigger refuses or filters out. */
-
-/** Why a delivery was refused, as a user can act on it. */
+/** Why a delivery was refused, as a user can act on it: what the log and the editor say. */
 type RefusalKind = 'signature' | 'timestamp' | 'headers' | 'event';
 
-interface Refused {
-	status: number;
-	error: string;
-	signatureOnly?: boolean;
-}
+type Refused = Extract<DeliveryResult, { error: string }>;
 
 function kindOf(refused: Refused): RefusalKind {
 	if (refused.status === 400) return 'event';
@@ -39,10 +32,7 @@ const MESSAGES: Record<RefusalKind, string> = {
 	event: 'The test event was refused: its body is not a SIP status event',
 };
 
-/**
- * A delivery refused at the Test URL fails the test run with what to check (n8n then shows the failed run on the
- * trigger and answers the sender 500), so that a wrong secret is told apart from an event that never came.
- */
+/** A refusal at the Test URL fails the test run with what to check: a wrong secret is not an event that never came. */
 export function testRefusalError(context: IWebhookFunctions, refused: Refused): NodeOperationError {
 	const kind = kindOf(refused);
 	// The signature's own reason only repeats the message; the others say which header or field.

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import type { OutcomeFilter, OutputMode, TriggerSettings } from './delivery';
-import { parseSigningKeys, type SigningKeys } from './verify/secrets';
+import type { OutcomeFilter } from './delivery';
+import { DEFAULT_EVENT_TYPE_CHOICE, EVENT_TYPE_CHOICES, splitPatterns } from './typeFilter';
+import { parseSigningKeys } from './verify/secrets';
 import {
 	recentSigningKeys,
 	rememberSigningKeys,
@@ -11,16 +12,12 @@ import {
 	sharedRead,
 	takeForcedReread,
 } from './verify/signingKeyCache';
-import { DEFAULT_EVENT_TYPE_CHOICE, EVENT_TYPE_CHOICES, splitPatterns } from './typeFilter';
 
 const CREDENTIAL_NAME = 'archiveSipWebhookApi';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/**
- * A wider window would let an old signed delivery be replayed after its id left the replay record (72 h): larger
- * values are clamped to this one hour.
- */
+/** A wider window would let an old signed delivery be replayed after its id left the 72 h replay record. */
 export const MAX_TOLERANCE_SECONDS = 3600;
 
 export const DEFAULT_MAX_BODY_KIB = 1024;
@@ -33,30 +30,31 @@ function numberOption(options: IDataObject, name: string, fallback: number): num
 	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
-/** Max Body Size in bytes, from the node's options (read before the body, so a large one is refused unread). */
-export function maxBodyBytesOf(options: IDataObject): number {
-	return Math.floor(numberOption(options, 'maxBodySizeKib', DEFAULT_MAX_BODY_KIB) * 1024);
+/** The node's Options collection, read once per delivery, before the body (so a large one is refused unread). */
+export function readOptions(context: IWebhookFunctions) {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const tolerance = numberOption(options, 'toleranceSeconds', DEFAULT_TOLERANCE_SECONDS);
+	return {
+		maxBodyBytes: Math.floor(numberOption(options, 'maxBodySizeKib', DEFAULT_MAX_BODY_KIB) * 1024),
+		toleranceSeconds: Math.min(MAX_TOLERANCE_SECONDS, tolerance),
+		eventsPerMinute: Math.floor(numberOption(options, 'eventsPerMinute', 0)),
+		includeRawEvent: options.includeRawEvent === true,
+		sendFilteredOut: options.sendFilteredOut === true,
+	};
 }
 
-interface ResolvedSettings {
-	settings: TriggerSettings;
-	eventsPerMinute: number;
-	/** Problems with some secrets while others are usable; set once per change of the secrets, to be logged, never answered. */
-	secretProblems: string[];
-	/** True when the keys were read from the credential by an earlier delivery (see signingKeyCache.ts). */
-	keysReused: boolean;
+/** Start Workflow On, and the patterns of Event Types: a known set, or the Custom Patterns typed (empty: any). */
+export function readFilters(readParameter: (name: string, fallback: unknown) => unknown) {
+	const outcomeFilter = readParameter('outcomes', 'both') as OutcomeFilter;
+	const choice = readParameter('eventTypes', DEFAULT_EVENT_TYPE_CHOICE);
+	if (choice === 'custom')
+		return { outcomeFilter, typePatterns: splitPatterns(readParameter('customEventTypes', '')) };
+	const patterns = EVENT_TYPE_CHOICES[choice as keyof typeof EVENT_TYPE_CHOICES];
+	return { outcomeFilter, typePatterns: [...(patterns ?? EVENT_TYPE_CHOICES.any)] };
 }
 
 function credentialIdOf(context: IWebhookFunctions): string | undefined {
 	return context.getNode().credentials?.[CREDENTIAL_NAME]?.id ?? undefined;
-}
-
-/**
- * Whose keys a read or a cache entry holds: the credential as this workflow reads it, in this mode. Another
- * workflow naming the same credential id gets its own read, so n8n checks that it may use the credential.
- */
-function credentialReadKey(context: IWebhookFunctions, credentialId: string): string {
-	return [context.getMode(), context.getWorkflow().id ?? '', credentialId].join('\u0000');
 }
 
 /** Identifies the secrets' values without keeping them: the unusable-secret warning is logged once per change. */
@@ -66,22 +64,20 @@ function fingerprintOf(signingSecret: unknown, additionalSecrets: unknown): stri
 		.digest('base64');
 }
 
-/**
- * The credential's signing keys. Production deliveries reuse keys this process read a moment ago, unless
- * `reuseRecentKeys` is false; test-URL deliveries always read the credential, so edits show at once there. A
- * delivery arriving while a read of the same credential is under way shares it instead of reading again; keys
- * from such a read count as read for this delivery (not `reused`), since they were read while it was handled.
- */
-async function signingKeys(
+/** The credential's keys, reused briefly in production; keyed by mode and workflow so n8n checks each's access. */
+export async function readSigningKeys(
 	context: IWebhookFunctions,
 	reuseRecentKeys: boolean,
 	nowMs: number,
-): Promise<{ keys: SigningKeys; reused: boolean; problemsAreNew: boolean }> {
+): Promise<{ keys: Buffer[]; reused: boolean }> {
 	const credentialId = credentialIdOf(context);
-	const readKey = credentialId === undefined ? undefined : credentialReadKey(context, credentialId);
+	const readKey =
+		credentialId === undefined
+			? undefined
+			: [context.getMode(), context.getWorkflow().id ?? '', credentialId].join('\u0000');
 	const cacheKey = context.getMode() === 'webhook' ? readKey : undefined;
 	const recent = cacheKey && reuseRecentKeys ? recentSigningKeys(cacheKey, nowMs) : undefined;
-	if (recent) return { keys: recent, reused: true, problemsAreNew: false };
+	if (recent) return { keys: recent.keys, reused: true };
 	const read = async () => {
 		const credentials = await context.getCredentials(CREDENTIAL_NAME);
 		const keys = parseSigningKeys(credentials.signingSecret, credentials.additionalSecrets);
@@ -89,75 +85,25 @@ async function signingKeys(
 		const fingerprint = fingerprintOf(credentials.signingSecret, credentials.additionalSecrets);
 		return { keys, problemsAreNew: secretsChanged(credentialId ?? '', fingerprint) };
 	};
-	if (readKey === undefined) return { ...(await read()), reused: false };
-	const { value, joined } = await sharedRead(readKey, read);
-	// The warning about unusable secrets belongs to the delivery that read them.
-	return { keys: value.keys, reused: false, problemsAreNew: value.problemsAreNew && !joined };
+	const { value, joined } =
+		readKey === undefined
+			? { value: await read(), joined: false }
+			: await sharedRead(readKey, read);
+	const { keys, errors } = value.keys;
+	if (keys.length === 0) {
+		throw new TriggerConfigurationError(`No usable signing secret: ${errors.join('; ')}`);
+	}
+	// Logged, never answered: by the delivery that read them, once per change of the secrets.
+	if (value.problemsAreNew && !joined && errors.length > 0) {
+		context.logger.warn(
+			`Archive SIP Status Trigger ignores unusable secrets: ${errors.join('; ')}`,
+		);
+	}
+	return { keys, reused: false };
 }
 
-/**
- * Whether a refusal with reused keys may read the credential again: once per few seconds per credential, so a
- * stream of forgeries costs no more credential reads than a quiet trigger.
- */
+/** Whether a refusal with reused keys may read the credential again (a few seconds apart, whatever forgeries come). */
 export function mayRereadSigningKeys(context: IWebhookFunctions, nowMs: number): boolean {
 	const credentialId = credentialIdOf(context);
 	return credentialId !== undefined && takeForcedReread(credentialId, nowMs);
-}
-
-/** Timestamp Tolerance in seconds, from the node's options; checked before the credential is read. */
-export function toleranceSecondsOf(options: IDataObject): number {
-	return Math.min(
-		MAX_TOLERANCE_SECONDS,
-		numberOption(options, 'toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
-	);
-}
-
-/** The patterns of the Event Types choice: a known set, or the Custom Patterns typed (empty: every type). */
-export function typePatternsOf(
-	readParameter: (name: string, fallback: unknown) => unknown,
-): string[] {
-	const choice = readParameter('eventTypes', DEFAULT_EVENT_TYPE_CHOICE);
-	if (choice === 'custom') return splitPatterns(readParameter('customEventTypes', ''));
-	return [
-		...(EVENT_TYPE_CHOICES[choice as keyof typeof EVENT_TYPE_CHOICES] ?? EVENT_TYPE_CHOICES.any),
-	];
-}
-
-/** Whether filtered-out events leave through the "Filtered Out" output (off by default). */
-export function sendsFilteredOut(options: IDataObject): boolean {
-	return options.sendFilteredOut === true;
-}
-
-/** `options` is the node's Options collection, read once per delivery by the caller. */
-export async function readSettings(
-	context: IWebhookFunctions,
-	{
-		reuseRecentKeys,
-		nowMs,
-		options,
-	}: { reuseRecentKeys: boolean; nowMs: number; options: IDataObject },
-): Promise<ResolvedSettings> {
-	const {
-		keys: parsed,
-		reused,
-		problemsAreNew,
-	} = await signingKeys(context, reuseRecentKeys, nowMs);
-	if (parsed.keys.length === 0) {
-		throw new TriggerConfigurationError(`No usable signing secret: ${parsed.errors.join('; ')}`);
-	}
-	return {
-		settings: {
-			keys: parsed.keys,
-			toleranceSeconds: toleranceSecondsOf(options),
-			maxBodyBytes: maxBodyBytesOf(options),
-			outcomeFilter: context.getNodeParameter('outcomes', 'both') as OutcomeFilter,
-			typePatterns: typePatternsOf((name, fallback) => context.getNodeParameter(name, fallback)),
-			outputMode: context.getNodeParameter('outputMode', 'single') as OutputMode,
-			includeRawEvent: options.includeRawEvent === true,
-			sendFilteredOut: sendsFilteredOut(options),
-		},
-		eventsPerMinute: Math.floor(numberOption(options, 'eventsPerMinute', 0)),
-		secretProblems: problemsAreNew ? parsed.errors : [],
-		keysReused: reused,
-	};
 }

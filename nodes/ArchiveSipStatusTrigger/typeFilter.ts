@@ -1,18 +1,12 @@
 import { splitList } from '../shared/n8n/params';
 
-/** Glob-like event-type filter: `*` matches any run of characters, patterns separated by commas or lines. */
-
-/**
- * The Event Types choice. Any type is the default: the sender never retries a 2xx, so a type the archive adds later
- * must not be dropped unseen.
- */
+/** The Event Types choice. Any type is the default: a type the archive adds later must not be dropped unseen. */
 export const EVENT_TYPE_CHOICES = {
 	any: ['*'],
 	/** The one type the archive is known to send, for both outcomes: `<brand>.sip.archived`. */
 	sipArchived: ['*.sip.archived'],
 } as const;
-type EventTypeChoice = keyof typeof EVENT_TYPE_CHOICES | 'custom';
-export const DEFAULT_EVENT_TYPE_CHOICE: EventTypeChoice = 'any';
+export const DEFAULT_EVENT_TYPE_CHOICE = 'any';
 /** What Custom Patterns starts with when chosen. */
 export const DEFAULT_CUSTOM_EVENT_TYPES = '*.sip.archived';
 
@@ -21,9 +15,8 @@ export function splitPatterns(value: unknown): string[] {
 }
 
 /**
- * `*` matches any run of characters, everything else itself. No regular expression: the literal parts are found
- * left to right (the leftmost match of each part is always the best one), so a pattern such as `*a*a*a*b` costs
- * one scan of the type instead of backtracking.
+ * `*` matches any run of characters, everything else itself. No regular expression: the literal parts are found left
+ * to right (the leftmost match is always the best), so `*a*a*a*b` costs one scan instead of backtracking.
  */
 export function globMatches(pattern: string, text: string): boolean {
 	const parts = pattern.split('*');
@@ -45,6 +38,5 @@ export function globMatches(pattern: string, text: string): boolean {
 
 /** True when `type` matches any pattern; an empty pattern list lets every type through. */
 export function typeMatches(type: string, patterns: string[]): boolean {
-	if (patterns.length === 0) return true;
-	return patterns.some((pattern) => globMatches(pattern, type));
+	return patterns.length === 0 || patterns.some((pattern) => globMatches(pattern, type));
 }

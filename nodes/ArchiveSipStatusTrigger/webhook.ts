@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IWebhookFunctions,
-	IWebhookResponseData,
-	NodeOperationError,
-} from 'n8n-workflow';
+import type { IWebhookFunctions, IWebhookResponseData, NodeOperationError } from 'n8n-workflow';
 
 import { handleDelivery, type DeliveryResult } from './delivery';
 import {
@@ -13,9 +8,6 @@ import {
 	type RawBodyRequest,
 	type ResponseWriter,
 } from './http';
-import { rateLimiterFor } from './rateLimit';
-import { logFilteredOut, logRefusal, testFilteredError, testRefusalError } from './refusals';
-import { acceptedIds } from './replay/acceptedIds';
 import {
 	holdUntilAnswered,
 	isInFlight,
@@ -23,86 +15,62 @@ import {
 	untilAnswered,
 	type AnsweredResponse,
 } from './inFlight';
+import { rateLimiterFor } from './rateLimit';
+import { logFilteredOut, logRefusal, testFilteredError, testRefusalError } from './refusals';
+import { acceptedIds } from './replay/acceptedIds';
 import { triggerScope } from './respond';
 import {
-	maxBodyBytesOf,
 	mayRereadSigningKeys,
-	readSettings,
-	toleranceSecondsOf,
+	readFilters,
+	readOptions,
+	readSigningKeys,
 	TriggerConfigurationError,
 } from './settings';
-import { checkTimestamp, readWebhookHeaders } from './verify/signature';
+import { checkHeaders } from './verify/signature';
 
-/** Rate limits are kept per trigger node, and apart for test and production URLs (the replay record per secret). */
-function scopeOf(context: IWebhookFunctions): string {
-	return triggerScope(context.getWorkflow().id, context.getNode(), context.getMode());
-}
-
-/**
- * Our own errors carry messages known to be free of secrets; a foreign error (e.g. from n8n's
- * credential store) might quote a connection string, so only its class name is logged.
- */
+/** Our own messages hold no secrets; a foreign error might quote a connection string, so only its class is logged. */
 function describeFailure(error: unknown): string {
 	if (error instanceof TriggerConfigurationError) return error.message;
 	return error instanceof Error ? `unexpected ${error.name}` : 'unexpected failure';
 }
 
-/**
- * One delivery, verified with the credential's signing keys. Keys this process read a moment ago are reused
- * (signingKeyCache.ts); a signature refused with reused keys may be checked once more with the credential read afresh.
- */
+/** One delivery, verified with the credential's signing keys (signingKeyCache.ts). */
 async function handleWithSigningKeys(
 	context: IWebhookFunctions,
 	scope: string,
 ): Promise<DeliveryResult> {
 	const req = context.getRequestObject() as unknown as RawBodyRequest;
-	// n8n resolves every getNodeParameter call afresh: the options are read once per delivery.
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const maxBodyBytes = maxBodyBytesOf(options);
-	const read = await readRawBody(req, maxBodyBytes);
-	if (!read.ok) {
-		return {
-			status: 400,
-			error: read.tooLarge ? `body exceeds the maximum size of ${maxBodyBytes} bytes` : read.reason,
-		};
-	}
-	const { rawBody } = read;
-	// Headers that can never verify (malformed, oversized, or a timestamp outside the node's tolerance) are refused
-	// before the credential, the signing-key cache or the replay record is touched.
-	const headers = readWebhookHeaders(req.headers);
-	if (!headers.ok) return { status: 401, error: headers.reason };
+	const options = readOptions(context);
+	const rawBody = await readRawBody(req, options.maxBodyBytes);
+	if (!rawBody.ok) return { status: 400, error: rawBody.reason };
+	// Headers that can never verify are refused before the credential or the replay record is touched.
 	const nowMs = Date.now();
-	const fresh = checkTimestamp(headers.value.timestamp, nowMs, toleranceSecondsOf(options));
-	if (!fresh.ok) return { status: 401, error: fresh.reason };
+	const headers = checkHeaders(req.headers, nowMs, options.toleranceSeconds);
+	if (!headers.ok) return { status: 401, error: headers.reason };
+	const filters = readFilters((name, fallback) => context.getNodeParameter(name, fallback));
 	const attempt = async (reuseRecentKeys: boolean) => {
-		const { settings, eventsPerMinute, secretProblems, keysReused } = await readSettings(context, {
-			reuseRecentKeys,
-			nowMs,
-			options,
-		});
-		if (secretProblems.length > 0) {
-			context.logger.warn(
-				`Archive SIP Status Trigger ignores unusable secrets: ${secretProblems.join('; ')}`,
-			);
-		}
-		const result = await handleDelivery(req.headers, rawBody, settings, {
-			record: acceptedIds,
-			testUrl: context.getMode() === 'manual',
-			rateLimiter: eventsPerMinute > 0 ? rateLimiterFor(scope, eventsPerMinute) : undefined,
-			nowMs,
-			isInFlight,
-		});
-		return { result, keysReused };
+		const { keys, reused } = await readSigningKeys(context, reuseRecentKeys, nowMs);
+		const result = await handleDelivery(
+			req.headers,
+			rawBody.value,
+			{ ...options, ...filters, keys },
+			{
+				record: acceptedIds,
+				testUrl: context.getMode() === 'manual',
+				rateLimiter:
+					options.eventsPerMinute > 0 ? rateLimiterFor(scope, options.eventsPerMinute) : undefined,
+				nowMs,
+				isInFlight,
+			},
+		);
+		return { result, reused };
 	};
-	const first = await attempt(true);
-	// A secret may have been added since the keys were read: worth a second look only when nothing but the
-	// signature failed. A 401 comes before the replay record and the rate limit are touched, so it has nothing to undo.
-	const { result } = first;
+	const { result, reused } = await attempt(true);
+	// A secret may have been added since the keys were read. Such a 401 touched neither the record nor the rate limit.
 	const signatureOnly = result.status === 401 && result.signatureOnly === true;
-	if (signatureOnly && first.keysReused && mayRereadSigningKeys(context, nowMs))
+	if (signatureOnly && reused && mayRereadSigningKeys(context, nowMs))
 		return (await attempt(false)).result;
-	// A retry of an id whose delivery n8n has not answered yet: wait for that answer, then look again (a replay once
-	// it was 2xx, this retry runs once it was not; still 409 when n8n takes longer).
+	// A retry of an id n8n has not answered yet: wait for that answer, then look again.
 	if (result.status === 409 && result.inFlightKeys) {
 		await untilAnswered(result.inFlightKeys);
 		return (await attempt(true)).result;
@@ -129,7 +97,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// A refused test event fails the test run (thrown outside the try, so n8n shows it and answers 500).
 	let testFailure: NodeOperationError | undefined;
 	try {
-		const scope = scopeOf(this);
+		// Rate limits are kept per trigger node, and apart for test and production URLs.
+		const scope = triggerScope(this);
 		releaseOverdue();
 		const result = await handleWithSigningKeys(this, scope);
 		const refused = result.status === 400 || result.status === 401;
@@ -142,10 +111,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			return { noWebhookResponse: true };
 		} else if (atTestUrl && result.filteredOut && !result.workflowData) {
 			// Not run, so not accepted: sent again once the filter lets it through, it runs.
-			for (const key of result.recordKeys ?? []) acceptedIds.delete(key);
+			for (const key of result.accepted?.recordKeys ?? []) acceptedIds.delete(key);
 			testFailure = testFilteredError(this, result.filteredOut);
 		} else {
-			recordKeys = result.recordKeys;
+			recordKeys = result.accepted?.recordKeys;
 			return answerAccepted(this, res, scope, result);
 		}
 	} catch (error) {
@@ -167,20 +136,13 @@ function answerAccepted(
 	scope: string,
 	result: Extract<DeliveryResult, { status: 204 }>,
 ): IWebhookResponseData {
-	const { recordKeys } = result;
-	if (result.filteredOut)
-		logFilteredOut(context, result.filteredOut, result.workflowData !== undefined);
-	if (result.workflowData && result.acceptedId !== undefined && recordKeys) {
-		// n8n answers: "Immediately" with the webhook's 204 (n8n 2.x once it has saved and, in queue mode, queued
-		// the execution; 1.x before), "After the Event Is Saved" from the trigger's execute() (respond.ts). Until
-		// then a retry of the id gets 409; an answer that is not 2xx lets the retry run.
-		holdUntilAnswered(
-			res as unknown as AnsweredResponse,
-			{ scope, id: result.acceptedId, recordKeys },
-			acceptedIds,
-		);
-		return { workflowData: result.workflowData };
+	const { accepted, workflowData, filteredOut } = result;
+	if (filteredOut) logFilteredOut(context, filteredOut, workflowData !== undefined);
+	if (workflowData && accepted) {
+		// n8n answers "Immediately" with the webhook's 204, "After the Event Is Saved" from execute() (respond.ts).
+		holdUntilAnswered(res as unknown as AnsweredResponse, { scope, ...accepted }, acceptedIds);
+		return { workflowData };
 	}
 	sendNoContent(res);
-	return { noWebhookResponse: true, workflowData: result.workflowData };
+	return { noWebhookResponse: true, workflowData };
 }

@@ -2,20 +2,14 @@ import { createHash } from 'node:crypto';
 
 /**
  * The replay record: the `webhook-id`s this process accepted, per signing secret, each kept for REPLAY_WINDOW_MS.
- *
- * Every operation costs the same whether it holds ten ids or a million: one hash and one Map lookup. Every id is
- * kept equally long, so a Map (which keeps insertion order) is also the expiry queue: expired ids leave from its
- * front. When it is full, a new id is refused (the sender retries later) instead of an older one being dropped:
- * dropping one would let its replay run again.
+ * Every id is kept equally long, so the Map's insertion order is its expiry order. When full, a new id is refused
+ * (the sender retries later): dropping an older one would let its replay run again.
  */
 
 /** Covers the sender's retry schedule (about 28 h in total) with a wide margin. */
 export const REPLAY_WINDOW_MS = 72 * 60 * 60 * 1000;
 
-/**
- * Ids held per process, all secrets together: 93 bytes of heap each (measured by `dev/bench/replayRecord.ts`), so
- * about 47 MB when full. 500,000 in 72 hours is about 170,000 events a day.
- */
+/** Ids held per process, all secrets together: about 47 MB when full, room for about 170,000 events a day. */
 export const MAX_RECORDED_IDS = 500_000;
 
 /** 128 bits of SHA-256: a fixed-size key whatever id length a sender uses. */
@@ -24,7 +18,7 @@ const RECORD_KEY_BYTES = 16;
 /** Fingerprints of the keys in use: the signing-key cache hands every delivery the same Buffers. */
 const fingerprints = new WeakMap<Buffer, string>();
 
-/** A secret's fingerprint: ids are recorded per secret, not per trigger, because the signature does not cover the URL. */
+/** Ids are recorded per secret, not per trigger, because the signature does not cover the URL. */
 export function secretFingerprint(key: Buffer): string {
 	let fingerprint = fingerprints.get(key);
 	if (fingerprint === undefined) {
@@ -45,10 +39,7 @@ export function recordKey(fingerprint: string, webhookId: string): string {
 		.toString('base64url');
 }
 
-type AddResult = 'added' | 'present' | 'full';
-
 export class AcceptedIdRecord {
-	/** Record key -> expiry (ms); insertion order is expiry order. */
 	private readonly expiries = new Map<string, number>();
 
 	/** When this record began (the process loaded the node): it knows nothing accepted before. */
@@ -79,7 +70,7 @@ export class AcceptedIdRecord {
 	}
 
 	/** Records `key`; 'present' when it is already recorded, 'full' when the record has no room. */
-	add(key: string): AddResult {
+	add(key: string): 'added' | 'present' | 'full' {
 		if (this.has(key)) return 'present';
 		this.dropExpired();
 		// An expired entry still in the Map (behind a later one after a clock step back) is replaced, not kept twice.
@@ -89,7 +80,6 @@ export class AcceptedIdRecord {
 		return 'added';
 	}
 
-	/** Whether `count` new ids fit. */
 	hasRoomFor(count: number): boolean {
 		this.dropExpired();
 		return this.expiries.size + count <= this.capacity;
@@ -99,7 +89,6 @@ export class AcceptedIdRecord {
 		this.expiries.delete(key);
 	}
 
-	/** Amortised constant: each entry leaves once. Stops at the first live entry. */
 	private dropExpired(): void {
 		const now = this.now();
 		for (const [key, expiresAt] of this.expiries) {

@@ -1,27 +1,15 @@
 import type { Checked } from '../../shared/checked';
 import { splitList } from '../../shared/n8n/params';
 
-/**
- * Parses Standard Webhooks signing secrets (`whsec_` + base64 of the key bytes; the prefix may be left out).
- * Messages name the field that is wrong and why, never the value itself.
- */
+/** Signing secrets are `whsec_` (optional) + base64 of the key. Messages name the field and why, never the value. */
 
 const SECRET_PREFIX = 'whsec_';
 
-/**
- * Standard Webhooks asks for 24..64 random bytes. Keys under 16 bytes are refused: a key of a few bytes can be
- * guessed from one delivery's signature. Keys of 16 to 23 bytes verify, with a warning.
- */
+/** Standard Webhooks asks for 24..64 bytes; under 16 a key can be guessed from one signature, so it is refused. */
 const MIN_KEY_BYTES = 16;
 const RECOMMENDED_MIN_KEY_BYTES = 24;
 
 export const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** A usable key, with a warning when it is weaker than recommended. */
-interface SigningKey {
-	key: Buffer;
-	warning?: string;
-}
 
 export interface SigningKeys {
 	keys: Buffer[];
@@ -30,7 +18,10 @@ export interface SigningKeys {
 }
 
 /** Parses one secret; `label` names it in messages, e.g. "Signing Secret". */
-export function parseSigningSecret(value: unknown, label: string): Checked<SigningKey> {
+export function parseSigningSecret(
+	value: unknown,
+	label: string,
+): Checked<{ key: Buffer; warning?: string }> {
 	if (typeof value !== 'string' || value.trim() === '') {
 		return { ok: false, reason: `${label} is empty` };
 	}
@@ -46,14 +37,9 @@ export function parseSigningSecret(value: unknown, label: string): Checked<Signi
 	if (/\s/.test(trimmed)) {
 		return { ok: false, reason: `${label} contains spaces: paste a single secret without spaces` };
 	}
-	// As the Standard Webhooks libraries do: the prefix is optional, the rest is the key in base64.
 	const prefixed = trimmed.startsWith(SECRET_PREFIX);
-	return decodeKey(prefixed ? trimmed.slice(SECRET_PREFIX.length) : trimmed, label, prefixed);
-}
-
-function decodeKey(encoded: string, label: string, prefixed: boolean): Checked<SigningKey> {
-	// A base64 text of length 4n+1 cannot encode whole bytes. Unlike the libraries, text that is not base64 is
-	// refused rather than decoded into other bytes.
+	const encoded = prefixed ? trimmed.slice(SECRET_PREFIX.length) : trimmed;
+	// Length 4n+1 encodes no whole bytes. Unlike the libraries, text that is not base64 is refused, not decoded.
 	if (!BASE64_PATTERN.test(encoded) || encoded.replace(/=+$/, '').length % 4 === 1) {
 		const where = prefixed
 			? `after "${SECRET_PREFIX}"`
@@ -72,18 +58,11 @@ function decodeKey(encoded: string, label: string, prefixed: boolean): Checked<S
 				`(Standard Webhooks secrets hold ${RECOMMENDED_MIN_KEY_BYTES} to 64 random bytes)`,
 		};
 	}
-	if (key.length < RECOMMENDED_MIN_KEY_BYTES) {
-		return {
-			ok: true,
-			value: {
-				key,
-				warning:
-					`${label} decodes to ${key.length} bytes, fewer than the ` +
-					`${RECOMMENDED_MIN_KEY_BYTES} Standard Webhooks recommends; it is accepted`,
-			},
-		};
-	}
-	return { ok: true, value: { key } };
+	if (key.length >= RECOMMENDED_MIN_KEY_BYTES) return { ok: true, value: { key } };
+	const warning =
+		`${label} decodes to ${key.length} bytes, fewer than the ` +
+		`${RECOMMENDED_MIN_KEY_BYTES} Standard Webhooks recommends; it is accepted`;
+	return { ok: true, value: { key, warning } };
 }
 
 /** Splits the rotation field: one secret per line (spaces also separate, since a secret holds none). */
@@ -94,18 +73,19 @@ export function splitAdditionalSecrets(value: unknown): string[] {
 /** Parses the main secret plus the rotation list, collecting every key, error and warning. */
 export function parseSigningKeys(signingSecret: unknown, additionalSecrets: unknown): SigningKeys {
 	const result: SigningKeys = { keys: [], errors: [], warnings: [] };
-	const candidates: Array<[unknown, string]> = [[signingSecret, 'Signing Secret']];
-	splitAdditionalSecrets(additionalSecrets).forEach((secret, index) => {
-		candidates.push([secret, `Additional Secret ${index + 1}`]);
-	});
-	for (const [value, label] of candidates) {
-		const parsed = parseSigningSecret(value, label);
-		if (!parsed.ok) {
-			result.errors.push(parsed.reason);
+	const parsed = [
+		parseSigningSecret(signingSecret, 'Signing Secret'),
+		...splitAdditionalSecrets(additionalSecrets).map((secret, index) =>
+			parseSigningSecret(secret, `Additional Secret ${index + 1}`),
+		),
+	];
+	for (const secret of parsed) {
+		if (!secret.ok) {
+			result.errors.push(secret.reason);
 			continue;
 		}
-		result.keys.push(parsed.value.key);
-		if (parsed.value.warning) result.warnings.push(parsed.value.warning);
+		result.keys.push(secret.value.key);
+		if (secret.value.warning) result.warnings.push(secret.value.warning);
 	}
 	return result;
 }

@@ -3,29 +3,21 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Checked } from '../../shared/checked';
 import { BASE64_PATTERN } from './secrets';
 
-/**
- * Standard Webhooks verification over the raw request bytes. Every failure is a reason string
- * meant for a 401 body: it never contains the secret, the signature or the expected value.
- */
+/** Standard Webhooks verification over the raw bytes. A reason (a 401 body) never holds a secret or signature. */
 
 type HeaderValue = string | string[] | undefined;
 
 export type HeaderMap = Record<string, HeaderValue>;
 
+/** `signatures`: the entries of the webhook-signature header(s), e.g. `v1,<base64>`. */
 interface WebhookHeaders {
 	id: string;
 	timestamp: string;
-	/** The entries of the webhook-signature header(s), e.g. `v1,<base64>`. */
 	signatures: string[];
 }
 
-/** A refusal; `signatureOnly` when the headers were well-formed and fresh and only the signature did not match. */
 type Verified =
-	| {
-			ok: true;
-			value: WebhookHeaders;
-			/** The keys whose signature matched, in the order given. */ matchedKeys: Buffer[];
-	  }
+	| { ok: true; value: WebhookHeaders; matchedKeys: Buffer[] }
 	| { ok: false; reason: string; signatureOnly?: boolean };
 
 const SIGNATURE_BYTES = 32;
@@ -33,13 +25,10 @@ const SIGNATURE_BYTES = 32;
 const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
 const WHITESPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]);
 
-/**
- * Bounds on what an unauthenticated sender controls, checked before any parsing: a real header holds one or two
- * signatures (two while a secret rotates), well under these.
- */
+/** Bounds on what an unauthenticated sender controls, checked before any parsing (real headers are far below). */
 const MAX_SIGNATURE_HEADER_BYTES = 4096;
 const MAX_SIGNATURE_ENTRIES = 10;
-/** Real ids are about 30 characters; accepted ids are kept for the replay window, so their size is bounded too. */
+/** Accepted ids are kept for the replay window, so their size is bounded too. */
 const MAX_WEBHOOK_ID_LENGTH = 256;
 const MAX_TIMESTAMP_LENGTH = 32;
 
@@ -48,10 +37,7 @@ function headerLength(value: HeaderValue): number {
 	return value?.length ?? 0;
 }
 
-/**
- * A header sent twice reaches the node as an array or as one comma-joined string. Identical
- * copies are harmless; differing copies mean the signed value is ambiguous.
- */
+/** A header sent twice comes as an array or comma-joined: identical copies are harmless, differing ones ambiguous. */
 function singleValue(value: HeaderValue, name: string, maxLength: number): Checked<string> {
 	// A comma-joined copy of an acceptable value is at most twice as long, plus the separator.
 	if (headerLength(value) > 2 * maxLength + 2)
@@ -68,7 +54,7 @@ function singleValue(value: HeaderValue, name: string, maxLength: number): Check
 	return { ok: true, value: parts[0] };
 }
 
-/** Whitespace-separated entries, in one linear pass; stops counting past the limit. */
+/** Whitespace-separated entries, in one linear pass; undefined past the limit. */
 function splitEntries(header: string, limit: number): string[] | undefined {
 	const entries: string[] = [];
 	let start = -1;
@@ -91,8 +77,10 @@ function signatureValue(value: HeaderValue): Checked<string[]> {
 			reason: `webhook-signature header is longer than ${MAX_SIGNATURE_HEADER_BYTES} bytes`,
 		};
 	}
-	const joined = Array.isArray(value) ? value.join(' ') : (value ?? '');
-	const entries = splitEntries(joined, MAX_SIGNATURE_ENTRIES);
+	const entries = splitEntries(
+		Array.isArray(value) ? value.join(' ') : (value ?? ''),
+		MAX_SIGNATURE_ENTRIES,
+	);
 	if (entries === undefined) {
 		return {
 			ok: false,
@@ -139,18 +127,26 @@ export function checkTimestamp(
 	return { ok: true, value: seconds };
 }
 
-/** Drops the trailing commas a comma-joined duplicate header leaves on an entry (a loop: linear time). */
-function withoutTrailingCommas(entry: string): string {
-	let end = entry.length;
-	while (end > 0 && entry.charCodeAt(end - 1) === 0x2c) end--;
-	return entry.slice(0, end);
+/** The headers, then the timestamp window: what can be refused before any key is looked at. */
+export function checkHeaders(
+	headers: HeaderMap,
+	nowMs: number,
+	toleranceSeconds: number,
+): Checked<WebhookHeaders> {
+	const read = readWebhookHeaders(headers);
+	if (!read.ok) return read;
+	const timestamp = checkTimestamp(read.value.timestamp, nowMs, toleranceSeconds);
+	return timestamp.ok ? read : timestamp;
 }
 
 /** The well-formed 32-byte `v1` signatures among the entries; other versions (e.g. `v1a`) are ignored. */
 export function v1Signatures(entries: string[]): Buffer[] {
 	const signatures: Buffer[] = [];
 	for (const rawEntry of entries) {
-		const entry = withoutTrailingCommas(rawEntry);
+		// Drops the trailing commas a comma-joined duplicate header leaves (a loop: linear time).
+		let end = rawEntry.length;
+		while (end > 0 && rawEntry.charCodeAt(end - 1) === 0x2c) end--;
+		const entry = rawEntry.slice(0, end);
 		if (!entry.startsWith('v1,')) continue;
 		const encoded = entry.slice(3);
 		// 32 bytes are 44 base64 characters with padding, 43 without.
@@ -161,10 +157,7 @@ export function v1Signatures(entries: string[]): Buffer[] {
 	return signatures;
 }
 
-/**
- * HMAC-SHA256 over the exact bytes `<id>.<timestamp>.<raw body>`. Node hands header values over as latin1 (one
- * character per byte received), so encoding them as latin1 gives back the bytes that arrived.
- */
+/** HMAC-SHA256 over the bytes `<id>.<timestamp>.<raw body>`: node hands header values over as latin1, one per byte. */
 export function computeSignature(
 	key: Buffer,
 	id: string,
@@ -176,16 +169,8 @@ export function computeSignature(
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function isAscii(value: string): boolean {
-	for (let index = 0; index < value.length; index++) {
-		if (value.charCodeAt(index) > 0x7f) return false;
-	}
-	return true;
-}
-
 /** A header value as text for the output: its bytes read as UTF-8 when they are valid UTF-8, else as they came. */
 export function headerText(value: string): string {
-	if (isAscii(value)) return value;
 	try {
 		return utf8.decode(Buffer.from(value, 'latin1'));
 	} catch {
@@ -193,39 +178,28 @@ export function headerText(value: string): string {
 	}
 }
 
-/** True when any `v1` signature matches any key; every candidate is compared in constant time. */
-/** The keys that signed the delivery (every key is checked: no early exit on a match). */
+/** The keys that signed the delivery; every entry is compared with every key in constant time, no early exit. */
 function matchingKeys(keys: Buffer[], headers: WebhookHeaders, rawBody: Buffer): Buffer[] {
 	const candidates = v1Signatures(headers.signatures);
-	const matched: Buffer[] = [];
-	for (const key of keys) {
+	return keys.filter((key) => {
 		const expected = computeSignature(key, headers.id, headers.timestamp, rawBody);
 		let matches = false;
 		for (const candidate of candidates) {
 			// Both are SIGNATURE_BYTES long, as timingSafeEqual requires.
 			if (timingSafeEqual(expected, candidate)) matches = true;
 		}
-		if (matches) matched.push(key);
-	}
-	return matched;
-}
-
-interface VerifyOptions {
-	keys: Buffer[];
-	nowMs: number;
-	toleranceSeconds: number;
+		return matches;
+	});
 }
 
 /** Headers, timestamp window and signature, in that order; the first failure is returned. */
 export function verifyDelivery(
 	headers: HeaderMap,
 	rawBody: Buffer,
-	options: VerifyOptions,
+	options: { keys: Buffer[]; nowMs: number; toleranceSeconds: number },
 ): Verified {
-	const read = readWebhookHeaders(headers);
+	const read = checkHeaders(headers, options.nowMs, options.toleranceSeconds);
 	if (!read.ok) return read;
-	const timestamp = checkTimestamp(read.value.timestamp, options.nowMs, options.toleranceSeconds);
-	if (!timestamp.ok) return timestamp;
 	const matchedKeys = matchingKeys(options.keys, read.value, rawBody);
 	if (matchedKeys.length === 0) {
 		return { ok: false, reason: 'no valid webhook signature', signatureOnly: true };

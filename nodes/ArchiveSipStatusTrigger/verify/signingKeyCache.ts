@@ -1,37 +1,25 @@
-import { setBounded as setBoundedEntry } from '../../shared/boundedCache';
+import { setBounded } from '../../shared/boundedCache';
 import type { SigningKeys } from './secrets';
 
 /**
- * Signing keys read from a credential, reused for a few seconds by the production deliveries of this process.
- *
- * Reading a credential in a webhook call is not free: n8n loads and decrypts it from its database, and n8n 2.x
- * resolves its fields in an expression isolate of its own, which under a burst of deliveries is a cold one each
- * time. A delivery with well-formed, fresh headers whose signature matches none of the reused keys reads the
- * credential again before it is refused (at most once per FORCED_REREAD_INTERVAL_MS per credential, so forgeries
- * cannot make every request a credential read), so a secret added for rotation verifies at once; a secret removed
- * from the credential stops verifying within SIGNING_KEY_REUSE_MS.
- *
- * Reads are also shared while they run (`sharedRead`): a burst of deliveries arriving while the keys are being read
- * (or just after they expired) causes one read, not one per delivery.
+ * Signing keys reused for a few seconds by this process's production deliveries: each credential read makes n8n load
+ * and decrypt it (n8n 2.x in an expression isolate). A signature matching none of the reused keys rereads the
+ * credential at most once per FORCED_REREAD_INTERVAL_MS, so a secret added for rotation verifies at once and forgeries
+ * cannot make every request a credential read; a removed secret stops verifying within SIGNING_KEY_REUSE_MS.
  */
 export const SIGNING_KEY_REUSE_MS = 10_000;
 
 export const FORCED_REREAD_INTERVAL_MS = 5_000;
 
-/** More credentials than one n8n process serves triggers for; the oldest entry goes first. */
+/** More credentials than one n8n process serves triggers for. */
 const MAX_ENTRIES = 1000;
 
 const entries = new Map<string, { keys: SigningKeys; readAtMs: number }>();
 const forcedRereads = new Map<string, number>();
 const secretFingerprints = new Map<string, string>();
-/** Only reads under way: each entry goes when its read ends, so the map is bounded by the requests in progress. */
+/** Bounded by the requests in progress: each entry goes when its read ends. */
 const readsInFlight = new Map<string, Promise<unknown>>();
 
-function setBounded<V>(map: Map<string, V>, key: string, value: V): void {
-	setBoundedEntry(map, key, value, MAX_ENTRIES);
-}
-
-/** Keys read from the credential within the reuse window, or undefined. */
 export function recentSigningKeys(credentialId: string, nowMs: number): SigningKeys | undefined {
 	const entry = entries.get(credentialId);
 	if (!entry) return undefined;
@@ -43,7 +31,7 @@ export function recentSigningKeys(credentialId: string, nowMs: number): SigningK
 }
 
 export function rememberSigningKeys(credentialId: string, keys: SigningKeys, nowMs: number): void {
-	setBounded(entries, credentialId, { keys, readAtMs: nowMs });
+	setBounded(entries, credentialId, { keys, readAtMs: nowMs }, MAX_ENTRIES);
 }
 
 /** True (and counted) when the credential may be read again now to re-check a refused signature. */
@@ -51,21 +39,18 @@ export function takeForcedReread(credentialId: string, nowMs: number): boolean {
 	const last = forcedRereads.get(credentialId);
 	if (last !== undefined && nowMs - last >= 0 && nowMs - last < FORCED_REREAD_INTERVAL_MS)
 		return false;
-	setBounded(forcedRereads, credentialId, nowMs);
+	setBounded(forcedRereads, credentialId, nowMs, MAX_ENTRIES);
 	return true;
 }
 
 /** True when the credential's secrets (by fingerprint) differ from the ones last read for it. */
 export function secretsChanged(credentialKey: string, fingerprint: string): boolean {
 	if (secretFingerprints.get(credentialKey) === fingerprint) return false;
-	setBounded(secretFingerprints, credentialKey, fingerprint);
+	setBounded(secretFingerprints, credentialKey, fingerprint, MAX_ENTRIES);
 	return true;
 }
 
-/**
- * Runs `read` unless a read for the same key is under way, in which case its outcome is shared (`joined`). A read
- * that fails is not kept: the callers waiting on it fail with it, and the next caller reads again.
- */
+/** Runs `read` unless one for the key is under way, then shares it (`joined`); a failed read is not kept. */
 export async function sharedRead<T>(
 	key: string,
 	read: () => Promise<T>,
@@ -87,11 +72,7 @@ export function credentialReadsInFlight(): number {
 }
 
 /** Entries held by the process-wide maps, for tests. */
-export function signingKeyCacheSizes(): {
-	keys: number;
-	forcedRereads: number;
-	secretFingerprints: number;
-} {
+export function signingKeyCacheSizes() {
 	return {
 		keys: entries.size,
 		forcedRereads: forcedRereads.size,
