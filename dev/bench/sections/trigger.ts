@@ -6,7 +6,7 @@ import type { RunExecutionData } from '../../n8n/run-data';
 import { BURST_SIP_TOLERANCE_SECONDS } from '../../n8n/sip-start-refusal';
 import type { CredentialRef, WorkflowJson } from '../../n8n/workflows';
 import { combineLoads, runSenderLoad, type SenderLoadResult } from '../lib/senders';
-import { ratio } from '../lib/stats';
+import { ratio, round } from '../lib/stats';
 import {
 	carefulUserWorkflow,
 	minimalTriggerWorkflow,
@@ -406,7 +406,7 @@ async function checkExecutions(
 		p99Ms: measured.p99Ms,
 		meanMs: measured.meanMs,
 		maxMs: measured.maxMs,
-		eventsPerSecond: Math.round((measured.sent / measured.wallMs) * 1000),
+		eventsPerSecond: round((measured.sent / measured.wallMs) * 1000, 1),
 		errors: measured.errors,
 		statuses: measured.statuses,
 		executionsSucceeded: executions.length - failed - unfinished,
