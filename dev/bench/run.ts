@@ -4,7 +4,8 @@
  *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
  *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 2,4 --export-floor 1 --enrich-items 10000 --enrich-partners 500 --enrich-latency 50
  *   --enrich-ai-items 1000 --enrich-ai-distinct 1000
- *   --only returnAll,orgReturnAll,getByPid,enrichment,tokens,trigger,scheduledExport]`
+ *   --only returnAll,orgReturnAll,getByPid,enrichment,tokens,trigger,scheduledExport
+ *   --trigger-contenders ours,oursAfterSaved,careful,minimal,plain]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
  * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
@@ -35,7 +36,13 @@ import {
 } from '../../nodes/shared/n8n/limits';
 import { pagingWorkflows, runPaging, type PagingSetup } from './sections/returnAll';
 import { runTokensViaCli, runTokensViaWebhook } from './sections/tokens';
-import { runTrigger, TRIGGER_N8N_ENV, triggerWorkflows } from './sections/trigger';
+import {
+	runTrigger,
+	TRIGGER_KINDS,
+	TRIGGER_N8N_ENV,
+	triggerWorkflows,
+	type TriggerKind,
+} from './sections/trigger';
 import { runScheduledExport } from './sections/scheduledExport';
 import {
 	AI_ENRICHMENT,
@@ -104,6 +111,8 @@ interface BenchOptions {
 	enrichAiItems: number;
 	enrichAiDistinct: number;
 	only: Set<Section>;
+	/** Trigger section: the contenders measured (default all; e.g. ours,minimal to compare two without the rest). */
+	triggerContenders: TriggerKind[];
 }
 
 function parseOptions(argv: string[]): BenchOptions {
@@ -168,13 +177,20 @@ function parseOptions(argv: string[]): BenchOptions {
 		enrichAiItems: integer('enrich-ai-items', 1000),
 		enrichAiDistinct: 0,
 		only: new Set(only),
+		triggerContenders: (flags.get('trigger-contenders') ?? TRIGGER_KINDS.join(','))
+			.split(',')
+			.map((each) => each.trim()) as TriggerKind[],
 	};
+	for (const kind of options.triggerContenders)
+		if (!TRIGGER_KINDS.includes(kind))
+			throw new Error(`--trigger-contenders takes ${TRIGGER_KINDS.join(', ')}`);
 	options.enrichAiDistinct = Math.max(
 		1,
 		Math.min(options.enrichAiItems, integer('enrich-ai-distinct', options.enrichAiItems)),
 	);
 	flags.delete('n8n');
 	flags.delete('only');
+	flags.delete('trigger-contenders');
 	if (flags.size > 0)
 		throw new Error(`unknown flag(s): ${[...flags.keys()].map((name) => `--${name}`).join(', ')}`);
 	return options;
@@ -560,7 +576,7 @@ async function main(): Promise<void> {
 							rounds: options.rounds,
 							log,
 						},
-						trigger.targets(n8n),
+						trigger.targets(n8n).filter((each) => options.triggerContenders.includes(each.kind)),
 					);
 				});
 			}

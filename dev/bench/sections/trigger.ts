@@ -34,7 +34,8 @@ export const TRIGGER_N8N_ENV: Readonly<Record<string, string>> = {
 	NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
 };
 
-export type TriggerKind = 'ours' | 'oursAfterSaved' | 'careful' | 'minimal' | 'plain';
+export const TRIGGER_KINDS = ['ours', 'oursAfterSaved', 'careful', 'minimal', 'plain'] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 export interface TriggerCase {
 	kind: TriggerKind;
