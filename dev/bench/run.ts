@@ -4,7 +4,8 @@
  *   --cli-token-runs 10 --events 2000 --senders 20 --warmup 20 --rounds 4 --export-rows 100000
  *   --export-rounds 2 --export-warmup 1 --export-seed 5 --export-latency 50 --export-concurrencies 2,4 --export-floor 1 --enrich-items 10000 --enrich-partners 500 --enrich-latency 50
  *   --enrich-ai-items 1000 --enrich-ai-distinct 1000
- *   --only returnAll,orgReturnAll,getByPid,enrichment,tokens,trigger,scheduledExport]`
+ *   --only returnAll,orgReturnAll,getByPid,enrichment,tokens,trigger,scheduledExport
+ *   --trigger-contenders ours,oursAfterSaved,careful,minimal,plain]`
  *
  * Benchmarks of the package's nodes against n8n's built-in peers, in one real n8n (via the e2e harness) on the
  * emulators, over loopback only. `BENCH_N8N_ENV='{"NAME": "value"}'` adds environment variables to every n8n
@@ -24,7 +25,7 @@ import { request } from '../n8n/http';
 import { REPO_ROOT } from '../n8n/install';
 import { N8nInstance, type CredentialImport } from '../n8n/n8n';
 import { waitPastStartRefusal } from '../n8n/sip-start-refusal';
-import type { CredentialRef, WorkflowJson } from '../n8n/workflows';
+import type { CredentialRef } from '../n8n/workflows';
 import { idsOf } from './lib/importing';
 import { fetchAiToken } from './lib/tokens';
 import { renderResults, type BenchResults } from './lib/results';
@@ -35,7 +36,13 @@ import {
 } from '../../nodes/shared/n8n/limits';
 import { pagingWorkflows, runPaging, type PagingSetup } from './sections/returnAll';
 import { runTokensViaCli, runTokensViaWebhook } from './sections/tokens';
-import { runTrigger, triggerTargets } from './sections/trigger';
+import {
+	runTrigger,
+	TRIGGER_KINDS,
+	TRIGGER_N8N_ENV,
+	triggerWorkflows,
+	type TriggerKind,
+} from './sections/trigger';
 import { runScheduledExport } from './sections/scheduledExport';
 import {
 	AI_ENRICHMENT,
@@ -46,12 +53,8 @@ import {
 	runEnrichment,
 	type EnrichmentSetup,
 } from './sections/enrichment';
-import {
-	plainWebhookWorkflow,
-	sipTriggerWorkflow,
-	tokenCliWorkflow,
-	tokenServerWorkflow,
-} from './lib/workflows';
+import { placeFloorPackage } from './lib/floorPackage';
+import { tokenCliWorkflow, tokenServerWorkflow } from './lib/workflows';
 import { aiCredentialImport, orgCredentialImport } from '../n8n/credentials';
 
 const SECTIONS = [
@@ -108,6 +111,8 @@ interface BenchOptions {
 	enrichAiItems: number;
 	enrichAiDistinct: number;
 	only: Set<Section>;
+	/** Trigger section: the contenders measured (default all; e.g. ours,minimal to compare two without the rest). */
+	triggerContenders: TriggerKind[];
 }
 
 function parseOptions(argv: string[]): BenchOptions {
@@ -172,13 +177,20 @@ function parseOptions(argv: string[]): BenchOptions {
 		enrichAiItems: integer('enrich-ai-items', 1000),
 		enrichAiDistinct: 0,
 		only: new Set(only),
+		triggerContenders: (flags.get('trigger-contenders') ?? TRIGGER_KINDS.join(','))
+			.split(',')
+			.map((each) => each.trim()) as TriggerKind[],
 	};
+	for (const kind of options.triggerContenders)
+		if (!TRIGGER_KINDS.includes(kind))
+			throw new Error(`--trigger-contenders takes ${TRIGGER_KINDS.join(', ')}`);
 	options.enrichAiDistinct = Math.max(
 		1,
 		Math.min(options.enrichAiItems, integer('enrich-ai-distinct', options.enrichAiItems)),
 	);
 	flags.delete('n8n');
 	flags.delete('only');
+	flags.delete('trigger-contenders');
 	if (flags.size > 0)
 		throw new Error(`unknown flag(s): ${[...flags.keys()].map((name) => `--${name}`).join(', ')}`);
 	return options;
@@ -291,16 +303,22 @@ async function main(): Promise<void> {
 		? await startSandbox({ rows: 2000, benchMode: true })
 		: undefined;
 	// A copy of the built package (package.json, index.js, dist), so a rebuild during the run cannot change it.
+	// The section's own needs first, so that BENCH_N8N_ENV can still override them.
+	const n8nEnv = {
+		...(options.only.has('trigger') ? TRIGGER_N8N_ENV : {}),
+		...extraN8nEnv(),
+	};
 	const n8n = await N8nInstance.create({
 		version: options.n8nVersion,
 		packageMode: anyBuilt ? 'copy' : 'none',
-		env: extraN8nEnv(),
+		env: n8nEnv,
 	});
 	const results: BenchResults = {
 		generatedAt: new Date().toISOString(),
 		n8nVersion: n8n.version,
 		machine: machine(n8n),
 		options: { ...options, only: [...options.only] },
+		n8nEnv,
 		packageBuilt: built,
 		errors: [],
 	};
@@ -448,13 +466,17 @@ async function main(): Promise<void> {
 					tokenPath,
 				)
 			: undefined;
-		const plainPath = `bench-plain-${newId()}`;
-		const sipWorkflow =
-			options.only.has('trigger') && built.sip ? sipTriggerWorkflow(creds.sip.ref) : undefined;
-		const plainWorkflow = options.only.has('trigger') ? plainWebhookWorkflow(plainPath) : undefined;
-		const served = [tokenServer, sipWorkflow, plainWorkflow].filter(
-			(each): each is WorkflowJson => each !== undefined,
-		);
+		const sipSecret = String(creds.sip.data.signingSecret);
+		const trigger = options.only.has('trigger')
+			? triggerWorkflows({
+					sipCredential: creds.sip.ref,
+					secret: sipSecret,
+					packageBuilt: built.sip,
+				})
+			: undefined;
+		// The minimal community trigger is a package of the bench's own, loaded beside ours.
+		if (trigger) placeFloorPackage(n8n.userFolder);
+		const served = [...(tokenServer ? [tokenServer] : []), ...(trigger?.workflows ?? [])];
 		log('importing the workflows');
 		await n8n.importWorkflows([
 			...Object.values(returnAll),
@@ -521,7 +543,7 @@ async function main(): Promise<void> {
 				results.tokensCli = await runTokensViaCli(n8n, small, tokenCliId, options.cliTokenRuns);
 			});
 		}
-		if (tokenServer || plainWorkflow) {
+		if (served.length > 0) {
 			log('starting n8n (server) with the webhook workflows active');
 			await n8n.start();
 			if (tokenServer) {
@@ -535,19 +557,13 @@ async function main(): Promise<void> {
 					);
 				});
 			}
-			if (plainWorkflow) {
+			if (trigger) {
 				await guard('trigger', async () => {
-					const targets = triggerTargets(
-						n8n,
-						{ ours: sipWorkflow?.id, plain: plainWorkflow.id },
-						sipWorkflow?.nodes[0].webhookId,
-						plainPath,
-					);
-					const secrets = [String(creds.sip.data.signingSecret)];
+					const secrets = [sipSecret];
 					// Our trigger refuses deliveries until n8n's start + its tolerance (15 s): measured once past that.
-					const ours = targets.find((each) => each.workflowId === sipWorkflow?.id);
-					if (ours) {
-						const refusal = await waitPastStartRefusal(ours.url, secrets[0]);
+					const ourUrls = trigger.ourUrls(n8n);
+					if (ourUrls.length > 0) {
+						const refusal = await waitPastStartRefusal(ourUrls, secrets[0]);
 						log(`trigger: waited ${refusal.waitedMs} ms for the refusal after n8n's start`);
 					}
 					results.trigger = await runTrigger(
@@ -560,7 +576,7 @@ async function main(): Promise<void> {
 							rounds: options.rounds,
 							log,
 						},
-						targets,
+						trigger.targets(n8n).filter((each) => options.triggerContenders.includes(each.kind)),
 					);
 				});
 			}

@@ -3,7 +3,7 @@ import { enrichmentSection, type EnrichmentResult } from '../sections/enrichment
 import type { PagingResult } from '../sections/returnAll';
 import type { TokenRun } from '../sections/tokens';
 import type { ExportResult, ExportSummary } from '../sections/scheduledExport';
-import type { TriggerResult } from '../sections/trigger';
+import type { TriggerRatio, TriggerResult } from '../sections/trigger';
 import { formatCell, markdownTable, verdict } from './report';
 
 export interface BenchResults {
@@ -20,6 +20,8 @@ export interface BenchResults {
 		loadAverageAtEnd?: number[];
 	};
 	options: Record<string, unknown>;
+	/** Environment added to n8n's (the sections' needs and BENCH_N8N_ENV), beside the harness's own. */
+	n8nEnv?: Record<string, string>;
 	packageBuilt: { ai: boolean; org: boolean; sip: boolean };
 	returnAll?: PagingResult;
 	orgReturnAll?: PagingResult;
@@ -39,13 +41,20 @@ const METHOD = [
 	"- Node time = n8n's own `executionTime` of the node in the run data (`n8n execute --rawOutput`); execution = stoppedAt - startedAt; process = spawn to exit of `n8n execute` (start-up and printing the run data included).",
 	'- Memory: every case runs in its own `n8n execute` process group (n8n + task runners); /proc is sampled every 100 ms. "During node" = the largest summed VmRSS of the group between the node\'s startTime and startTime + executionTime, and its growth over the last sample before the node started. "Process peak" = the largest summed VmRSS over the whole process (n8n serialising the run for printing included); "above baseline" subtracts the same figure for a bare Manual Trigger -> NoOp execution. The fetch loop reports its own maxRSS and its RSS at start.',
 	'- Requests and token requests are counted by the emulators (server side).',
-	"- Trigger latency = request sent to response received at the sender (a fresh connection per delivery, as the emulator's sender does, 15 s timeout), after a warm-up; both workflows are active in the same running n8n and get the events in alternating rounds.",
+	"- Trigger latency = request sent to response received at the sender (a fresh connection per delivery, as the emulator's sender does, 15 s timeout), after a warm-up; every contender's workflow is active in the same running n8n and they get the events in alternating rounds.",
 ].join('\n');
 
 export function renderResults(results: BenchResults): string {
 	const parts = [
 		`# Benchmarks (n8n ${results.n8nVersion}, ${results.generatedAt})`,
 		`Machine: ${results.machine.cpu}, ${results.machine.cores} cores, ${results.machine.memoryGiB} GiB; n8n on Node ${results.machine.n8nNode}, bench on Node ${results.machine.benchNode}. Load average at start ${results.machine.loadAverageAtStart.join(' / ')}, at end ${results.machine.loadAverageAtEnd?.join(' / ') ?? '?'}. Total ${results.totalSeconds ?? '?'} s.`,
+		`n8n environment added by the bench: ${
+			results.n8nEnv && Object.keys(results.n8nEnv).length > 0
+				? Object.entries(results.n8nEnv)
+						.map(([name, value]) => `\`${name}=${value}\``)
+						.join(', ')
+				: 'none'
+		} (besides the harness's, dev/n8n/n8n.ts; on 1.x it turns task runners on unless N8N_RUNNERS_ENABLED is given).`,
 		METHOD,
 		results.returnAll ? returnAllSection(results.returnAll) : '',
 		results.orgReturnAll ? returnAllSection(results.orgReturnAll) : '',
@@ -237,7 +246,21 @@ function getByPidSection(result: GetByPidResult): string {
 	].join('\n\n');
 }
 
-function triggerSection(result: TriggerResult): string {
+const TRIGGER_KIND_LABELS: Record<TriggerRatio['contender'], string> = {
+	ours: 'Ours (Immediately)',
+	oursAfterSaved: 'Ours (After the Event Is Saved)',
+	careful: "Careful user's workflow",
+	minimal: 'Minimal community trigger',
+	plain: "n8n's Webhook node",
+};
+
+/** "1.2 met (target ≥ 1)" or "0.8 MISSED (target ≥ 1)": `verdict` for figures that must reach a floor. */
+function atLeast(value: number, limit: number): string {
+	if (!Number.isFinite(value)) return `n/a (target ≥ ${limit})`;
+	return `${formatCell(value)} ${value >= limit ? 'met' : 'MISSED'} (target ≥ ${limit})`;
+}
+
+export function triggerSection(result: TriggerResult): string {
 	const table = markdownTable(
 		[
 			'Contender',
@@ -255,6 +278,7 @@ function triggerSection(result: TriggerResult): string {
 			'Executions failed',
 			'Executions unfinished',
 			'Lost',
+			'Bad deliveries',
 		],
 		result.cases.map((each) => [
 			each.contender,
@@ -274,16 +298,37 @@ function triggerSection(result: TriggerResult): string {
 			each.executionsFailed,
 			each.executionsUnfinished,
 			each.lost,
+			each.refusals
+				? `${Object.entries(each.refusals.statuses)
+						.map(([name, status]) => `${name} ${status}`)
+						.join(', ')}; ran ${each.refusals.ran}${each.refusals.ok ? '' : ' FAILED'}`
+				: '–',
+		]),
+	);
+	const ratios = markdownTable(
+		['Ratio', 'p50', 'p99', 'Events/s', 'Target'],
+		result.ratios.map((each) => [
+			`${TRIGGER_KIND_LABELS[each.contender]} / ${TRIGGER_KIND_LABELS[each.over]}`,
+			each.p50,
+			each.p99,
+			each.eventsPerSecond,
+			each.target === undefined
+				? '–'
+				: `p50 and p99 ${verdict(Math.max(each.p50, each.p99), each.target)}; events/s ${atLeast(each.eventsPerSecond, 1)}`,
 		]),
 	);
 	const errors = result.cases.flatMap((each) =>
 		each.firstError ? [`${each.contender}: ${each.firstError}`] : [],
 	);
+	const refusalsFailed = result.cases.filter((each) => each.refusals && !each.refusals.ok);
 	return [
 		'## Trigger under concurrent senders',
 		table,
-		`Warm-up: ${result.warmupEvents} events per workflow first (in the execution counts, not in the latencies); then ${result.rounds} rounds alternating between the workflows.`,
-		`Our p50 / Webhook p50: ${verdict(result.p50Ratio, 1.2)}. Our p99 / Webhook p99: ${verdict(result.p99Ratio, 1.2)}. Our mean / Webhook mean: ${result.meanRatio ?? '–'} (each sender waits for its answer, so mean latency = senders / events per second).`,
+		ratios,
+		`Warm-up: ${result.warmupEvents} events per workflow first (in the execution counts, not in the latencies); then ${result.rounds} rounds alternating between the workflows, each round starting with the next one. Ours and the careful user's Code node take a Timestamp Tolerance of ${result.toleranceSeconds} s. Bad deliveries, before the warm-up: one signed with another secret, one signed right but an hour old; each must be answered 401 and its event must not reach the node after the trigger ("ran"). Each sender waits for its answer, so mean latency = senders / events per second.`,
+		...(refusalsFailed.length
+			? [`REFUSAL CHECK FAILED: ${refusalsFailed.map((each) => each.contender).join('; ')}`]
+			: []),
 		...(errors.length ? [`First errors: ${errors.join('; ')}`] : []),
 	].join('\n\n');
 }

@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { parse, print } from 'graphql';
 
 import { AI_VIEWS } from '../../../nodes/ArchiveAiMetadata/api/views';
+import { carefulVerifierCode } from './carefulVerifier';
 import { BURST_SIP_TOLERANCE_SECONDS, withE2eTolerance } from '../../n8n/sip-start-refusal';
 import {
 	chainWorkflow,
 	code,
+	graphWorkflow,
 	manualWorkflow,
 	node,
 	PACKAGE_NODE_TYPES,
@@ -343,31 +345,123 @@ export function tokenServerWorkflow(credentials: TokenCredentials, path: string)
 	]);
 }
 
+/** The bench-only floor package (dev/bench/floorNode) and its node types. */
+export const FLOOR_PACKAGE_NAME = 'n8n-nodes-bench-floor';
+const FLOOR_NODE_TYPE = `${FLOOR_PACKAGE_NAME}.benchFloor`;
+const FLOOR_WEBHOOK_NODE_TYPE = `${FLOOR_PACKAGE_NAME}.benchWebhookFloor`;
+
 export const SIP_TRIGGER_NODE = 'SIP Status';
 export const PLAIN_WEBHOOK_NODE = 'Webhook';
+/** The node after each trigger bench contender's trigger: its items carry the events that ran. */
+export const TRIGGER_DONE_NODE = 'Done';
 
-export function sipTriggerWorkflow(secretCredential: CredentialRef): WorkflowJson {
-	return chainWorkflow('bench sip trigger', [
+/** Our trigger -> NoOp; `respond` sets the trigger's Respond parameter (default: the node's, Immediately). */
+export function sipTriggerWorkflow(
+	secretCredential: CredentialRef,
+	respond?: 'immediately' | 'afterSaved',
+): WorkflowJson {
+	return chainWorkflow(`bench sip trigger${respond ? ` (${respond})` : ''}`, [
 		node(
 			SIP_TRIGGER_NODE,
 			PACKAGE_NODE_TYPES.sipStatusTrigger,
 			// n8n refuses deliveries until its start + the tolerance: the bench sends once past that (run.ts).
-			{ options: withE2eTolerance({}, BURST_SIP_TOLERANCE_SECONDS) },
+			{
+				...(respond ? { respond } : {}),
+				options: withE2eTolerance({}, BURST_SIP_TOLERANCE_SECONDS),
+			},
 			{
 				typeVersion: SIP_TRIGGER_VERSION,
 				credentials: { archiveSipWebhookApi: secretCredential },
 				webhookId: randomUUID(),
 			},
 		),
-		node('Done', 'n8n-nodes-base.noOp', {}),
+		node(TRIGGER_DONE_NODE, 'n8n-nodes-base.noOp', {}),
 	]);
 }
 
 export function plainWebhookWorkflow(path: string): WorkflowJson {
 	return chainWorkflow('bench plain webhook', [
 		webhookTrigger(PLAIN_WEBHOOK_NODE, { path, responseMode: 'onReceived' }),
-		node('Done', 'n8n-nodes-base.noOp', {}),
+		node(TRIGGER_DONE_NODE, 'n8n-nodes-base.noOp', {}),
 	]);
+}
+
+/** The bench-only webhook floor (dev/bench/floorNode/BenchWebhookFloor.node.js) -> NoOp; URL `<webhookId>/bench-floor`. */
+export function minimalTriggerWorkflow(): WorkflowJson {
+	return chainWorkflow('bench minimal community trigger', [
+		node(
+			'Bench Webhook Floor',
+			FLOOR_WEBHOOK_NODE_TYPE,
+			{},
+			{ typeVersion: 2, webhookId: randomUUID() },
+		),
+		node(TRIGGER_DONE_NODE, 'n8n-nodes-base.noOp', {}),
+	]);
+}
+
+export const CAREFUL_WEBHOOK_NODE = 'Webhook (Raw Body)';
+export const CAREFUL_VERIFY_NODE = 'Verify Signature';
+
+/**
+ * What a careful user builds from n8n's own nodes instead of our trigger: Webhook (POST, Raw Body, Respond "Using
+ * Respond to Webhook Node") -> Code (verifies the Standard Webhooks signature, carefulVerifier.ts) -> If verified ->
+ * Respond to Webhook 204 (no data) -> NoOp, else Respond to Webhook 401 (no data). Needs
+ * NODE_FUNCTION_ALLOW_BUILTIN=crypto.
+ */
+export function carefulUserWorkflow(
+	path: string,
+	secret: string,
+	toleranceSeconds: number,
+): WorkflowJson {
+	const respond = (name: string, responseCode: number) =>
+		node(
+			name,
+			'n8n-nodes-base.respondToWebhook',
+			{ respondWith: 'noData', options: { responseCode } },
+			{ typeVersion: 1.5 },
+		);
+	return graphWorkflow(
+		'bench careful user webhook',
+		[
+			node(
+				CAREFUL_WEBHOOK_NODE,
+				'n8n-nodes-base.webhook',
+				{ httpMethod: 'POST', path, responseMode: 'responseNode', options: { rawBody: true } },
+				{ typeVersion: 2, webhookId: randomUUID() },
+			),
+			code(CAREFUL_VERIFY_NODE, carefulVerifierCode(secret, toleranceSeconds)),
+			node(
+				'Verified?',
+				'n8n-nodes-base.if',
+				{
+					conditions: {
+						options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+						conditions: [
+							{
+								id: randomUUID(),
+								leftValue: '={{ $json.verified }}',
+								rightValue: '',
+								operator: { type: 'boolean', operation: 'true', singleValue: true },
+							},
+						],
+						combinator: 'and',
+					},
+					options: {},
+				},
+				{ typeVersion: 2.2 },
+			),
+			respond('Accept (204)', 204),
+			respond('Refuse (401)', 401),
+			node(TRIGGER_DONE_NODE, 'n8n-nodes-base.noOp', {}),
+		],
+		[
+			{ from: CAREFUL_WEBHOOK_NODE, to: CAREFUL_VERIFY_NODE },
+			{ from: CAREFUL_VERIFY_NODE, to: 'Verified?' },
+			{ from: 'Verified?', to: 'Accept (204)', output: 0 },
+			{ from: 'Verified?', to: 'Refuse (401)', output: 1 },
+			{ from: 'Accept (204)', to: TRIGGER_DONE_NODE },
+		],
+	);
 }
 
 export const EXPORT_VIEW = 'speech_tasks';
@@ -447,10 +541,6 @@ export function ourExportWorkflow(
 		...csvToDiskNodes(plan.csvPath),
 	]);
 }
-
-/** The bench-only floor package (dev/bench/floorNode) and its node type. */
-export const FLOOR_PACKAGE_NAME = 'n8n-nodes-bench-floor';
-const FLOOR_NODE_TYPE = `${FLOOR_PACKAGE_NAME}.benchFloor`;
 
 /**
  * The export's floor: the same flow as ours with the trigger replaced by one that only emits rows it has parsed

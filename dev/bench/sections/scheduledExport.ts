@@ -4,12 +4,13 @@ import * as path from 'node:path';
 
 import type { Sandbox } from '../../emulators';
 import { ResponseCache } from '../../emulators/core/responseCache';
-import { ensureN8nInstall, REPO_ROOT } from '../../n8n/install';
-import { communityPackageDir, N8nInstance, type CredentialImport } from '../../n8n/n8n';
+import { ensureN8nInstall } from '../../n8n/install';
+import { N8nInstance, type CredentialImport } from '../../n8n/n8n';
 import type { CredentialRef, WorkflowJson } from '../../n8n/workflows';
 import { DEFAULT_TRIGGER_CONCURRENCY } from '../../../nodes/shared/n8n/limits';
 import { runBarePager } from '../lib/barePager';
 import { countsSince, snapshot } from '../lib/counters';
+import { placeFloorPackage } from '../lib/floorPackage';
 import { cpuInWindow, GroupMemorySampler, mebibytes, memoryInWindow } from '../lib/memory';
 import { median, ratio, round } from '../lib/stats';
 import {
@@ -17,7 +18,6 @@ import {
 	EXPORT_PAGE_SIZE,
 	EXPORT_POLL_SECONDS,
 	EXPORT_VIEW,
-	FLOOR_PACKAGE_NAME,
 	floorExportWorkflow,
 	ourExportWorkflow,
 	SPEECH_TASK_EXPORT_COLUMNS,
@@ -536,15 +536,6 @@ async function runFetchFloor(
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });
 	}
-}
-
-/** The floor package (dev/bench/floorNode) into an n8n user folder, where n8n loads community packages from. */
-function placeFloorPackage(userFolder: string): void {
-	fs.cpSync(
-		path.join(REPO_ROOT, 'dev', 'bench', 'floorNode'),
-		communityPackageDir(userFolder, FLOOR_PACKAGE_NAME),
-		{ recursive: true },
-	);
 }
 
 const floorRowsText = new WeakMap<Sandbox, string>();
