@@ -63,7 +63,7 @@ export async function loadSchemaUnlessRefused(
 export function withDocumentedNamesHint<T>(error: T, view: ResolvedView): T {
 	if (view.live || !isGraphqlRefusal(error)) return error;
 	const apiError = error as unknown as NodeApiError;
-	const names = [view.definition.documentedName, ...view.definition.aliases].join(' or ');
+	const names = [view.definition.key, ...view.definition.aliases].join(' or ');
 	const hint =
 		`The API does not allow introspection for this account, so the node used the documented names: view ${names}` +
 		` (here "${view.rootField}"), columns ${view.columns.join(', ')}. If the API names a column differently` +
@@ -83,8 +83,8 @@ export async function probeRootField(
 	key: AiViewKey,
 ): Promise<string> {
 	const definition = AI_VIEWS[key];
-	if (definition.aliases.length === 0) return definition.documentedName;
-	for (const name of [definition.documentedName, ...definition.aliases]) {
+	if (definition.aliases.length === 0) return definition.key;
+	for (const name of [definition.key, ...definition.aliases]) {
 		const document = buildRootFieldQuery({
 			operationName: 'ProbeView',
 			rootField: name,
@@ -98,5 +98,5 @@ export async function probeRootField(
 			if (!isGraphqlRefusal(error)) throw asApiError(ctx, error);
 		}
 	}
-	return definition.documentedName;
+	return definition.key;
 }

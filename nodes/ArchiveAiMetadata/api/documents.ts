@@ -7,7 +7,7 @@ import { buildRootFieldQuery } from '../../shared/graphql/documents';
 import type { QueryArgument } from '../../shared/graphql/documents';
 import { outputChoiceOf, parameterError } from '../../shared/n8n/params';
 import type { ParameterContext } from '../../shared/n8n/params';
-import { stableOrderBy } from './views';
+import { documentedArgumentTypes, stableOrderBy } from './views';
 import type { ResolvedView } from './views';
 
 /**
@@ -37,7 +37,7 @@ interface ViewQuery {
 export function buildViewQuery(view: ResolvedView, query: ViewQuery): DocumentNode {
 	const argumentsWithTypes: QueryArgument[] = query.arguments.map((argument) => ({
 		name: argument,
-		type: view.argumentTypes[argument] ?? fallbackArgumentType(view, argument),
+		type: view.argumentTypes[argument] ?? documentedType(view.rootField, argument),
 	}));
 	return buildRootFieldQuery({
 		operationName: query.operationName,
@@ -47,11 +47,10 @@ export function buildViewQuery(view: ResolvedView, query: ViewQuery): DocumentNo
 	});
 }
 
-function fallbackArgumentType(view: ResolvedView, argument: string): string {
-	if (argument === 'limit' || argument === 'offset') return 'Int';
-	if (argument === 'where') return `${view.rootField}_bool_exp`;
-	if (argument === 'order_by') return `[${view.rootField}_order_by!]`;
-	throw new Error(`Unknown argument ${argument}`);
+function documentedType(rootField: string, argument: string): string {
+	const type = documentedArgumentTypes(rootField)[argument];
+	if (type === undefined) throw new Error(`Unknown argument ${argument}`);
+	return type;
 }
 
 function operationOf(
