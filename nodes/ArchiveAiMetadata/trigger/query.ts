@@ -4,9 +4,9 @@ import { fieldsFor } from '../api/documents';
 import { readMappedRows, readRows } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
 import type { ResolvedView } from '../api/views';
-import { afterCursorFilter, cursorOrder, rowIdentity } from './cursor';
+import { cursorOrder, rowIdentity } from './cursor';
 import { timestampMicros } from './lateRows';
-import type { Cursor, CursorColumns } from './cursor';
+import type { CursorColumns } from './cursor';
 import type { TriggerSettings } from './settings';
 
 /**
@@ -75,17 +75,14 @@ export async function fetchNewest(
 	);
 }
 
-/** Where a poll reads: after the (time, key) cursor (no memory, or no window), or the window span above the floor. */
+/** Where a poll reads: the window span before the watermark, above the memory's floor. */
 export function positionFilter(
-	cursor: Cursor,
+	floor: string | null,
 	columns: CursorColumns,
-	windowStartIso: string | undefined,
+	windowStartIso: string,
 ): IDataObject {
-	if (!cursor.memory || windowStartIso === undefined) return afterCursorFilter(cursor, columns);
 	const span: IDataObject = { [columns.time]: { _gte: windowStartIso } };
-	return cursor.memory.floor === null
-		? span
-		: { _and: [span, { [columns.time]: { _gt: cursor.memory.floor } }] };
+	return floor === null ? span : { _and: [span, { [columns.time]: { _gt: floor } }] };
 }
 
 /** A row a poll read, with its identity (`rowIdentity`, hashed for the memory) and its time in µs, read once. */
