@@ -28,22 +28,11 @@ export async function createAiMetadataClient(
 	return await GraphqlClient.create(ctx, AI_METADATA_SERVICE, options);
 }
 
-/** A client plus the live schema of its endpoint (introspected once per credential and endpoint, then cached). */
-export async function connectAiMetadata(
-	ctx: RequestContext,
-	options: TransportOptions = {},
-): Promise<AiMetadataConnection> {
-	const client = await createAiMetadataClient(ctx, options);
-	const schema = await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
-	return { client, schema };
-}
-
 /**
- * Hasura can forbid introspection per role. Then the schema cannot be read, and the node and the trigger work
- * with the documented names, leaving it to the server to judge each query.
+ * The live schema (introspected once per credential and endpoint, then cached), or undefined when the API refuses
+ * introspection (Hasura can forbid it per role): then the node and the trigger work with the documented names,
+ * leaving it to the server to judge each query. Other failures (HTTP, network) throw.
  */
-
-/** The live schema, or undefined when the API refuses introspection; other failures (HTTP, network) throw. */
 export async function loadSchemaUnlessRefused(
 	ctx: RequestContext,
 	client: GraphqlClient,

@@ -5,8 +5,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { fetchAllByOffset } from '../../shared/graphql/pagination';
 import type { GraphqlClient, RequestContext } from '../../shared/graphql/client';
 import { DEFAULT_MAX_RETRIES } from '../../shared/n8n/limits';
+import { loadSchema } from '../../shared/graphql/schemaCache';
 import {
-	connectAiMetadata,
+	AI_METADATA_SERVICE,
 	createAiMetadataClient,
 	loadSchemaUnlessRefused,
 	probeRootField,
@@ -97,9 +98,13 @@ export class AiSession {
 
 	/** For the operations that need the live schema (Custom Query, Download Files): a refused introspection fails. */
 	async connect(maxRetries = DEFAULT_MAX_RETRIES): Promise<AiMetadataConnection> {
-		return await memoized(this.connections, maxRetries, () =>
-			connectAiMetadata(this.ctx, { retry: { maxRetries } }),
-		);
+		return await memoized(this.connections, maxRetries, async () => {
+			const client = await createAiMetadataClient(this.ctx, { retry: { maxRetries } });
+			return {
+				client,
+				schema: await loadSchema(this.ctx, client, AI_METADATA_SERVICE.credentialType),
+			};
+		});
 	}
 
 	/** For the view operations: the view's live names, or the documented ones when introspection is refused. */
@@ -148,29 +153,16 @@ export interface ReadRequest {
 
 /**
  * Reads rows of the view with limit/offset pages, checked against the live schema first when there is one (a
- * problem names the parameter behind it). Pages run concurrently up to `concurrency` and come back in offset order.
+ * problem names the parameter behind it). Pages run concurrently up to `concurrency` and come back in offset order;
+ * `mapPage` maps each page's rows as it arrives, while later pages are still on their way.
  */
-export async function readRows(
+export async function readRows<T = IDataObject>(
 	ctx: RequestContext,
 	source: ViewSource,
 	itemIndex: number,
 	request: ReadRequest,
 	names: ParameterNames,
-): Promise<IDataObject[]> {
-	return await readMappedRows(ctx, source, itemIndex, request, names, (rows) => rows);
-}
-
-/**
- * `readRows`, with each page's rows mapped as soon as that page arrives (`mapPage`), while later pages are still
- * on their way: work per row then costs the reader no time of its own.
- */
-export async function readMappedRows<T>(
-	ctx: RequestContext,
-	source: ViewSource,
-	itemIndex: number,
-	request: ReadRequest,
-	names: ParameterNames,
-	mapPage: (rows: IDataObject[]) => T[],
+	mapPage: (rows: IDataObject[]) => T[] = (rows) => rows as T[],
 ): Promise<T[]> {
 	const { view, client } = source;
 	const document = buildViewQuery(view, {

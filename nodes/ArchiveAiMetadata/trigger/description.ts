@@ -5,20 +5,13 @@ import {
 	optionsCollection,
 } from '../../shared/n8n/descriptions';
 import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
+import type { AiViewKey } from '../api/views';
 import { viewOutputParameter } from '../actions/common';
 import { DEFAULT_TRIGGER_CONCURRENCY } from '../../shared/n8n/limits';
 
-/** Views the trigger can watch: each has a time that moves when a row is new or changed. */
-export const TRIGGER_VIEWS = [
-	'face_tasks',
-	'image_tasks',
-	'face_matches',
-	'image_matches',
-	'refset_persons',
-	'speech_tasks',
-	'ner_tasks',
-] as const;
-export type TriggerView = (typeof TRIGGER_VIEWS)[number];
+/** Views the trigger can watch: all, as each has a time that moves when a row is new or changed. */
+export const TRIGGER_VIEWS = AI_VIEW_KEYS;
+export type TriggerView = AiViewKey;
 
 export const TASK_VIEWS: TriggerView[] = ['face_tasks', 'image_tasks', 'speech_tasks', 'ner_tasks'];
 /** Views with a content partner column (all but the reference set). */

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { fieldsFor } from '../api/documents';
-import { readMappedRows, readRows } from '../api/viewSource';
+import { readRows } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
 import type { ResolvedView } from '../api/views';
 import { cursorOrder, rowIdentity } from './cursor';
@@ -108,7 +108,7 @@ export async function fetchOrdered(
 	maxRows: number,
 ): Promise<OrderedRow[]> {
 	const columns = cursorColumnsOf(source.view);
-	const rows = await readMappedRows(
+	const rows = await readRows(
 		ctx,
 		source,
 		0,
