@@ -45,7 +45,7 @@ export function windowStart(watermarkMicros: number, windowMinutes: number): num
 }
 
 /** The hash a memory entry keeps of a row's identity (`rowIdentity`: its time and key columns). */
-export function identityHash(identity: string): string {
+function identityHash(identity: string): string {
 	return createHash('sha256').update(identity).digest('base64url').slice(0, 11);
 }
 
@@ -53,19 +53,21 @@ function entryTime(entry: string): number {
 	return parseInt(entry.slice(0, entry.indexOf('.')), 36);
 }
 
-function entryHash(entry: string): string {
-	return entry.slice(entry.indexOf('.') + 1);
-}
-
-export function rememberedHashes(memory: EmittedMemory): Set<string> {
-	return new Set(memory.entries.map(entryHash));
-}
-
-/** The newest time (µs) the memory holds, or -Infinity: rows after it cannot be remembered. */
-export function newestRemembered(memory: EmittedMemory): number {
-	let newest = Number.NEGATIVE_INFINITY;
-	for (const entry of memory.entries) newest = Math.max(newest, entryTime(entry));
-	return newest;
+/**
+ * The rows the memory does not hold. Only a row at or before the newest remembered time can be held (a row's
+ * identity includes its time), so the rows after it are not hashed.
+ */
+export function notRemembered<T extends { identity: string; micros: number | undefined }>(
+	rows: T[],
+	memory: EmittedMemory,
+): T[] {
+	if (memory.entries.length === 0) return rows;
+	const remembered = new Set(memory.entries.map((entry) => entry.slice(entry.indexOf('.') + 1)));
+	const newest = memory.entries.reduce((max, entry) => Math.max(max, entryTime(entry)), -Infinity);
+	return rows.filter(
+		({ identity, micros }) =>
+			(micros !== undefined && micros > newest) || !remembered.has(identityHash(identity)),
+	);
 }
 
 /** A row to remember: its time in µs and its identity text (hashed only if the row stays in the memory). */

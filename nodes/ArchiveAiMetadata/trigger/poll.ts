@@ -8,10 +8,8 @@ import { canConfirmRuns, claimPoll, emitConfirmed, settlePendingRun } from './ru
 import {
 	MAX_REMEMBERED_ROWS,
 	microsToIso,
+	notRemembered,
 	remember,
-	identityHash,
-	newestRemembered,
-	rememberedHashes,
 	timestampMicros,
 	windowStart,
 } from './lateRows';
@@ -39,8 +37,8 @@ export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutio
 	const settings = readSettings(ctx);
 	if (ctx.getMode() === 'manual') return await latestForManualRun(ctx, settings);
 
-	const claim = claimPoll(ctx, settings.reemitAfterMinutes * 60_000);
-	if (!claim) {
+	const release = claimPoll(ctx, settings.reemitAfterMinutes * 60_000);
+	if (!release) {
 		ctx.logger.debug(
 			'Archive AI Metadata Trigger: the last poll is still under way; this poll time is skipped',
 			{ workflowId: ctx.getWorkflow().id, node: ctx.getNode().name },
@@ -50,7 +48,7 @@ export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutio
 	try {
 		return await pollOnce(ctx, settings);
 	} finally {
-		claim.release();
+		release();
 	}
 }
 
@@ -90,7 +88,7 @@ async function pollOnce(
 		settings,
 		settings.maxRecordsPerPoll + cursor.memory.entries.length,
 	);
-	const fresh = notEmittedYet(rows, cursor.memory).slice(0, settings.maxRecordsPerPoll);
+	const fresh = notRemembered(rows, cursor.memory).slice(0, settings.maxRecordsPerPoll);
 	if (fresh.length === 0) return null;
 	// Shaped first: a row that cannot be emitted must not be remembered as emitted.
 	const items = emit(
@@ -129,20 +127,6 @@ function runStillGoing(
 		);
 	}
 	return false;
-}
-
-/**
- * The rows the memory does not hold. Only a row at or before the newest remembered time can be held (a row's
- * identity includes its time), so the rows after it are not hashed.
- */
-function notEmittedYet(rows: OrderedRow[], memory: EmittedMemory): OrderedRow[] {
-	if (memory.entries.length === 0) return rows;
-	const remembered = rememberedHashes(memory);
-	const newest = newestRemembered(memory);
-	return rows.filter(
-		({ identity, micros }) =>
-			(micros !== undefined && micros > newest) || !remembered.has(identityHash(identity)),
-	);
 }
 
 /**

@@ -14,31 +14,10 @@ import {
 	TRIGGER_VIEWS,
 	VIEWS_WITH_CP,
 } from './description';
-import type { TriggerView } from './description';
 import { fieldSelectionOf } from '../api/documents';
-import type { FieldSelection } from '../api/documents';
 
-export interface TriggerSettings {
-	view: TriggerView;
-	/** Empty: every status (and always empty for match views, which have none). */
-	statuses: string[];
-	/** Empty: every content partner. */
-	contentPartners: string[];
-	/** Output; Selected Fields are checked against the live view at poll time. */
-	selection: FieldSelection;
-	emitAs: 'eachRecord' | 'oneItem';
-	maxRecordsPerPoll: number;
-	/** "Start From" as a UTC ISO string. */
-	startFrom?: string;
-	pageSize: number;
-	concurrency: number;
-	maxRetries: number;
-	keepRawJson: boolean;
-	/** "Late Rows Window" in minutes. */
-	lateRowsWindowMinutes: number;
-	/** "Re-Emit Unfinished Run After" in minutes. */
-	reemitAfterMinutes: number;
-}
+/** The trigger's parameters, read and checked once per poll. */
+export type TriggerSettings = ReturnType<typeof readSettings>;
 
 /** A list parameter that may also arrive from an expression as "a, b" text or a single value. */
 function textList(ctx: IPollFunctions, parameter: string, value: unknown): string[] {
@@ -114,7 +93,7 @@ function windowMinutes(ctx: IPollFunctions, value: unknown): number {
 }
 
 /** Reads and checks every parameter before any request is made. */
-export function readSettings(ctx: IPollFunctions): TriggerSettings {
+export function readSettings(ctx: IPollFunctions) {
 	const view = oneOf(ctx, 'View', ctx.getNodeParameter('view'), TRIGGER_VIEWS);
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const statuses = TASK_VIEWS.includes(view)
@@ -122,10 +101,12 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 		: [];
 	return {
 		view,
+		// Empty: every status, or every content partner.
 		statuses,
 		contentPartners: VIEWS_WITH_CP.includes(view)
 			? textList(ctx, 'Content Partner Names or IDs', ctx.getNodeParameter('contentPartners', []))
 			: [],
+		// Selected Fields are checked against the live view at poll time.
 		selection: fieldSelectionOf(ctx, 0, ctx.getNodeParameter('output', 'simplified'), () =>
 			textList(ctx, 'Field Names or IDs', ctx.getNodeParameter('fields', [])),
 		),
