@@ -1,10 +1,10 @@
 /**
- * Which network addresses a download may reach. Written out by hand: a community node may not import node:net.
- * Addresses come either from a URL's host (the WHATWG URL parser has already turned `127.1`, `2130706433` and
- * `0x7f.1` into `127.0.0.1`, and IPv6 into its compressed form) or from the socket a response arrived on.
+ * Which network addresses a download may reach, by hand: a community node may not import node:net. Addresses come
+ * from a URL's host (the URL parser has already turned `127.1`, `2130706433` and `0x7f.1` into `127.0.0.1`, and
+ * IPv6 into its compressed form) or from the socket a response arrived on.
  */
 
-/** Why an address is not on the public internet, in words fit for an error message; undefined when it is public. */
+/** Why an address is not on the public internet, in words fit for an error message. */
 type AddressKind =
 	| 'loopback'
 	| 'private'
@@ -70,7 +70,6 @@ function inRange(parts: number[], range: Range, partBits: number): boolean {
 	return true;
 }
 
-/** `a.b.c.d` with each part 0-255, or undefined. */
 function parseIpv4(text: string): number[] | undefined {
 	if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(text)) return undefined;
 	const parts = ipv4(text);
@@ -142,7 +141,6 @@ function classifyIpv6(groups: number[]): AddressKind | undefined {
 	return IPV6_RANGES.find((range) => inRange(groups, range, 16))?.kind;
 }
 
-/** Whether a text is an IP address at all (IPv4 dotted, or IPv6 with or without brackets). */
 export function isIpAddress(text: string): boolean {
 	return parseIpv4(text) !== undefined || parseIpv6(text) !== undefined;
 }

@@ -4,46 +4,40 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
-import type { QueryArgument } from '../../shared/graphql/documents';
 import { outputChoiceOf, parameterError } from '../../shared/n8n/params';
 import type { ParameterContext } from '../../shared/n8n/params';
 import { documentedArgumentTypes, stableOrderBy } from './views';
 import type { ResolvedView } from './views';
 
 /**
- * What a view query asks and its document: conditions, the order and the columns, checked against the view's live
- * names so a wrong name is reported with its parameter before anything is sent; the document built as AST from the
- * view's live argument types and validated against the live schema.
+ * View queries: conditions, order and columns checked against the view's live names (a wrong name is reported
+ * with its parameter before anything is sent), the document built from the view's live argument types.
  */
 
 /** Which node parameter a variable or the selection set came from, so server-side names map to the user's. */
 export interface ParameterNames {
-	/** Parameter behind the selected fields. */
 	selection: string;
 	/** Variable name -> parameter name. */
 	variables: Record<string, string>;
 }
 
 interface ViewQuery {
-	/** Name of the root field: the view, or its `_aggregate`. */
+	/** The view, or its `_aggregate`. */
 	rootField: string;
 	operationName: string;
-	/** Arguments sent as variables (types are read from the view's live arguments). */
+	/** Arguments sent as variables. */
 	arguments: string[];
 	fields: string[];
 }
 
-/** `query <name>($where: <view>_bool_exp, ...) { <view>(where: $where, ...) { <fields> } }` from the view's live types. */
+/** `query <name>($where: <view>_bool_exp, ...) { <view>(where: $where, ...) { <fields> } }` */
 export function buildViewQuery(view: ResolvedView, query: ViewQuery): DocumentNode {
-	const argumentsWithTypes: QueryArgument[] = query.arguments.map((argument) => ({
-		name: argument,
-		type: view.argumentTypes[argument] ?? documentedType(view.rootField, argument),
-	}));
 	return buildRootFieldQuery({
-		operationName: query.operationName,
-		rootField: query.rootField,
-		arguments: argumentsWithTypes,
-		fields: query.fields,
+		...query,
+		arguments: query.arguments.map((name) => ({
+			name,
+			type: view.argumentTypes[name] ?? documentedType(view.rootField, name),
+		})),
 	});
 }
 
@@ -117,9 +111,14 @@ export function withParameterNamed<T>(error: T, names: ParameterNames): T {
 	const start = error.message.indexOf('Variable "$');
 	const problem = start < 0 ? undefined : variableProblem(error.message.slice(start));
 	if (problem === undefined) return error;
-	const variable = /Variable "\$(\w+)"/.exec(error.message)?.[1] ?? '';
-	error.message = `Parameter "${names.variables[variable] ?? names.selection}": ${problem}`;
+	error.message = `Parameter "${parameterOf(error.message, names)}": ${problem}`;
 	return error;
+}
+
+/** The parameter behind the variable a message names, else the selection's. */
+function parameterOf(message: string, names: ParameterNames): string {
+	const variable = /Variable "\$(\w+)"/.exec(message)?.[1];
+	return (variable && names.variables[variable]) ?? names.selection;
 }
 
 /**
@@ -151,27 +150,21 @@ export function assertValidAgainstSchema(
 	});
 	if (!('errors' in coerced) || !coerced.errors?.length) return;
 	const first = coerced.errors[0];
-	const variable = /Variable "\$(\w+)"/.exec(first.message)?.[1];
-	const parameter = (variable && names.variables[variable]) ?? names.selection;
 	throw parameterError(
 		ctx,
 		itemIndex,
-		parameter,
+		parameterOf(first.message, names),
 		variableProblem(first.message) ?? `is not valid for this API: ${messagesOf(coerced.errors)}`,
 	);
 }
 
-type Condition = IDataObject;
-
 /** LIKE wildcards and its escape character, matched literally once escaped (Postgres' default escape is `\`). */
-const LIKE_SPECIALS = /[\\%_]/g;
-
 export function escapeLikePattern(text: string): string {
-	return text.replace(LIKE_SPECIALS, '\\$&');
+	return text.replace(/[\\%_]/g, '\\$&');
 }
 
 /** Combines conditions as Hasura does: none -> `{}` (no filter), one -> itself, more -> `_and`. */
-export function combineConditions(conditions: Condition[]): Condition {
+export function combineConditions(conditions: IDataObject[]): IDataObject {
 	const nonEmpty = conditions.filter((condition) => Object.keys(condition).length > 0);
 	if (nonEmpty.length === 0) return {};
 	if (nonEmpty.length === 1) return nonEmpty[0];
@@ -233,7 +226,7 @@ export function fieldSelectionOf(
 	return { mode: 'selected', fields: [...new Set(fields)] };
 }
 
-/** Columns to select from the view: the chosen ones (checked against the live columns) with the record's identifier, or all (or simplified). */
+/** Columns to select: the chosen ones (checked against the live columns) with the record's identifier, or all (or simplified). */
 export function fieldsFor(
 	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,

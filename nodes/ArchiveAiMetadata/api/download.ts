@@ -256,12 +256,8 @@ async function requestStream(
 function sameOriginRedirect(from: string, location: unknown): { url: string } | Refusal {
 	if (typeof location !== 'string' || location === '')
 		return { refusal: 'the download link redirected without a Location' };
-	let next: URL;
-	try {
-		next = new URL(location, from);
-	} catch {
-		return { refusal: 'the download link redirected to an address that is not a URL' };
-	}
+	const next = URL.parse(location, from);
+	if (!next) return { refusal: 'the download link redirected to an address that is not a URL' };
 	const origin = new URL(from);
 	if (next.protocol !== origin.protocol) {
 		return {
