@@ -13,14 +13,7 @@ import {
 	timestampMicros,
 	windowStart,
 } from './lateRows';
-import {
-	cursorColumnsOf,
-	fetchNewest,
-	fetchOrdered,
-	positionFilter,
-	selectedColumns,
-	userFilters,
-} from './query';
+import { cursorColumnsOf, fetchNewest, fetchOrdered, selectedColumns, userFilters } from './query';
 import type { OrderedRow } from './query';
 import { openViewSource } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
@@ -82,10 +75,9 @@ async function pollOnce(
 	const rows = await fetchOrdered(
 		ctx,
 		source,
-		positionFilter(cursor.memory.floor, columns, microsToIso(lowerBound)),
-		userFilters(source.view, settings),
-		selectedColumns(ctx, source.view, settings),
 		settings,
+		cursor.memory.floor,
+		microsToIso(lowerBound),
 		settings.maxRecordsPerPoll + cursor.memory.entries.length,
 	);
 	const fresh = notRemembered(rows, cursor.memory).slice(0, settings.maxRecordsPerPoll);

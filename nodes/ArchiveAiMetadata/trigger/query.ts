@@ -75,16 +75,6 @@ export async function fetchNewest(
 	);
 }
 
-/** Where a poll reads: the window span before the watermark, above the memory's floor. */
-export function positionFilter(
-	floor: string | null,
-	columns: CursorColumns,
-	windowStartIso: string,
-): IDataObject {
-	const span: IDataObject = { [columns.time]: { _gte: windowStartIso } };
-	return floor === null ? span : { _and: [span, { [columns.time]: { _gt: floor } }] };
-}
-
 /** A row a poll read, with its identity (`rowIdentity`, hashed for the memory) and its time in µs, read once. */
 export interface OrderedRow {
 	row: IDataObject;
@@ -94,28 +84,29 @@ export interface OrderedRow {
 }
 
 /**
- * The rows of one position (up to `maxRows`), oldest first, by (time, key). The filter is fixed for the whole
- * poll, so offsets address one ordered result; a row seen twice (rows arriving while paging shift offsets) is
- * kept once.
+ * The rows a poll reads (up to `maxRows`), oldest first by (time, key): those of the window span from
+ * `windowStartIso`, above the memory's `floor`. The filter is fixed for the whole poll, so offsets address one
+ * ordered result; a row seen twice (rows arriving while paging shift offsets) is kept once.
  */
 export async function fetchOrdered(
 	ctx: IPollFunctions,
 	source: ViewSource,
-	position: IDataObject,
-	filters: IDataObject[],
-	fields: string[],
-	settings: Pick<TriggerSettings, 'pageSize' | 'concurrency'>,
+	settings: TriggerSettings,
+	floor: string | null,
+	windowStartIso: string,
 	maxRows: number,
 ): Promise<OrderedRow[]> {
 	const columns = cursorColumnsOf(source.view);
+	const position: IDataObject[] = [{ [columns.time]: { _gte: windowStartIso } }];
+	if (floor !== null) position.push({ [columns.time]: { _gt: floor } });
 	const rows = await readRows(
 		ctx,
 		source,
 		0,
 		{
-			where: { _and: [...filters, position] },
+			where: { _and: [...userFilters(source.view, settings), ...position] },
 			orderBy: cursorOrder(columns, 'asc'),
-			fields,
+			fields: selectedColumns(ctx, source.view, settings),
 			pageSize: settings.pageSize,
 			concurrency: settings.concurrency,
 			maxRows,
