@@ -1,7 +1,6 @@
 /**
- * Which network addresses a download may reach, by hand: a community node may not import node:net. Addresses come
- * from a URL's host (the URL parser has already turned `127.1`, `2130706433` and `0x7f.1` into `127.0.0.1`, and
- * IPv6 into its compressed form) or from the socket a response arrived on.
+ * Which addresses a download may reach, by hand (a community node may not import node:net): a URL's host (the URL
+ * parser already wrote `127.1`, `0x7f.1` as `127.0.0.1`, and IPv6 compressed) or a response's socket.
  */
 
 /** Why an address is not on the public internet, in words fit for an error message. */
@@ -106,10 +105,7 @@ function classifyIpv4(parts: number[]): AddressKind | undefined {
 	return IPV4_RANGES.find((range) => inRange(parts, range, 8))?.kind;
 }
 
-/**
- * The IPv4 address an IPv6 address stands for: mapped (::ffff:0:0/96), translated (SIIT, ::ffff:0:0:0/96),
- * compatible, NAT64 well-known (64:ff9b::/96) and local-use (64:ff9b:1::/48, its /96 form) or 6to4 (2002::/16).
- */
+/** The IPv4 address in a mapped, translated, compatible, NAT64 (well-known, local-use) or 6to4 IPv6 address. */
 function embeddedIpv4(groups: number[]): number[] | undefined {
 	const fromGroups = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
 	const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
@@ -153,11 +149,7 @@ export function classifyAddress(address: string): AddressKind | undefined {
 	return v6 ? classifyIpv6(v6) : undefined;
 }
 
-/**
- * What kind of non-public destination a URL host is, judged from its text: an IP address, or a name that always
- * means this machine (`localhost`, `*.localhost`, with or without the final dot). Other names are judged by the
- * address they answer from.
- */
+/** What kind of non-public destination a URL host is by its text: an IP address, or `localhost`, `*.localhost`. */
 export function classifyHost(hostname: string): AddressKind | undefined {
 	const name = hostname.toLowerCase().replace(/\.$/, '');
 	if (name === 'localhost' || name.endsWith('.localhost')) return 'loopback';

@@ -29,9 +29,8 @@ export async function createAiMetadataClient(
 }
 
 /**
- * The live schema (introspected once per credential and endpoint, then cached), or undefined when the API refuses
- * introspection (Hasura can forbid it per role): then the node and the trigger work with the documented names,
- * leaving it to the server to judge each query. Other failures (HTTP, network) throw.
+ * The live schema (cached per credential and endpoint), or undefined when the role may not introspect: then the
+ * documented names are used and the server judges each query. Other failures (HTTP, network) throw.
  */
 export async function loadSchemaUnlessRefused(
 	ctx: RequestContext,
@@ -45,10 +44,7 @@ export async function loadSchemaUnlessRefused(
 	}
 }
 
-/**
- * Adds what to do to a server's refusal of a query built from the documented names (no introspection): which names
- * were used, and how to get past a name this API spells differently.
- */
+/** Adds to a server's refusal of a query built from the documented names which names were used, and what to do. */
 export function withDocumentedNamesHint<T>(error: T, view: ResolvedView): T {
 	if (view.live || !isGraphqlRefusal(error)) return error;
 	const apiError = error as unknown as NodeApiError;
@@ -62,10 +58,7 @@ export function withDocumentedNamesHint<T>(error: T, view: ResolvedView): T {
 	return error;
 }
 
-/**
- * Without a schema, the root field of a view: the documented name, or the first published alias the server knows
- * (one tiny query per name, only for views with aliases such as image_tasks / face_image_tasks).
- */
+/** Without a schema, the root field of a view: the documented name or the first alias the server knows. */
 export async function probeRootField(
 	ctx: RequestContext,
 	client: GraphqlClient,

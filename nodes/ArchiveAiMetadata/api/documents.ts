@@ -9,10 +9,7 @@ import type { ParameterContext } from '../../shared/n8n/params';
 import { documentedArgumentTypes, stableOrderBy } from './views';
 import type { ResolvedView } from './views';
 
-/**
- * View queries: conditions, order and columns checked against the view's live names (a wrong name is reported
- * with its parameter before anything is sent), the document built from the view's live argument types.
- */
+/** View queries, checked against the view's live names so a wrong name names its parameter before sending. */
 
 /** Which node parameter a variable or the selection set came from, so server-side names map to the user's. */
 export interface ParameterNames {
@@ -81,9 +78,8 @@ const VALUE_REASONS: Array<[RegExp, string]> = [
 ];
 
 /**
- * A refused variable value, as graphql-js and Hasura word it (`Variable "$where" got invalid value "many" at
- * "where.n_faces._gte"; Int cannot represent …`), said where it is and what is wrong: `n_faces._gte is "many",
- * which is not a number`. Undefined for other messages.
+ * `Variable "$where" got invalid value "many" at "where.n_faces._gte"; Int cannot represent …` (graphql-js, Hasura)
+ * as `n_faces._gte is "many", which is not a number`; undefined for other messages.
  */
 function variableProblem(message: string): string | undefined {
 	const match = /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]*)")?; (.*)$/s.exec(
@@ -102,10 +98,7 @@ function variableProblem(message: string): string | undefined {
 	return `${place ?? `$${variable}`} is ${value}, ${what}`;
 }
 
-/**
- * A value the server refused (its database judges types the schema leaves open, such as a timestamp written as
- * text) names the parameter behind the variable, as the check before sending does; the API's code stays below.
- */
+/** A value the server refused (types the schema leaves open, such as timestamps) names its parameter too. */
 export function withParameterNamed<T>(error: T, names: ParameterNames): T {
 	if (!(error instanceof NodeApiError)) return error;
 	const start = error.message.indexOf('Variable "$');
@@ -121,10 +114,7 @@ function parameterOf(message: string, names: ParameterNames): string {
 	return (variable && names.variables[variable]) ?? names.selection;
 }
 
-/**
- * Checks a document and its variables against the live schema before sending, and names the parameter at fault:
- * a variable's error names the parameter behind that variable, anything else names the selection's parameter.
- */
+/** Checks a document and its variables against the live schema before sending, naming the parameter at fault. */
 export function assertValidAgainstSchema(
 	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,
@@ -177,10 +167,7 @@ export interface SortRule {
 	direction: string;
 }
 
-/**
- * The sort as a Hasura `order_by` list, its columns checked against the live view, with the view's unique key added
- * last so that offset paging sees one total order.
- */
+/** The sort as a Hasura `order_by`, checked, with the unique key last so offset paging sees one total order. */
 export function orderByFor(
 	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,

@@ -163,10 +163,7 @@ async function attemptDownload<T>(
 	}
 }
 
-/**
- * Resolves a hop's host name and checks every address it resolves to; an IP address written out was checked as
- * written. A failed lookup throws, and is a network error like a failed connection.
- */
+/** Checks every address a hop's host name resolves to; a failed lookup throws, as a failed connection does. */
 async function resolvedRefusal(
 	url: URL,
 	resolve: ResolveHost | undefined,

@@ -34,11 +34,7 @@ function parseOrigin(entry: string): string | undefined {
 	return bare ? url.origin : undefined;
 }
 
-/**
- * The download policy of an AI Metadata credential. No origins listed means the GraphQL endpoint's own origin:
- * a link anywhere else fails with an error naming the origin to add, so nothing is fetched from a host the user
- * never named.
- */
+/** The credential's download policy; no origins listed means the GraphQL endpoint's own origin only. */
 export function readDownloadPolicy(
 	node: INode,
 	credentials: ICredentialDataDecryptedObject,
@@ -78,9 +74,8 @@ function privateRefusal(what: string, kind: string): Refusal {
 }
 
 /**
- * Checks a link before anything connects to it: an http(s) URL, of an allowed origin, whose host is not a
- * non-public address written out (every IPv4 and IPv6 form, `localhost`). Other names are judged by the addresses
- * they resolve to (checkResolved, n8n 2.x) or by the address that answers (checkPeer, n8n 1.x).
+ * Checks a link before anything connects to it: http(s), an allowed origin, no non-public address written out.
+ * Other names are judged by their addresses (checkResolved, n8n 2.x) or the one that answers (checkPeer, 1.x).
  */
 export function checkDestination(link: string, policy: DownloadPolicy): { url: URL } | Refusal {
 	const url = URL.parse(link);

@@ -1,7 +1,6 @@
 /**
- * List columns (cluster_uuids, the per-frame counts, time_intervals, public_links) come back as JSON arrays when
- * the column is jsonb, and as Postgres array literal text (`{a,b}`, `{{1.5,3},{5,7}}`) when it is a Postgres
- * array: Hasura prints those as text. Both are read into arrays; anything else is an error, never an empty list.
+ * List columns come back as JSON arrays (jsonb) or as Postgres array literal text (`{a,b}`, `{{1.5,3},{5,7}}`).
+ * Both are read into arrays; anything else is an error, never an empty list.
  */
 
 /** What the elements of a list column are: text (ids, links) or numbers (counts, seconds). */

@@ -19,10 +19,7 @@ import type { ParameterNames } from './documents';
 import { resolveView, documentedView, ViewNotFoundError } from './views';
 import type { AiViewKey, ResolvedView } from './views';
 
-/**
- * The one way to a view, for the action node, the trigger and the editor's lists: a client, the live schema when
- * the API allows introspection, and the view with its live names (the documented ones without a schema).
- */
+/** The one way to a view, for the action node, the trigger and the editor's lists. */
 
 /** A client plus the live schema, or no schema when the API refuses introspection (then the documented names apply). */
 interface ViewConnection {
@@ -49,10 +46,7 @@ async function connectToViews(ctx: RequestContext, maxRetries: number): Promise<
 	return { client, schema: await loadSchemaUnlessRefused(ctx, client) };
 }
 
-/**
- * The view's live names, or without a schema the documented ones under the name the server knows (one probe, only
- * for views with published aliases such as image_tasks / face_image_tasks). A view the account cannot see is an error.
- */
+/** The view's live names, or without a schema the documented ones under the root field the server knows. */
 export async function viewOf(
 	ctx: RequestContext,
 	connection: ViewConnection,
@@ -85,9 +79,8 @@ export async function openViewSource(
 }
 
 /**
- * One node run's access to the API. Connecting (credential, introspection) happens on first use, so checks of
- * the parameters that need no schema run before any request; the items of a run share one connection per Max
- * Retries value and one probe per view.
+ * One node run's access to the API, connected on first use (parameter checks run before any request); items share
+ * one connection per Max Retries value and one probe per view.
  */
 export class AiSession {
 	private readonly connections = new Map<number, Promise<AiMetadataConnection>>();
@@ -144,17 +137,13 @@ export interface ReadRequest {
 	maxRows?: number;
 	/** Names the query in the server's logs; `ReadRows` unless given. */
 	operationName?: string;
-	/**
-	 * One request of `maxRows` rows and no more, for "the newest N": fewer rows means there are no more, where paging
-	 * would ask again after a short page in case the server capped it.
-	 */
+	/** One request of `maxRows` rows, for "the newest N" (paging would ask again after a short page). */
 	singlePage?: boolean;
 }
 
 /**
- * Reads rows of the view with limit/offset pages, checked against the live schema first when there is one (a
- * problem names the parameter behind it). Pages run concurrently up to `concurrency` and come back in offset order;
- * `mapPage` maps each page's rows as it arrives, while later pages are still on their way.
+ * Reads rows with limit/offset pages, checked against the live schema first when there is one. Pages run up to
+ * `concurrency` at a time, in offset order; `mapPage` maps each page as it arrives, while later ones are on their way.
  */
 export async function readRows<T = IDataObject>(
 	ctx: RequestContext,

@@ -13,9 +13,8 @@ import type { ListElement } from './lists';
 import { parameterError } from '../../shared/n8n/params';
 
 /**
- * What the package knows about each view of the AI metadata API as documented, and how a view's live names are
- * found in the introspected schema. Published versions differ (`image_tasks` vs `face_image_tasks`, the NER
- * vendor column), so every name used in a query comes from `resolveView`, with the documented names as defaults.
+ * The views of the AI metadata API as documented, and their live names. Published versions differ (`image_tasks`
+ * vs `face_image_tasks`, the NER vendor column), so every name in a query comes from `resolveView`.
  */
 
 /** Logical view names: the documented ones, which are also the documented root fields. */
@@ -362,10 +361,7 @@ function findRootField(schema: GraphQLSchema, definition: AiViewDefinition): str
 	});
 }
 
-/**
- * The NER vendor column: the one `*_json` column that is not `processed_json` (the documented schema calls it
- * `extractor_json`; in reality it carries the vendor's name).
- */
+/** The NER vendor column: `extractor_json` as documented, in reality the `*_json` named after the vendor. */
 export function findVendorColumn(columns: string[]): string | undefined {
 	if (columns.includes(DOCUMENTED_VENDOR_COLUMN)) return DOCUMENTED_VENDOR_COLUMN;
 	return columns.find((column) => column.endsWith('_json') && column !== 'processed_json');
@@ -418,10 +414,7 @@ export function documentedArgumentTypes(rootField: string): Record<string, strin
 	};
 }
 
-/**
- * A view with the documented names, for when the schema cannot be read (option lists in the editor, a role without
- * introspection); `rootField` when the server is known to use a published alias instead.
- */
+/** A view with the documented names, for when the schema cannot be read; `rootField` when the server uses an alias. */
 export function documentedView(key: AiViewKey, rootField: string = key): ResolvedView {
 	const definition = AI_VIEWS[key];
 	const vendorColumn = definition.kind === 'nerTask' ? DOCUMENTED_VENDOR_COLUMN : undefined;
@@ -437,10 +430,7 @@ export function documentedView(key: AiViewKey, rootField: string = key): Resolve
 	};
 }
 
-/**
- * Reads a view's live names from the schema. Throws ViewNotFoundError when neither the documented name nor an alias
- * exists (e.g. the account has no access to the view).
- */
+/** Reads a view's live names from the schema; ViewNotFoundError when the account cannot see it. */
 export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView {
 	const definition = AI_VIEWS[key];
 	const rootField = findRootField(schema, definition);
@@ -506,10 +496,7 @@ export function parseJsonText(value: unknown): unknown {
 interface ShapeOptions {
 	/** Leave raw JSON columns as the text the API sent. */
 	keepRawJson?: boolean;
-	/**
-	 * The row belongs to this one output item (parsed for it, shared with nothing): shape it where it is. Saves a
-	 * copy of every row of a large read (time, and memory while the rows and their copies would both be alive).
-	 */
+	/** The row is this output item's alone: shaped where it is, saving a copy of every row of a large read. */
 	inPlace?: boolean;
 }
 
@@ -520,10 +507,7 @@ export function listValue(view: ResolvedView, column: string, value: unknown): u
 	return list;
 }
 
-/**
- * A row as the node outputs it: list columns as arrays (whichever form the API used), raw JSON columns parsed
- * unless asked to keep them raw. Throws UnexpectedListError for a list column holding something else.
- */
+/** A row as output: list columns as arrays, raw JSON columns parsed unless kept raw. */
 export function shapeRecord(
 	view: ResolvedView,
 	row: IDataObject,

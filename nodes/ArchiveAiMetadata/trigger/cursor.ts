@@ -1,18 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * The trigger's watermark: the newest time emitted, the key of that row, and the memory of the rows emitted
- * within the "Late Rows Window" before it (see lateRows.ts). A stored cursor without a readable memory starts over.
- */
+/** The trigger's watermark: the newest time and row emitted, and the memory of the window before it. */
 export interface Cursor {
 	/** Seed view name the cursor belongs to; a different view starts over. */
 	view: string;
 	/** Time column value exactly as the API sent it (keeps microseconds: no Date round trip). */
 	time: string;
-	/**
-	 * Unique key values of the last emitted row, in the view's key order. Null for a cursor that only marks a
-	 * moment (first activation of an empty view, "Start From").
-	 */
+	/** Unique key values of the newest emitted row; null for a moment (an empty view, "Start From"). */
 	key: Array<string | number | null> | null;
 	/** The "Start From" option this cursor was started with; changing the option starts over from the new date. */
 	startFrom?: string;

@@ -4,10 +4,9 @@ import type { EmittedMemory } from './cursor';
 
 /**
  * The trigger's memory of rows it emitted recently. Each poll re-reads the "Late Rows Window" before the newest
- * time emitted, so a row that becomes visible late (a transaction that committed late, a task re-processed with
- * an older clock, replication lag) is still emitted; the memory says which rows of that span went out already,
- * so none is emitted twice. Entries are hashed (8 bytes) and bounded; what is dropped raises the floor, below
- * which rows are not looked at again.
+ * time emitted, so a row visible late (a late commit, replication lag) is still emitted, and the memory keeps the
+ * rest from repeating. Entries are hashed and bounded; what is dropped raises the floor, below which rows are
+ * not read again.
  */
 
 /** At most this many remembered rows (about 22 bytes each in the workflow's static data), plus the rows that share the newest time. */
@@ -53,10 +52,7 @@ function entryTime(entry: string): number {
 	return parseInt(entry.slice(0, entry.indexOf('.')), 36);
 }
 
-/**
- * The rows the memory does not hold. Only a row at or before the newest remembered time can be held (a row's
- * identity includes its time), so the rows after it are not hashed.
- */
+/** The rows the memory does not hold; rows after its newest time cannot be held and are not hashed. */
 export function notRemembered<T extends { identity: string; micros: number | undefined }>(
 	rows: T[],
 	memory: EmittedMemory,
@@ -78,8 +74,7 @@ interface EmittedRow {
 
 /**
  * The memory after a poll emitted `emitted`: entries older than the window dropped; over the bound, the oldest
- * whole time groups dropped (never those at the newest time) and the floor raised to them. Times are compared as
- * numbers and only the rows kept are hashed: a poll of 100,000 rows keeps at most the bound's worth.
+ * whole time groups (never the newest) dropped and the floor raised to them. Only the rows kept are hashed.
  */
 export function remember(
 	memory: EmittedMemory,

@@ -21,10 +21,9 @@ import { readSettings } from './settings';
 import type { TriggerSettings } from './settings';
 
 /**
- * One poll: the rows not emitted yet, oldest first, at most "Max Records per Poll": those after the newest time
- * emitted, and those that appeared late within the "Late Rows Window" before it (the memory of emitted rows
- * keeps them from repeating). Manual runs show the newest record and move nothing. While a poll of this trigger is
- * still under way (n8n does not wait for it before the next poll time), the next one does nothing.
+ * One poll: the rows not emitted yet, oldest first, at most "Max Records per Poll", late rows within the window
+ * included. Manual runs show the newest record and move nothing. While a poll of this trigger is still under way
+ * (n8n does not wait for it), the next one does nothing.
  */
 export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
@@ -99,10 +98,7 @@ async function pollOnce(
 	return null;
 }
 
-/**
- * Whether the run the last poll started is still going (then this poll waits); otherwise its cursor is committed, or
- * it is given up on (logged) and its rows come again.
- */
+/** Whether the run the last poll started is still going; otherwise it is committed, or given up on (logged). */
 function runStillGoing(
 	ctx: IPollFunctions,
 	staticData: IDataObject,
@@ -121,10 +117,7 @@ function runStillGoing(
 	return false;
 }
 
-/**
- * The cursor after emitting `fresh`: the newest time emitted so far (and that row's key), and the memory of the
- * rows emitted within the window below it.
- */
+/** The cursor after emitting `fresh`: the newest time and row emitted, and the memory of the window below it. */
 function nextCursor(
 	ctx: IPollFunctions,
 	cursor: Cursor,
@@ -170,9 +163,8 @@ function usableCursor(cursor: Cursor | undefined, settings: TriggerSettings): Cu
 }
 
 /**
- * First activation: from "Start From" when given; else from the newest record the API holds now (the server's
- * own clock, so a skewed n8n clock cannot skip or repeat records), or from this moment when the view is empty.
- * The floor keeps what existed before (or before "Start From") out of the late rows window.
+ * First activation: from "Start From", else from the newest record the API holds (the server's clock, so a skewed
+ * n8n clock cannot skip or repeat records), or now for an empty view. The floor keeps older rows out of the window.
  */
 async function startingCursor(
 	ctx: IPollFunctions,
@@ -196,9 +188,8 @@ async function startingCursor(
 }
 
 /**
- * At activation, the rows already within the window count as emitted, so that a row appearing later behind the
- * newest one is told apart from those. At most MAX_REMEMBERED_ROWS are read; when there are more, the floor
- * goes above the oldest time read.
+ * At activation the rows already within the window count as emitted, so a late row is told apart from them; of
+ * more than MAX_REMEMBERED_ROWS, the floor goes above the oldest time read.
  */
 async function existingRowsInWindow(
 	ctx: IPollFunctions,

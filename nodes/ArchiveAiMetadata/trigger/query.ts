@@ -9,11 +9,7 @@ import { timestampMicros } from './lateRows';
 import type { CursorColumns } from './cursor';
 import type { TriggerSettings } from './settings';
 
-/**
- * The cursor is made of the view's time column and its unique key without the time column and without list
- * columns (a list cannot be compared with _gt; rows tied on every other column are told apart by the trigger's
- * memory of emitted rows).
- */
+/** The cursor's columns: the time and the unique key without it and without list columns (which do not sort). */
 export function cursorColumnsOf(view: ResolvedView): CursorColumns {
 	const listColumns = view.definition.listColumns;
 	return {
@@ -84,9 +80,8 @@ export interface OrderedRow {
 }
 
 /**
- * The rows a poll reads (up to `maxRows`), oldest first by (time, key): those of the window span from
- * `windowStartIso`, above the memory's `floor`. The filter is fixed for the whole poll, so offsets address one
- * ordered result; a row seen twice (rows arriving while paging shift offsets) is kept once.
+ * The rows of the window span from `windowStartIso` above the memory's `floor` (up to `maxRows`), oldest first. A
+ * row seen twice (rows arriving while paging shift offsets) is kept once.
  */
 export async function fetchOrdered(
 	ctx: IPollFunctions,

@@ -6,13 +6,10 @@ import { readCursor, saveCursor } from './cursor';
 import type { Cursor } from './cursor';
 
 /**
- * At-least-once delivery of polled rows. n8n saves a poll trigger's static data when the poll emits, at the same
- * time as it creates the execution: if n8n died in between, a cursor moved by the poll would skip rows that no
- * execution holds. So a poll that finds rows emits them itself, with a promise n8n settles when the run has
- * finished, and keeps the moved cursor in this process until then; later polls emit nothing meanwhile. If n8n
- * dies before, the saved cursor is the old one and the rows come again: repeats, never gaps. n8n never settles the
- * promise when it could not create the execution at all, so a run not finished within "Re-Emit Unfinished Run
- * After" is given up and its rows are polled again.
+ * At-least-once delivery: a cursor saved with the emission would skip rows if n8n died before the execution
+ * existed. So a poll emits with a promise n8n settles when the run has finished, and commits the moved cursor only
+ * then (repeats, never gaps). A run not finished within "Re-Emit Unfinished Run After" (n8n never settles the
+ * promise of an execution it could not create) is given up and its rows are polled again.
  */
 
 interface PendingRun {
@@ -49,10 +46,7 @@ export function canConfirmRuns(ctx: IPollFunctions): boolean {
 	);
 }
 
-/**
- * Before a poll: commits the cursor of a run that finished, waits for one still going, or gives up on one that
- * failed to start or outlived `reemitAfterMs`.
- */
+/** Before a poll: commits a finished run's cursor, waits for a running one, or gives up on a failed or stale one. */
 export function settlePendingRun(
 	ctx: IPollFunctions,
 	staticData: IDataObject,
@@ -118,10 +112,7 @@ export function emitConfirmed(
 	}
 }
 
-/**
- * Polls under way in this process, by trigger node: n8n starts a poll at every poll time, also while the last one
- * is still reading; both would read from the same committed cursor and emit the same rows twice.
- */
+/** Polls under way, by trigger node: n8n starts a poll even while the last one is still reading the same rows. */
 const pollsUnderWay = new Map<string, { since: number }>();
 
 /**
