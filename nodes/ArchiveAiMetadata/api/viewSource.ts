@@ -31,9 +31,6 @@ export interface ViewSource extends ViewConnection {
 	view: ResolvedView;
 }
 
-/** Finds a view's name on a server without introspection; callers that resolve many items share one probe. */
-type RootFieldProbe = (key: AiViewKey) => Promise<string>;
-
 interface ViewLocation {
 	itemIndex?: number;
 	/** The parameter that chose the view, named in the error when the account cannot see it. */
@@ -52,7 +49,8 @@ export async function viewOf(
 	connection: ViewConnection,
 	key: AiViewKey,
 	location: ViewLocation = {},
-	probe: RootFieldProbe = async (view) => await probeRootField(ctx, connection.client, view),
+	// Finds the root field without introspection; the items of a run share one probe.
+	probe = async (view: AiViewKey) => await probeRootField(ctx, connection.client, view),
 ): Promise<ViewSource> {
 	if (!connection.schema) return { ...connection, view: documentedView(key, await probe(key)) };
 	try {

@@ -465,8 +465,8 @@ export function resolveViewOrDocumented(
 	schema: GraphQLSchema | undefined,
 	key: AiViewKey,
 ): ResolvedView {
-	if (!schema || !findRootField(schema, AI_VIEWS[key])) return documentedView(key);
-	return resolveView(schema, key);
+	const live = schema && findRootField(schema, AI_VIEWS[key]);
+	return live ? resolveView(schema, key) : documentedView(key);
 }
 
 /** The stable sort: the user's columns first, then the view's unique key for whatever they did not name. */
@@ -493,13 +493,6 @@ export function parseJsonText(value: unknown): unknown {
 	}
 }
 
-interface ShapeOptions {
-	/** Leave raw JSON columns as the text the API sent. */
-	keepRawJson?: boolean;
-	/** The row is this output item's alone: shaped where it is, saving a copy of every row of a large read. */
-	inPlace?: boolean;
-}
-
 /** A list column's value as an array (or null); a value that is no list in either form is an error. */
 export function listValue(view: ResolvedView, column: string, value: unknown): unknown[] | null {
 	const list = readList(value, view.definition.listColumns[column] ?? 'text');
@@ -507,11 +500,14 @@ export function listValue(view: ResolvedView, column: string, value: unknown): u
 	return list;
 }
 
-/** A row as output: list columns as arrays, raw JSON columns parsed unless kept raw. */
+/**
+ * A row as output: list columns as arrays, raw JSON columns parsed unless kept raw. `inPlace`: the row is this
+ * output item's alone and is shaped where it is, saving a copy of every row of a large read.
+ */
 export function shapeRecord(
 	view: ResolvedView,
 	row: IDataObject,
-	options: ShapeOptions = {},
+	options: { keepRawJson?: boolean; inPlace?: boolean } = {},
 ): IDataObject {
 	const shaped: IDataObject = options.inPlace ? row : { ...row };
 	for (const column of Object.keys(view.definition.listColumns)) {
