@@ -141,7 +141,6 @@ export function isIpAddress(text: string): boolean {
 	return parseIpv4(text) !== undefined || parseIpv6(text) !== undefined;
 }
 
-/** What kind of non-public address an IP address is; undefined for a public address and for anything else. */
 export function classifyAddress(address: string): AddressKind | undefined {
 	const v4 = parseIpv4(address);
 	if (v4) return classifyIpv4(v4);

@@ -22,7 +22,6 @@ interface ViewQuery {
 	/** The view, or its `_aggregate`. */
 	rootField: string;
 	operationName: string;
-	/** Arguments sent as variables. */
 	arguments: string[];
 	fields: string[];
 }
@@ -108,7 +107,6 @@ export function withParameterNamed<T>(error: T, names: ParameterNames): T {
 	return error;
 }
 
-/** The parameter behind the variable a message names, else the selection's. */
 function parameterOf(message: string, names: ParameterNames): string {
 	const variable = /Variable "\$(\w+)"/.exec(message)?.[1];
 	return (variable && names.variables[variable]) ?? names.selection;

@@ -28,7 +28,6 @@ export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinar
 /** A downloaded file as it is handed to its store: a stream that fails once it passes Max File Size. */
 type Store<T> = (file: { body: BinarySource }) => Promise<T>;
 
-/** What the store made of a file, and how many bytes it read. */
 interface Stored<T> {
 	stored: T;
 	bytes: number;

@@ -53,7 +53,6 @@ export interface AiViewDefinition {
 	uniqueKey: string[];
 	/** When a row was produced or last changed (time filters, the trigger's cursor). */
 	timeColumn: string;
-	/** Columns of the documented schema, in its order. */
 	documentedColumns: string[];
 	/** Columns holding JSON text that the node parses (documented names). */
 	rawJsonColumns: string[];
@@ -318,7 +317,6 @@ export interface ResolvedView {
 	rootField: string;
 	/** `<rootField>_aggregate` when the role may aggregate, else undefined. */
 	aggregateField?: string;
-	/** Scalar (selectable) columns, live names. */
 	columns: string[];
 	/** Named GraphQL type per column, e.g. `uuid`, `timestamptz`, `jsonb`, `String`. */
 	columnTypes: Record<string, string>;
@@ -333,7 +331,6 @@ export interface ResolvedView {
 	simplifiedColumns: string[];
 	/** Variable types of the root field's arguments, e.g. `where` -> `face_tasks_bool_exp`. */
 	argumentTypes: Record<string, string>;
-	/** Downloadable files with live column names. */
 	files: DownloadableFile[];
 	/** True when the rows were read from a live schema, false for the documented fallback. */
 	live: boolean;
@@ -460,7 +457,6 @@ function orderableColumns(args: readonly GraphQLArgument[]): Set<string> | undef
 	return type && isInputObjectType(type) ? new Set(Object.keys(type.getFields())) : undefined;
 }
 
-/** Resolves from the schema when there is one, else falls back to the documented names. */
 export function resolveViewOrDocumented(
 	schema: GraphQLSchema | undefined,
 	key: AiViewKey,

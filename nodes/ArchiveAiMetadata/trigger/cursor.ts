@@ -10,7 +10,6 @@ export interface Cursor {
 	key: Array<string | number | null> | null;
 	/** The "Start From" option this cursor was started with; changing the option starts over from the new date. */
 	startFrom?: string;
-	/** Rows emitted recently. */
 	memory: EmittedMemory;
 }
 
@@ -22,7 +21,6 @@ export interface EmittedMemory {
 	entries: string[];
 }
 
-/** Columns a cursor is made of, with their live names. */
 export interface CursorColumns {
 	time: string;
 	key: string[];
@@ -61,7 +59,6 @@ export function saveCursor(staticData: IDataObject, cursor: Cursor): void {
 	};
 }
 
-/** The unique key values of `row`, in the view's key order. */
 export function keyOf(row: IDataObject, columns: CursorColumns): Array<string | number | null> {
 	return columns.key.map((column) => keyValue(row[column]));
 }
