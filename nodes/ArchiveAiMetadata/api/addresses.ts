@@ -1,10 +1,9 @@
 /**
- * Which network addresses a download may reach. Written out by hand: a community node may not import node:net.
- * Addresses come either from a URL's host (the WHATWG URL parser has already turned `127.1`, `2130706433` and
- * `0x7f.1` into `127.0.0.1`, and IPv6 into its compressed form) or from the socket a response arrived on.
+ * Which addresses a download may reach, by hand (a community node may not import node:net): a URL's host (the URL
+ * parser already wrote `127.1`, `0x7f.1` as `127.0.0.1`, and IPv6 compressed) or a response's socket.
  */
 
-/** Why an address is not on the public internet, in words fit for an error message; undefined when it is public. */
+/** Why an address is not on the public internet, in words fit for an error message. */
 type AddressKind =
 	| 'loopback'
 	| 'private'
@@ -70,7 +69,6 @@ function inRange(parts: number[], range: Range, partBits: number): boolean {
 	return true;
 }
 
-/** `a.b.c.d` with each part 0-255, or undefined. */
 function parseIpv4(text: string): number[] | undefined {
 	if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(text)) return undefined;
 	const parts = ipv4(text);
@@ -107,10 +105,7 @@ function classifyIpv4(parts: number[]): AddressKind | undefined {
 	return IPV4_RANGES.find((range) => inRange(parts, range, 8))?.kind;
 }
 
-/**
- * The IPv4 address an IPv6 address stands for: mapped (::ffff:0:0/96), translated (SIIT, ::ffff:0:0:0/96),
- * compatible, NAT64 well-known (64:ff9b::/96) and local-use (64:ff9b:1::/48, its /96 form) or 6to4 (2002::/16).
- */
+/** The IPv4 address in a mapped, translated, compatible, NAT64 (well-known, local-use) or 6to4 IPv6 address. */
 function embeddedIpv4(groups: number[]): number[] | undefined {
 	const fromGroups = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
 	const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
@@ -142,12 +137,10 @@ function classifyIpv6(groups: number[]): AddressKind | undefined {
 	return IPV6_RANGES.find((range) => inRange(groups, range, 16))?.kind;
 }
 
-/** Whether a text is an IP address at all (IPv4 dotted, or IPv6 with or without brackets). */
 export function isIpAddress(text: string): boolean {
 	return parseIpv4(text) !== undefined || parseIpv6(text) !== undefined;
 }
 
-/** What kind of non-public address an IP address is; undefined for a public address and for anything else. */
 export function classifyAddress(address: string): AddressKind | undefined {
 	const v4 = parseIpv4(address);
 	if (v4) return classifyIpv4(v4);
@@ -155,11 +148,7 @@ export function classifyAddress(address: string): AddressKind | undefined {
 	return v6 ? classifyIpv6(v6) : undefined;
 }
 
-/**
- * What kind of non-public destination a URL host is, judged from its text: an IP address, or a name that always
- * means this machine (`localhost`, `*.localhost`, with or without the final dot). Other names are judged by the
- * address they answer from.
- */
+/** What kind of non-public destination a URL host is by its text: an IP address, or `localhost`, `*.localhost`. */
 export function classifyHost(hostname: string): AddressKind | undefined {
 	const name = hostname.toLowerCase().replace(/\.$/, '');
 	if (name === 'localhost' || name.endsWith('.localhost')) return 'loopback';

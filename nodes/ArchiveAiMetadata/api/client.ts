@@ -28,22 +28,10 @@ export async function createAiMetadataClient(
 	return await GraphqlClient.create(ctx, AI_METADATA_SERVICE, options);
 }
 
-/** A client plus the live schema of its endpoint (introspected once per credential and endpoint, then cached). */
-export async function connectAiMetadata(
-	ctx: RequestContext,
-	options: TransportOptions = {},
-): Promise<AiMetadataConnection> {
-	const client = await createAiMetadataClient(ctx, options);
-	const schema = await loadSchema(ctx, client, AI_METADATA_SERVICE.credentialType);
-	return { client, schema };
-}
-
 /**
- * Hasura can forbid introspection per role. Then the schema cannot be read, and the node and the trigger work
- * with the documented names, leaving it to the server to judge each query.
+ * The live schema (cached per credential and endpoint), or undefined when the role may not introspect: then the
+ * documented names are used and the server judges each query. Other failures (HTTP, network) throw.
  */
-
-/** The live schema, or undefined when the API refuses introspection; other failures (HTTP, network) throw. */
 export async function loadSchemaUnlessRefused(
 	ctx: RequestContext,
 	client: GraphqlClient,
@@ -56,14 +44,11 @@ export async function loadSchemaUnlessRefused(
 	}
 }
 
-/**
- * Adds what to do to a server's refusal of a query built from the documented names (no introspection): which names
- * were used, and how to get past a name this API spells differently.
- */
+/** Adds to a server's refusal of a query built from the documented names which names were used, and what to do. */
 export function withDocumentedNamesHint<T>(error: T, view: ResolvedView): T {
 	if (view.live || !isGraphqlRefusal(error)) return error;
 	const apiError = error as unknown as NodeApiError;
-	const names = [view.definition.documentedName, ...view.definition.aliases].join(' or ');
+	const names = [view.definition.key, ...view.definition.aliases].join(' or ');
 	const hint =
 		`The API does not allow introspection for this account, so the node used the documented names: view ${names}` +
 		` (here "${view.rootField}"), columns ${view.columns.join(', ')}. If the API names a column differently` +
@@ -73,18 +58,15 @@ export function withDocumentedNamesHint<T>(error: T, view: ResolvedView): T {
 	return error;
 }
 
-/**
- * Without a schema, the root field of a view: the documented name, or the first published alias the server knows
- * (one tiny query per name, only for views with aliases such as image_tasks / face_image_tasks).
- */
+/** Without a schema, the root field of a view: the documented name or the first alias the server knows. */
 export async function probeRootField(
 	ctx: RequestContext,
 	client: GraphqlClient,
 	key: AiViewKey,
 ): Promise<string> {
 	const definition = AI_VIEWS[key];
-	if (definition.aliases.length === 0) return definition.documentedName;
-	for (const name of [definition.documentedName, ...definition.aliases]) {
+	if (definition.aliases.length === 0) return definition.key;
+	for (const name of [definition.key, ...definition.aliases]) {
 		const document = buildRootFieldQuery({
 			operationName: 'ProbeView',
 			rootField: name,
@@ -98,5 +80,5 @@ export async function probeRootField(
 			if (!isGraphqlRefusal(error)) throw asApiError(ctx, error);
 		}
 	}
-	return definition.documentedName;
+	return definition.key;
 }

@@ -4,54 +4,43 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildRootFieldQuery } from '../../shared/graphql/documents';
-import type { QueryArgument } from '../../shared/graphql/documents';
 import { outputChoiceOf, parameterError } from '../../shared/n8n/params';
 import type { ParameterContext } from '../../shared/n8n/params';
-import { stableOrderBy } from './views';
+import { documentedArgumentTypes, stableOrderBy } from './views';
 import type { ResolvedView } from './views';
 
-/**
- * What a view query asks and its document: conditions, the order and the columns, checked against the view's live
- * names so a wrong name is reported with its parameter before anything is sent; the document built as AST from the
- * view's live argument types and validated against the live schema.
- */
+/** View queries, checked against the view's live names so a wrong name names its parameter before sending. */
 
 /** Which node parameter a variable or the selection set came from, so server-side names map to the user's. */
 export interface ParameterNames {
-	/** Parameter behind the selected fields. */
 	selection: string;
 	/** Variable name -> parameter name. */
 	variables: Record<string, string>;
 }
 
 interface ViewQuery {
-	/** Name of the root field: the view, or its `_aggregate`. */
+	/** The view, or its `_aggregate`. */
 	rootField: string;
 	operationName: string;
-	/** Arguments sent as variables (types are read from the view's live arguments). */
 	arguments: string[];
 	fields: string[];
 }
 
-/** `query <name>($where: <view>_bool_exp, ...) { <view>(where: $where, ...) { <fields> } }` from the view's live types. */
+/** `query <name>($where: <view>_bool_exp, ...) { <view>(where: $where, ...) { <fields> } }` */
 export function buildViewQuery(view: ResolvedView, query: ViewQuery): DocumentNode {
-	const argumentsWithTypes: QueryArgument[] = query.arguments.map((argument) => ({
-		name: argument,
-		type: view.argumentTypes[argument] ?? fallbackArgumentType(view, argument),
-	}));
 	return buildRootFieldQuery({
-		operationName: query.operationName,
-		rootField: query.rootField,
-		arguments: argumentsWithTypes,
-		fields: query.fields,
+		...query,
+		arguments: query.arguments.map((name) => ({
+			name,
+			type: view.argumentTypes[name] ?? documentedType(view.rootField, name),
+		})),
 	});
 }
 
-function fallbackArgumentType(view: ResolvedView, argument: string): string {
-	if (argument === 'limit' || argument === 'offset') return 'Int';
-	if (argument === 'where') return `${view.rootField}_bool_exp`;
-	if (argument === 'order_by') return `[${view.rootField}_order_by!]`;
-	throw new Error(`Unknown argument ${argument}`);
+function documentedType(rootField: string, argument: string): string {
+	const type = documentedArgumentTypes(rootField)[argument];
+	if (type === undefined) throw new Error(`Unknown argument ${argument}`);
+	return type;
 }
 
 export function operationOf(
@@ -88,9 +77,8 @@ const VALUE_REASONS: Array<[RegExp, string]> = [
 ];
 
 /**
- * A refused variable value, as graphql-js and Hasura word it (`Variable "$where" got invalid value "many" at
- * "where.n_faces._gte"; Int cannot represent …`), said where it is and what is wrong: `n_faces._gte is "many",
- * which is not a number`. Undefined for other messages.
+ * `Variable "$where" got invalid value "many" at "where.n_faces._gte"; Int cannot represent …` (graphql-js, Hasura)
+ * as `n_faces._gte is "many", which is not a number`; undefined for other messages.
  */
 function variableProblem(message: string): string | undefined {
 	const match = /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]*)")?; (.*)$/s.exec(
@@ -109,24 +97,22 @@ function variableProblem(message: string): string | undefined {
 	return `${place ?? `$${variable}`} is ${value}, ${what}`;
 }
 
-/**
- * A value the server refused (its database judges types the schema leaves open, such as a timestamp written as
- * text) names the parameter behind the variable, as the check before sending does; the API's code stays below.
- */
+/** A value the server refused (types the schema leaves open, such as timestamps) names its parameter too. */
 export function withParameterNamed<T>(error: T, names: ParameterNames): T {
 	if (!(error instanceof NodeApiError)) return error;
 	const start = error.message.indexOf('Variable "$');
 	const problem = start < 0 ? undefined : variableProblem(error.message.slice(start));
 	if (problem === undefined) return error;
-	const variable = /Variable "\$(\w+)"/.exec(error.message)?.[1] ?? '';
-	error.message = `Parameter "${names.variables[variable] ?? names.selection}": ${problem}`;
+	error.message = `Parameter "${parameterOf(error.message, names)}": ${problem}`;
 	return error;
 }
 
-/**
- * Checks a document and its variables against the live schema before sending, and names the parameter at fault:
- * a variable's error names the parameter behind that variable, anything else names the selection's parameter.
- */
+function parameterOf(message: string, names: ParameterNames): string {
+	const variable = /Variable "\$(\w+)"/.exec(message)?.[1];
+	return (variable && names.variables[variable]) ?? names.selection;
+}
+
+/** Checks a document and its variables against the live schema before sending, naming the parameter at fault. */
 export function assertValidAgainstSchema(
 	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,
@@ -152,27 +138,21 @@ export function assertValidAgainstSchema(
 	});
 	if (!('errors' in coerced) || !coerced.errors?.length) return;
 	const first = coerced.errors[0];
-	const variable = /Variable "\$(\w+)"/.exec(first.message)?.[1];
-	const parameter = (variable && names.variables[variable]) ?? names.selection;
 	throw parameterError(
 		ctx,
 		itemIndex,
-		parameter,
+		parameterOf(first.message, names),
 		variableProblem(first.message) ?? `is not valid for this API: ${messagesOf(coerced.errors)}`,
 	);
 }
 
-type Condition = IDataObject;
-
 /** LIKE wildcards and its escape character, matched literally once escaped (Postgres' default escape is `\`). */
-const LIKE_SPECIALS = /[\\%_]/g;
-
 export function escapeLikePattern(text: string): string {
-	return text.replace(LIKE_SPECIALS, '\\$&');
+	return text.replace(/[\\%_]/g, '\\$&');
 }
 
 /** Combines conditions as Hasura does: none -> `{}` (no filter), one -> itself, more -> `_and`. */
-export function combineConditions(conditions: Condition[]): Condition {
+export function combineConditions(conditions: IDataObject[]): IDataObject {
 	const nonEmpty = conditions.filter((condition) => Object.keys(condition).length > 0);
 	if (nonEmpty.length === 0) return {};
 	if (nonEmpty.length === 1) return nonEmpty[0];
@@ -185,10 +165,7 @@ export interface SortRule {
 	direction: string;
 }
 
-/**
- * The sort as a Hasura `order_by` list, its columns checked against the live view, with the view's unique key added
- * last so that offset paging sees one total order.
- */
+/** The sort as a Hasura `order_by`, checked, with the unique key last so offset paging sees one total order. */
 export function orderByFor(
 	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,
@@ -234,7 +211,7 @@ export function fieldSelectionOf(
 	return { mode: 'selected', fields: [...new Set(fields)] };
 }
 
-/** Columns to select from the view: the chosen ones (checked against the live columns) with the record's identifier, or all (or simplified). */
+/** Columns to select: the chosen ones (checked against the live columns) with the record's identifier, or all (or simplified). */
 export function fieldsFor(
 	ctx: Pick<ParameterContext, 'getNode'>,
 	itemIndex: number,

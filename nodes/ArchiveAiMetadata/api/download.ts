@@ -26,12 +26,8 @@ const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
 /** A downloaded file as it is handed to its store: a stream that fails once it passes Max File Size. */
-interface DownloadedFile {
-	body: BinarySource;
-	contentType?: string;
-}
+type Store<T> = (file: { body: BinarySource }) => Promise<T>;
 
-/** What the store made of a file, and how many bytes it read. */
 interface Stored<T> {
 	stored: T;
 	bytes: number;
@@ -75,20 +71,17 @@ interface BodyStream {
 
 /**
  * Fetches a presigned object URL and hands the body to `store` (n8n's binary data) as a stream, so no copy is held
- * here; it fails as soon as it grows past `maxBytes`, and a declared Content-Length above it is refused before
- * reading. Such URLs
- * carry their own signature, so no credential is involved; the URL is never put into an error message (its
- * signature grants access until it expires). Every hop (the link and each redirect) is checked before it is
- * fetched (checkDestination); its host name is resolved and every address checked before connecting where n8n
- * lends a resolver (2.x: checkResolved), otherwise the address that answered is checked (1.x: checkPeer).
- * Redirects are followed only within the link's origin. Retries (5xx,
- * dropped connections; never 4xx) use the same backoff as the GraphQL requests and stop when the execution is
- * cancelled.
+ * here; a declared Content-Length above `maxBytes` is refused before reading, a body growing past it fails. The
+ * URL carries its own signature (no credential) and is never put into an error message. Every hop (the link and
+ * each redirect, followed only within the link's origin) is checked before it is fetched (checkDestination); its
+ * host name is resolved and every address checked before connecting where n8n lends a resolver (2.x:
+ * checkResolved), otherwise the address that answered is checked (1.x: checkPeer). Retries (5xx, dropped
+ * connections; never 4xx) use the backoff of the GraphQL requests and stop when the execution is cancelled.
  */
 export async function downloadPresignedFile<T>(
 	ctx: IExecuteFunctions,
 	target: DownloadTarget,
-	store: (file: DownloadedFile) => Promise<T>,
+	store: Store<T>,
 ): Promise<Stored<T>> {
 	const checked = checkDestination(target.url, target.policy);
 	if ('refusal' in checked)
@@ -96,7 +89,7 @@ export async function downloadPresignedFile<T>(
 	const signal = ctx.getExecutionCancelSignal?.();
 	const resolve = target.policy.allowPrivateAddresses ? undefined : hostResolverOf(ctx);
 	const outcome = await withRetries<Stored<T>, DownloadFailure>(
-		async () => await attemptDownload(ctx, target, { signal, resolve }, store),
+		async () => await attemptDownload(ctx, target, signal, resolve, store),
 		{ ...DEFAULT_RETRY, maxRetries: target.maxRetries },
 		{ signal },
 	);
@@ -121,17 +114,13 @@ type AttemptResult<T> =
 
 const refused = (refusal: Refusal) => ({ failure: refusal, retryable: false });
 
-interface AttemptOptions {
-	signal: AbortSignal | undefined;
-	/** Resolves host names before connecting (n8n 2.x, private addresses refused); undefined otherwise. */
-	resolve: ResolveHost | undefined;
-}
-
+/** One attempt; `resolve` looks host names up before connecting (n8n 2.x, private addresses refused). */
 async function attemptDownload<T>(
 	ctx: IExecuteFunctions,
 	target: DownloadTarget,
-	{ signal, resolve }: AttemptOptions,
-	store: (file: DownloadedFile) => Promise<T>,
+	signal: AbortSignal | undefined,
+	resolve: ResolveHost | undefined,
+	store: Store<T>,
 ): Promise<AttemptResult<Stored<T>>> {
 	let url = target.url;
 	try {
@@ -142,10 +131,10 @@ async function attemptDownload<T>(
 			if (resolvesTo) return refused(resolvesTo);
 			const response = await requestStream(ctx, url, signal);
 			const body = response.body as BodyStream;
-			// Without a resolver (n8n 1.x) the address that answered is the one to check.
-			const wrongPeer = resolve
-				? undefined
-				: checkPeer(destination.url, peerAddressOf(body), target.policy);
+			// Without a resolver (n8n 1.x) the address that answered is the one to check; only the response itself
+			// (not a stream made of it) tells it.
+			const peer = typeof body.statusCode === 'number' ? body.socket?.remoteAddress : undefined;
+			const wrongPeer = resolve ? undefined : checkPeer(destination.url, peer, target.policy);
 			if (wrongPeer) {
 				body.destroy();
 				return refused(wrongPeer);
@@ -173,10 +162,7 @@ async function attemptDownload<T>(
 	}
 }
 
-/**
- * Resolves a hop's host name and checks every address it resolves to; an IP address written out was checked as
- * written. A failed lookup throws, and is a network error like a failed connection.
- */
+/** Checks every address a hop's host name resolves to; a failed lookup throws, as a failed connection does. */
 async function resolvedRefusal(
 	url: URL,
 	resolve: ResolveHost | undefined,
@@ -194,54 +180,38 @@ function networkFailure(error: unknown): { failure: DownloadFailure; retryable: 
 	};
 }
 
-/** The address the response came from; undefined when the body is not the response itself. */
-function peerAddressOf(body: BodyStream): string | undefined {
-	return typeof body.statusCode === 'number'
-		? (body.socket?.remoteAddress ?? undefined)
-		: undefined;
-}
-
-function declaredLength(response: IN8nHttpFullResponse): number | undefined {
-	const header = response.headers?.['content-length'];
-	const length = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : NaN;
-	return Number.isSafeInteger(length) ? length : undefined;
-}
-
 /** Hands a 2xx body to the store as the stream it is, counted and cut off as soon as it passes the limit. */
 async function receive<T>(
 	maxBytes: number,
 	response: IN8nHttpFullResponse,
 	body: BodyStream,
-	store: (file: DownloadedFile) => Promise<T>,
+	store: Store<T>,
 ): Promise<AttemptResult<Stored<T>>> {
-	const declared = declaredLength(response);
-	if (declared !== undefined && declared > maxBytes) {
+	const header = response.headers?.['content-length'];
+	const declared = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : NaN;
+	if (Number.isSafeInteger(declared) && declared > maxBytes) {
 		body.destroy();
 		return refused(tooLarge(maxBytes));
 	}
-	const header = response.headers?.['content-type'];
-	const contentType = typeof header === 'string' ? header : undefined;
 	const counter = countWithinLimit(body, maxBytes);
 	let bodyError: unknown;
 	body.once('error', (error) => (bodyError = error));
 	try {
-		const stored = await store({ body: body as unknown as BinarySource, contentType });
+		const stored = await store({ body: body as unknown as BinarySource });
 		if (counter.overLimit()) return refused(tooLarge(maxBytes));
 		return { value: { stored, bytes: counter.bytes() } };
 	} catch (error) {
 		body.destroy();
 		if (counter.overLimit()) return refused(tooLarge(maxBytes));
 		if (bodyError !== undefined) return networkFailure(bodyError);
-		// The store's own failure (not the body's): passed on as it is.
 		return { failure: { storeError: error }, retryable: false };
 	}
 }
 
 /**
  * Counts the bytes of a body as its reader takes them, and destroys the body (failing the reader) as soon as it
- * is larger than allowed, so no more than that is ever stored. `prependListener`, unlike `on`, watches the 'data'
- * events without switching the stream to flowing mode: the reader still decides when to read, and loses nothing
- * when it starts reading later (n8n's filesystem mode creates its folder first).
+ * is larger than allowed. `prependListener`, unlike `on`, does not switch the stream to flowing mode: the reader
+ * still decides when to read, and loses nothing when it starts later (n8n's filesystem mode creates its folder first).
  */
 function countWithinLimit(
 	body: BodyStream,
@@ -282,12 +252,8 @@ async function requestStream(
 function sameOriginRedirect(from: string, location: unknown): { url: string } | Refusal {
 	if (typeof location !== 'string' || location === '')
 		return { refusal: 'the download link redirected without a Location' };
-	let next: URL;
-	try {
-		next = new URL(location, from);
-	} catch {
-		return { refusal: 'the download link redirected to an address that is not a URL' };
-	}
+	const next = URL.parse(location, from);
+	if (!next) return { refusal: 'the download link redirected to an address that is not a URL' };
 	const origin = new URL(from);
 	if (next.protocol !== origin.protocol) {
 		return {
@@ -303,13 +269,10 @@ function sameOriginRedirect(from: string, location: unknown): { url: string } | 
 }
 
 function tooLarge(maxBytes: number): Refusal {
+	const mib = Number((maxBytes / MIB).toFixed(2));
 	return {
-		refusal: `the file is larger than the Max File Size of ${formatMiB(maxBytes)}; raise Max File Size to download it`,
+		refusal: `the file is larger than the Max File Size of ${mib} MiB; raise Max File Size to download it`,
 	};
-}
-
-function formatMiB(bytes: number): string {
-	return `${Number((bytes / MIB).toFixed(2))} MiB`;
 }
 
 function networkCodeOf(error: unknown): string | undefined {

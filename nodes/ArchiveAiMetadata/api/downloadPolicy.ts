@@ -3,6 +3,7 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { classifyAddress, classifyHost, isIpAddress } from './addresses';
 import { withoutUserinfo } from '../../shared/http/redact';
+import { splitList } from '../../shared/n8n/params';
 
 /** The credential fields that say where Download Files may fetch from. */
 const ALLOWED_ORIGINS_FIELD = 'Allowed Download Origins';
@@ -21,13 +22,9 @@ export interface Refusal {
 
 /** An origin as the user may write it (`https://s3.example.org`, trailing slash allowed), or undefined. */
 function parseOrigin(entry: string): string | undefined {
-	let url: URL;
-	try {
-		url = new URL(entry);
-	} catch {
-		return undefined;
-	}
+	const url = URL.parse(entry);
 	const bare =
+		url !== null &&
 		(url.protocol === 'https:' || url.protocol === 'http:') &&
 		url.username === '' &&
 		url.password === '' &&
@@ -37,28 +34,13 @@ function parseOrigin(entry: string): string | undefined {
 	return bare ? url.origin : undefined;
 }
 
-function endpointOrigin(graphqlUrl: string | undefined): string | undefined {
-	try {
-		return parseOrigin(new URL(String(graphqlUrl ?? '').trim()).origin);
-	} catch {
-		return undefined;
-	}
-}
-
-/**
- * The download policy of an AI Metadata credential. No origins listed means the GraphQL endpoint's own origin:
- * a link anywhere else fails with an error naming the origin to add, so nothing is fetched from a host the user
- * never named.
- */
+/** The credential's download policy; no origins listed means the GraphQL endpoint's own origin only. */
 export function readDownloadPolicy(
 	node: INode,
 	credentials: ICredentialDataDecryptedObject,
 ): DownloadPolicy {
-	const entries = String((credentials.allowedDownloadOrigins as string | undefined) ?? '')
-		.split(/[\s,]+/)
-		.filter((entry) => entry !== '');
 	const origins: string[] = [];
-	for (const entry of entries) {
+	for (const entry of splitList(credentials.allowedDownloadOrigins, /[\s,]+/)) {
 		const origin = parseOrigin(entry);
 		if (!origin) {
 			throw new NodeOperationError(
@@ -73,8 +55,9 @@ export function readDownloadPolicy(
 		origins.push(origin);
 	}
 	if (origins.length === 0) {
-		const endpoint = endpointOrigin(credentials.graphqlUrl as string | undefined);
-		if (endpoint) origins.push(endpoint);
+		const endpoint = URL.parse(String((credentials.graphqlUrl as string | undefined) ?? '').trim());
+		const origin = endpoint && parseOrigin(endpoint.origin);
+		if (origin) origins.push(origin);
 	}
 	return {
 		allowedOrigins: origins,
@@ -91,17 +74,12 @@ function privateRefusal(what: string, kind: string): Refusal {
 }
 
 /**
- * Checks a link before anything connects to it: an http(s) URL, of an allowed origin, whose host is not a
- * non-public address written out (every IPv4 and IPv6 form, `localhost`). Other names are judged by the addresses
- * they resolve to (checkResolved, n8n 2.x) or by the address that answers (checkPeer, n8n 1.x).
+ * Checks a link before anything connects to it: http(s), an allowed origin, no non-public address written out.
+ * Other names are judged by their addresses (checkResolved, n8n 2.x) or the one that answers (checkPeer, 1.x).
  */
 export function checkDestination(link: string, policy: DownloadPolicy): { url: URL } | Refusal {
-	let url: URL;
-	try {
-		url = new URL(link);
-	} catch {
-		return { refusal: 'the API returned a download link that is not a URL' };
-	}
+	const url = URL.parse(link);
+	if (!url) return { refusal: 'the API returned a download link that is not a URL' };
 	if (url.protocol !== 'https:' && url.protocol !== 'http:')
 		return {
 			refusal: `the API returned a ${url.protocol} link; only http and https links are downloaded`,
@@ -118,10 +96,7 @@ export function checkDestination(link: string, policy: DownloadPolicy): { url: U
 	return { url };
 }
 
-/**
- * Checks every address a link's host name resolved to, before anything connects to it (n8n 2.x, which lends its
- * resolver): one non-public address among them refuses the link, as the client may connect to any of them.
- */
+/** Checks every address a host name resolved to (n8n 2.x): the client may connect to any of them. */
 export function checkResolved(
 	url: URL,
 	addresses: string[],
@@ -136,11 +111,9 @@ export function checkResolved(
 }
 
 /**
- * Checks the address a response actually came from, before its status, headers or body are used: on n8n 1.x,
- * which lends no resolver, a name of an allowed origin that resolves to a non-public address is refused here,
- * after connecting but before anything is read. n8n 1.x hands over the response itself, whose socket tells the
- * address. When the address cannot be known (a body n8n decompressed, or any stream that hides the socket), a host
- * name is refused: fail closed. An IP address written out was checked as written and needs no peer.
+ * Checks the address a response came from before anything of it is used (n8n 1.x, which lends no resolver). Where
+ * it cannot be known (a body n8n decompressed, a stream hiding the socket) a host name is refused: fail closed. An
+ * IP address written out was checked as written.
  */
 export function checkPeer(
 	url: URL,

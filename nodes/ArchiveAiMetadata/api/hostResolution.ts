@@ -1,30 +1,20 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 /**
- * Name resolution for the download checks, borrowed from n8n: a community node may not import node:dns. n8n 2.x
- * offers `helpers.getSecureEgressFilter(policy)`; with the 'unsafe' policy it is n8n's passthrough filter, whose
- * `createSecureLookup()` is node's own `dns.lookup` (with 'safe' it may be n8n's SSRF filter, which fails a lookup
- * by its own rules instead of telling the addresses). n8n 1.x and the n8n-workflow this package builds against do
- * not declare it, hence the local types.
+ * Name resolution for the download checks, borrowed from n8n (a community node may not import node:dns): n8n 2.x's
+ * `getSecureEgressFilter('unsafe').createSecureLookup()` is node's own `dns.lookup` ('safe' would fail lookups by
+ * its own rules instead of telling the addresses). n8n-workflow does not declare it, hence the local types.
  */
-
-interface ResolvedAddress {
-	address: string;
-}
 
 /** `dns.lookup(hostname, { all: true }, callback)`, as much of it as is used here. */
 type LookupAll = (
 	hostname: string,
 	options: { all: true },
-	callback: (error: Error | null, addresses: ResolvedAddress[] | string) => void,
+	callback: (error: Error | null, addresses: Array<{ address: string }> | string) => void,
 ) => void;
 
-interface EgressFilter {
-	createSecureLookup(): LookupAll;
-}
-
 interface EgressFilterHelpers {
-	getSecureEgressFilter?: (useDefaultSsrfPolicy: 'unsafe') => EgressFilter;
+	getSecureEgressFilter?: (policy: 'unsafe') => { createSecureLookup(): LookupAll };
 }
 
 /** Every address a host name resolves to (IPv4 and IPv6); rejects with the lookup's own error (ENOTFOUND, ...). */
@@ -41,13 +31,10 @@ export function hostResolverOf(ctx: IExecuteFunctions): ResolveHost | undefined 
 				if (error) return reject(error);
 				const found =
 					typeof addresses === 'string' ? [addresses] : addresses.map((entry) => entry.address);
+				if (found.length > 0) return resolve(found);
 				// No address means nothing to check: refused as a name that does not resolve.
-				if (found.length === 0) reject(notFound(hostname));
-				else resolve(found);
+				const notFound = new Error(`no address found for ${hostname}`);
+				reject(Object.assign(notFound, { code: 'ENOTFOUND' }));
 			});
 		});
-}
-
-function notFound(hostname: string): Error {
-	return Object.assign(new Error(`no address found for ${hostname}`), { code: 'ENOTFOUND' });
 }

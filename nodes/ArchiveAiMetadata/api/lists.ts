@@ -1,7 +1,6 @@
 /**
- * List columns (cluster_uuids, the per-frame counts, time_intervals, public_links) come back as JSON arrays when
- * the column is jsonb, and as Postgres array literal text (`{a,b}`, `{{1.5,3},{5,7}}`) when it is a Postgres
- * array: Hasura prints those as text. Both are read into arrays; anything else is an error, never an empty list.
+ * List columns come back as JSON arrays (jsonb) or as Postgres array literal text (`{a,b}`, `{{1.5,3},{5,7}}`).
+ * Both are read into arrays; anything else is an error, never an empty list.
  */
 
 /** What the elements of a list column are: text (ids, links) or numbers (counts, seconds). */
@@ -42,77 +41,57 @@ function parseJsonArray(text: string): unknown[] | undefined {
 
 /** Parses a Postgres array literal: nested braces, quoted elements with backslash escapes, unquoted NULL. */
 function parseArrayLiteral(text: string, element: ListElement): unknown[] | undefined {
-	const reader = new LiteralReader(text, element);
-	const list = reader.array();
-	return list !== undefined && reader.atEnd() ? list : undefined;
-}
-
-class LiteralReader {
-	private position = 0;
-
-	constructor(
-		private readonly text: string,
-		private readonly element: ListElement,
-	) {}
-
-	atEnd(): boolean {
-		this.skipSpaces();
-		return this.position === this.text.length;
-	}
-
-	array(): unknown[] | undefined {
-		this.skipSpaces();
-		if (this.text[this.position] !== '{') return undefined;
-		this.position++;
+	let position = 0;
+	const skipSpaces = () => {
+		while (position < text.length && /\s/.test(text[position])) position++;
+	};
+	const typed = (token: string): unknown => {
+		if (element === 'text') return token;
+		const number = Number(token);
+		return token.trim() !== '' && Number.isFinite(number) ? number : undefined;
+	};
+	const quoted = (): unknown => {
+		let value = '';
+		for (position++; position < text.length; position++) {
+			const char = text[position];
+			if (char === '"') {
+				position++;
+				return typed(value);
+			}
+			value += char === '\\' ? (text[++position] ?? '') : char;
+		}
+		return undefined;
+	};
+	const bare = (): unknown => {
+		const start = position;
+		while (position < text.length && !',}{"\\'.includes(text[position])) position++;
+		const token = text.slice(start, position).trim();
+		if (token === '') return undefined;
+		return token.toUpperCase() === 'NULL' ? null : typed(token);
+	};
+	const array = (): unknown[] | undefined => {
+		skipSpaces();
+		if (text[position] !== '{') return undefined;
+		position++;
 		const items: unknown[] = [];
-		this.skipSpaces();
-		if (this.text[this.position] === '}') {
-			this.position++;
+		skipSpaces();
+		if (text[position] === '}') {
+			position++;
 			return items;
 		}
 		for (;;) {
-			this.skipSpaces();
-			const next = this.text[this.position];
-			const item = next === '{' ? this.array() : next === '"' ? this.quoted() : this.bare();
+			skipSpaces();
+			const next = text[position];
+			const item = next === '{' ? array() : next === '"' ? quoted() : bare();
 			if (item === undefined) return undefined;
 			items.push(item);
-			this.skipSpaces();
-			const separator = this.text[this.position++];
+			skipSpaces();
+			const separator = text[position++];
 			if (separator === '}') return items;
 			if (separator !== ',') return undefined;
 		}
-	}
-
-	private quoted(): unknown {
-		let value = '';
-		for (this.position++; this.position < this.text.length; this.position++) {
-			const char = this.text[this.position];
-			if (char === '"') {
-				this.position++;
-				return this.typed(value);
-			}
-			value += char === '\\' ? (this.text[++this.position] ?? '') : char;
-		}
-		return undefined;
-	}
-
-	private bare(): unknown {
-		const start = this.position;
-		while (this.position < this.text.length && !',}{"\\'.includes(this.text[this.position]))
-			this.position++;
-		const token = this.text.slice(start, this.position).trim();
-		if (token === '') return undefined;
-		if (token.toUpperCase() === 'NULL') return null;
-		return this.typed(token);
-	}
-
-	private typed(token: string): unknown {
-		if (this.element === 'text') return token;
-		const number = Number(token);
-		return token.trim() !== '' && Number.isFinite(number) ? number : undefined;
-	}
-
-	private skipSpaces(): void {
-		while (this.position < this.text.length && /\s/.test(this.text[this.position])) this.position++;
-	}
+	};
+	const list = array();
+	skipSpaces();
+	return list !== undefined && position === text.length ? list : undefined;
 }

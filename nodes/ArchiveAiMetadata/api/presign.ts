@@ -2,9 +2,8 @@ import { getNamedType, isInputObjectType, isObjectType } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 
 /**
- * `presignS3(urls_sets: {...}): [presigned_urls]` as the live schema describes it. Input names are the raw
- * column names; output names follow the column (`presigned_<column>`), except transcripts, which drop the
- * `transcript_` prefix (`transcript_srt` -> `presigned_srt`). Both are read from the schema, not assumed.
+ * `presignS3(urls_sets: {...}): [presigned_urls]`, read from the live schema: inputs are the raw column names,
+ * outputs `presigned_<column>` (transcripts without `transcript_`: `presigned_srt`).
  */
 export const PRESIGN_FIELD = 'presignS3';
 export const PRESIGN_ARGUMENT = 'urls_sets';

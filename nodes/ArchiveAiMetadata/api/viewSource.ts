@@ -5,8 +5,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { fetchAllByOffset } from '../../shared/graphql/pagination';
 import type { GraphqlClient, RequestContext } from '../../shared/graphql/client';
 import { DEFAULT_MAX_RETRIES } from '../../shared/n8n/limits';
+import { loadSchema } from '../../shared/graphql/schemaCache';
 import {
-	connectAiMetadata,
+	AI_METADATA_SERVICE,
 	createAiMetadataClient,
 	loadSchemaUnlessRefused,
 	probeRootField,
@@ -18,10 +19,7 @@ import type { ParameterNames } from './documents';
 import { resolveView, documentedView, ViewNotFoundError } from './views';
 import type { AiViewKey, ResolvedView } from './views';
 
-/**
- * The one way to a view, for the action node, the trigger and the editor's lists: a client, the live schema when
- * the API allows introspection, and the view with its live names (the documented ones without a schema).
- */
+/** The one way to a view, for the action node, the trigger and the editor's lists. */
 
 /** A client plus the live schema, or no schema when the API refuses introspection (then the documented names apply). */
 interface ViewConnection {
@@ -32,9 +30,6 @@ interface ViewConnection {
 export interface ViewSource extends ViewConnection {
 	view: ResolvedView;
 }
-
-/** Finds a view's name on a server without introspection; callers that resolve many items share one probe. */
-type RootFieldProbe = (key: AiViewKey) => Promise<string>;
 
 interface ViewLocation {
 	itemIndex?: number;
@@ -48,16 +43,14 @@ async function connectToViews(ctx: RequestContext, maxRetries: number): Promise<
 	return { client, schema: await loadSchemaUnlessRefused(ctx, client) };
 }
 
-/**
- * The view's live names, or without a schema the documented ones under the name the server knows (one probe, only
- * for views with published aliases such as image_tasks / face_image_tasks). A view the account cannot see is an error.
- */
+/** The view's live names, or without a schema the documented ones under the root field the server knows. */
 export async function viewOf(
 	ctx: RequestContext,
 	connection: ViewConnection,
 	key: AiViewKey,
 	location: ViewLocation = {},
-	probe: RootFieldProbe = async (view) => await probeRootField(ctx, connection.client, view),
+	// Finds the root field without introspection; the items of a run share one probe.
+	probe = async (view: AiViewKey) => await probeRootField(ctx, connection.client, view),
 ): Promise<ViewSource> {
 	if (!connection.schema) return { ...connection, view: documentedView(key, await probe(key)) };
 	try {
@@ -84,9 +77,8 @@ export async function openViewSource(
 }
 
 /**
- * One node run's access to the API. Connecting (credential, introspection) happens on first use, so checks of
- * the parameters that need no schema run before any request; the items of a run share one connection per Max
- * Retries value and one probe per view.
+ * One node run's access to the API, connected on first use (parameter checks run before any request); items share
+ * one connection per Max Retries value and one probe per view.
  */
 export class AiSession {
 	private readonly connections = new Map<number, Promise<AiMetadataConnection>>();
@@ -97,9 +89,13 @@ export class AiSession {
 
 	/** For the operations that need the live schema (Custom Query, Download Files): a refused introspection fails. */
 	async connect(maxRetries = DEFAULT_MAX_RETRIES): Promise<AiMetadataConnection> {
-		return await memoized(this.connections, maxRetries, () =>
-			connectAiMetadata(this.ctx, { retry: { maxRetries } }),
-		);
+		return await memoized(this.connections, maxRetries, async () => {
+			const client = await createAiMetadataClient(this.ctx, { retry: { maxRetries } });
+			return {
+				client,
+				schema: await loadSchema(this.ctx, client, AI_METADATA_SERVICE.credentialType),
+			};
+		});
 	}
 
 	/** For the view operations: the view's live names, or the documented ones when introspection is refused. */
@@ -139,38 +135,21 @@ export interface ReadRequest {
 	maxRows?: number;
 	/** Names the query in the server's logs; `ReadRows` unless given. */
 	operationName?: string;
-	/**
-	 * One request of `maxRows` rows and no more, for "the newest N": fewer rows means there are no more, where paging
-	 * would ask again after a short page in case the server capped it.
-	 */
+	/** One request of `maxRows` rows, for "the newest N" (paging would ask again after a short page). */
 	singlePage?: boolean;
 }
 
 /**
- * Reads rows of the view with limit/offset pages, checked against the live schema first when there is one (a
- * problem names the parameter behind it). Pages run concurrently up to `concurrency` and come back in offset order.
+ * Reads rows with limit/offset pages, checked against the live schema first when there is one. Pages run up to
+ * `concurrency` at a time, in offset order; `mapPage` maps each page as it arrives, while later ones are on their way.
  */
-export async function readRows(
+export async function readRows<T = IDataObject>(
 	ctx: RequestContext,
 	source: ViewSource,
 	itemIndex: number,
 	request: ReadRequest,
 	names: ParameterNames,
-): Promise<IDataObject[]> {
-	return await readMappedRows(ctx, source, itemIndex, request, names, (rows) => rows);
-}
-
-/**
- * `readRows`, with each page's rows mapped as soon as that page arrives (`mapPage`), while later pages are still
- * on their way: work per row then costs the reader no time of its own.
- */
-export async function readMappedRows<T>(
-	ctx: RequestContext,
-	source: ViewSource,
-	itemIndex: number,
-	request: ReadRequest,
-	names: ParameterNames,
-	mapPage: (rows: IDataObject[]) => T[],
+	mapPage: (rows: IDataObject[]) => T[] = (rows) => rows as T[],
 ): Promise<T[]> {
 	const { view, client } = source;
 	const document = buildViewQuery(view, {

@@ -1,4 +1,10 @@
-import { getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType } from 'graphql';
+import {
+	getNamedType,
+	getNullableType,
+	isInputObjectType,
+	isListType,
+	isObjectType,
+} from 'graphql';
 import type { GraphQLArgument, GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { IDataObject, INode } from 'n8n-workflow';
 
@@ -7,13 +13,11 @@ import type { ListElement } from './lists';
 import { parameterError } from '../../shared/n8n/params';
 
 /**
- * What the package knows about each view of the AI metadata API as documented, and how a view's live names are
- * found in the introspected schema. Published versions differ (`image_tasks` vs `face_image_tasks`, the NER
- * vendor column), so every name used in a query comes from `resolveView`, with the documented names as defaults.
- * Shared by the action node and the polling trigger: keep the exported API stable.
+ * The views of the AI metadata API as documented, and their live names. Published versions differ (`image_tasks`
+ * vs `face_image_tasks`, the NER vendor column), so every name in a query comes from `resolveView`.
  */
 
-/** Logical view names: the documented ones. */
+/** Logical view names: the documented ones, which are also the documented root fields. */
 export type AiViewKey =
 	| 'face_tasks'
 	| 'image_tasks'
@@ -41,8 +45,6 @@ export interface AiViewDefinition {
 	/** Singular, for messages and option names, e.g. "Face Task". */
 	displayName: string;
 	kind: AiViewKind;
-	/** Root field name in the documented schema. */
-	documentedName: string;
 	/** Other root field names published versions use for the same view. */
 	aliases: string[];
 	/** Column identifying one record (Get), or undefined when the view has none (matches). */
@@ -51,7 +53,6 @@ export interface AiViewDefinition {
 	uniqueKey: string[];
 	/** When a row was produced or last changed (time filters, the trigger's cursor). */
 	timeColumn: string;
-	/** Columns of the documented schema, in its order. */
 	documentedColumns: string[];
 	/** Columns holding JSON text that the node parses (documented names). */
 	rawJsonColumns: string[];
@@ -129,84 +130,100 @@ const MATCH_UNIQUE_KEY = [
 	'time_intervals',
 ];
 
+type ViewSpec = Pick<
+	AiViewDefinition,
+	'key' | 'resource' | 'displayName' | 'kind' | 'documentedColumns' | 'simplifiedColumns'
+> &
+	Partial<
+		Pick<
+			AiViewDefinition,
+			'aliases' | 'rawJsonColumns' | 'listColumns' | 'files' | 'clusterTaskView'
+		>
+	>;
+
+/** A view's definition, with what follows from its kind: identifier, unique key, time column, PID lookup. */
+function defineView(spec: ViewSpec): AiViewDefinition {
+	const match = spec.kind === 'match';
+	const person = spec.kind === 'refsetPerson';
+	const idColumn = person ? 'id' : 'task_id';
+	return {
+		aliases: [],
+		rawJsonColumns: [],
+		listColumns: {},
+		files: [],
+		...spec,
+		idColumn: match ? undefined : idColumn,
+		uniqueKey: match ? MATCH_UNIQUE_KEY : [idColumn],
+		timeColumn: match ? 'matched_time' : person ? 'modified_at' : 'processed_time',
+		pidLookup: !person,
+	};
+}
+
 const JSON_MIME = 'application/json';
+
+function file(
+	column: string,
+	displayName: string,
+	extension = 'json',
+	mimeType = JSON_MIME,
+): DownloadableFile {
+	return { column, displayName, extension, mimeType };
+}
 
 function detectionTaskView(
 	key: AiViewKey,
 	resource: string,
 	displayName: string,
-	aliases: string[],
+	aliases: string[] = [],
 ): AiViewDefinition {
-	return {
+	return defineView({
 		key,
 		resource,
 		displayName,
 		kind: 'detectionTask',
-		documentedName: key,
 		aliases,
-		idColumn: 'task_id',
-		uniqueKey: ['task_id'],
-		timeColumn: 'processed_time',
 		documentedColumns: DETECTION_TASK_COLUMNS,
-		rawJsonColumns: [],
 		listColumns: {
 			cluster_uuids: 'text',
 			n_faces_per_frame: 'number',
 			n_persons_per_frame: 'number',
 		},
 		simplifiedColumns: [...TASK_SIMPLIFIED, 'n_faces', 'n_persons', 'error'],
-		files: [],
-		pidLookup: true,
-	};
+	});
 }
 
 function matchView(
 	key: AiViewKey,
 	resource: string,
 	displayName: string,
-	aliases: string[],
 	clusterTaskView: AiViewKey,
+	aliases: string[] = [],
 ): AiViewDefinition {
-	return {
+	return defineView({
 		key,
 		resource,
 		displayName,
 		kind: 'match',
-		documentedName: key,
 		aliases,
-		uniqueKey: MATCH_UNIQUE_KEY,
-		timeColumn: 'matched_time',
 		documentedColumns: MATCH_COLUMNS,
-		rawJsonColumns: [],
 		listColumns: { time_intervals: 'number' },
 		simplifiedColumns: MATCH_SIMPLIFIED,
-		files: [],
-		pidLookup: true,
 		clusterTaskView,
-	};
+	});
 }
 
 export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
-	face_tasks: detectionTaskView('face_tasks', 'faceTask', 'Face Task', []),
+	face_tasks: detectionTaskView('face_tasks', 'faceTask', 'Face Task'),
 	image_tasks: detectionTaskView('image_tasks', 'imageTask', 'Image Task', ['face_image_tasks']),
-	face_matches: matchView('face_matches', 'faceMatch', 'Face Match', [], 'face_tasks'),
-	image_matches: matchView(
-		'image_matches',
-		'imageMatch',
-		'Image Match',
-		['face_image_matches'],
-		'image_tasks',
-	),
-	refset_persons: {
+	face_matches: matchView('face_matches', 'faceMatch', 'Face Match', 'face_tasks'),
+	image_matches: matchView('image_matches', 'imageMatch', 'Image Match', 'image_tasks', [
+		'face_image_matches',
+	]),
+	refset_persons: defineView({
 		key: 'refset_persons',
 		resource: 'refsetPerson',
 		displayName: 'Reference-Set Person',
 		kind: 'refsetPerson',
-		documentedName: 'refset_persons',
-		aliases: [],
-		idColumn: 'id',
-		uniqueKey: ['id'],
-		timeColumn: 'modified_at',
 		documentedColumns: [
 			'created_at',
 			'description',
@@ -216,22 +233,14 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 			'public_links',
 			'status',
 		],
-		rawJsonColumns: [],
 		listColumns: { public_links: 'text' },
 		simplifiedColumns: ['id', 'label', 'description', 'status', 'modified_at'],
-		files: [],
-		pidLookup: false,
-	},
-	speech_tasks: {
+	}),
+	speech_tasks: defineView({
 		key: 'speech_tasks',
 		resource: 'speechTask',
 		displayName: 'Speech Task',
 		kind: 'speechTask',
-		documentedName: 'speech_tasks',
-		aliases: [],
-		idColumn: 'task_id',
-		uniqueKey: ['task_id'],
-		timeColumn: 'processed_time',
 		documentedColumns: [
 			'audio_classification_json',
 			'cp',
@@ -252,52 +261,20 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 			'transcript_vtt',
 		],
 		rawJsonColumns: ['transcript_json', 'audio_classification_json', 'statistics'],
-		listColumns: {},
 		simplifiedColumns: [...TASK_SIMPLIFIED, 'fragment_id', 'error', 'transcript_txt'],
 		files: [
-			{
-				column: 'transcript_srt',
-				displayName: 'Transcript (SRT)',
-				extension: 'srt',
-				mimeType: 'application/x-subrip',
-			},
-			{
-				column: 'transcript_vtt',
-				displayName: 'Transcript (WebVTT)',
-				extension: 'vtt',
-				mimeType: 'text/vtt',
-			},
-			{
-				column: 'transcript_txt',
-				displayName: 'Transcript (Plain Text)',
-				extension: 'txt',
-				mimeType: 'text/plain',
-			},
-			{
-				column: 'transcript_json',
-				displayName: 'Transcript (Raw JSON)',
-				extension: 'json',
-				mimeType: JSON_MIME,
-			},
-			{
-				column: 'audio_classification_json',
-				displayName: 'Audio Classification (Raw JSON)',
-				extension: 'json',
-				mimeType: JSON_MIME,
-			},
+			file('transcript_srt', 'Transcript (SRT)', 'srt', 'application/x-subrip'),
+			file('transcript_vtt', 'Transcript (WebVTT)', 'vtt', 'text/vtt'),
+			file('transcript_txt', 'Transcript (Plain Text)', 'txt', 'text/plain'),
+			file('transcript_json', 'Transcript (Raw JSON)'),
+			file('audio_classification_json', 'Audio Classification (Raw JSON)'),
 		],
-		pidLookup: true,
-	},
-	ner_tasks: {
+	}),
+	ner_tasks: defineView({
 		key: 'ner_tasks',
 		resource: 'nerTask',
 		displayName: 'NER Task',
 		kind: 'nerTask',
-		documentedName: 'ner_tasks',
-		aliases: [],
-		idColumn: 'task_id',
-		uniqueKey: ['task_id'],
-		timeColumn: 'processed_time',
 		documentedColumns: [
 			'cp',
 			'error',
@@ -310,24 +287,12 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 			'task_id',
 		],
 		rawJsonColumns: ['processed_json', DOCUMENTED_VENDOR_COLUMN],
-		listColumns: {},
 		simplifiedColumns: ['task_id', 'pid', 'cp', 'fragment_id', 'status', 'processed_time', 'error'],
 		files: [
-			{
-				column: 'processed_json',
-				displayName: 'Processed Output (Raw JSON)',
-				extension: 'json',
-				mimeType: JSON_MIME,
-			},
-			{
-				column: DOCUMENTED_VENDOR_COLUMN,
-				displayName: 'Extraction Engine Output (Raw JSON)',
-				extension: 'json',
-				mimeType: JSON_MIME,
-			},
+			file('processed_json', 'Processed Output (Raw JSON)'),
+			file(DOCUMENTED_VENDOR_COLUMN, 'Extraction Engine Output (Raw JSON)'),
 		],
-		pidLookup: true,
-	},
+	}),
 };
 
 export const AI_VIEW_KEYS = Object.keys(AI_VIEWS) as AiViewKey[];
@@ -352,7 +317,6 @@ export interface ResolvedView {
 	rootField: string;
 	/** `<rootField>_aggregate` when the role may aggregate, else undefined. */
 	aggregateField?: string;
-	/** Scalar (selectable) columns, live names. */
 	columns: string[];
 	/** Named GraphQL type per column, e.g. `uuid`, `timestamptz`, `jsonb`, `String`. */
 	columnTypes: Record<string, string>;
@@ -367,7 +331,6 @@ export interface ResolvedView {
 	simplifiedColumns: string[];
 	/** Variable types of the root field's arguments, e.g. `where` -> `face_tasks_bool_exp`. */
 	argumentTypes: Record<string, string>;
-	/** Downloadable files with live column names. */
 	files: DownloadableFile[];
 	/** True when the rows were read from a live schema, false for the documented fallback. */
 	live: boolean;
@@ -376,7 +339,7 @@ export interface ResolvedView {
 export class ViewNotFoundError extends Error {
 	constructor(readonly definition: AiViewDefinition) {
 		super(
-			`The API does not expose the ${definition.displayName} view (looked for ${[definition.documentedName, ...definition.aliases].join(', ')})`,
+			`The API does not expose the ${definition.displayName} view (looked for ${[definition.key, ...definition.aliases].join(', ')})`,
 		);
 		this.name = 'ViewNotFoundError';
 	}
@@ -389,24 +352,13 @@ function queryFields(schema: GraphQLSchema): Record<string, GraphQLField<unknown
 /** Live root field name of a view: the documented name, else a known alias, else undefined. */
 function findRootField(schema: GraphQLSchema, definition: AiViewDefinition): string | undefined {
 	const fields = queryFields(schema);
-	return [definition.documentedName, ...definition.aliases].find((candidate) => {
-		const field = fields[candidate];
-		return (
-			field !== undefined &&
-			isObjectType(getNamedType(field.type)) &&
-			isListType(unwrapNonNull(field.type))
-		);
+	return [definition.key, ...definition.aliases].find((candidate) => {
+		const type = fields[candidate]?.type;
+		return type && isObjectType(getNamedType(type)) && isListType(getNullableType(type));
 	});
 }
 
-function unwrapNonNull<T>(type: T): T {
-	return isNonNullType(type) ? (type as unknown as { ofType: T }).ofType : type;
-}
-
-/**
- * The NER vendor column: the one `*_json` column that is not `processed_json` (the documented schema calls it
- * `extractor_json`; in reality it carries the vendor's name).
- */
+/** The NER vendor column: `extractor_json` as documented, in reality the `*_json` named after the vendor. */
 export function findVendorColumn(columns: string[]): string | undefined {
 	if (columns.includes(DOCUMENTED_VENDOR_COLUMN)) return DOCUMENTED_VENDOR_COLUMN;
 	return columns.find((column) => column.endsWith('_json') && column !== 'processed_json');
@@ -422,27 +374,26 @@ function scalarColumns(rowType: GraphQLObjectType): Record<string, string> {
 	return types;
 }
 
-/** Maps a documented column name to its live name (only the NER vendor column differs). */
-function liveColumnName(
-	definition: AiViewDefinition,
-	column: string,
-	vendorColumn: string | undefined,
-): string {
-	return definition.kind === 'nerTask' && column === DOCUMENTED_VENDOR_COLUMN && vendorColumn
-		? vendorColumn
-		: column;
-}
-
-function withLiveNames(
+/** What a resolved view takes from its columns: the definition's names mapped to the live ones and present. */
+function withColumns(
 	definition: AiViewDefinition,
 	columns: string[],
 	vendorColumn: string | undefined,
-): Pick<ResolvedView, 'rawJsonColumns' | 'uniqueKey' | 'simplifiedColumns' | 'files'> {
+	orderable: (column: string) => boolean,
+): Omit<ResolvedView, 'rootField' | 'aggregateField' | 'columnTypes' | 'argumentTypes' | 'live'> {
 	const present = (column: string) => columns.includes(column);
-	const live = (column: string) => liveColumnName(definition, column, vendorColumn);
+	// Only the NER vendor column has a live name of its own.
+	const live = (column: string) =>
+		column === DOCUMENTED_VENDOR_COLUMN && vendorColumn ? vendorColumn : column;
+	const idColumn = definition.idColumn;
 	return {
+		definition,
+		columns,
+		vendorColumn,
+		idColumn: idColumn && present(idColumn) ? idColumn : undefined,
+		timeColumn: definition.timeColumn,
 		rawJsonColumns: definition.rawJsonColumns.map(live).filter(present),
-		uniqueKey: definition.uniqueKey.filter(present),
+		uniqueKey: definition.uniqueKey.filter((column) => present(column) && orderable(column)),
 		simplifiedColumns: definition.simplifiedColumns.map(live).filter(present),
 		files: definition.files
 			.map((file) => ({ ...file, column: live(file.column) }))
@@ -450,43 +401,33 @@ function withLiveNames(
 	};
 }
 
-/**
- * A view with the documented names, for when the schema cannot be read (option lists in the editor, a role without
- * introspection); `rootField` when the server is known to use a published alias instead.
- */
-export function documentedView(
-	key: AiViewKey,
-	rootField: string = AI_VIEWS[key].documentedName,
-): ResolvedView {
-	const definition = AI_VIEWS[key];
-	const columns = [...definition.documentedColumns];
-	const vendorColumn = definition.kind === 'nerTask' ? DOCUMENTED_VENDOR_COLUMN : undefined;
+/** The root field's argument types as the documented schema names them. */
+export function documentedArgumentTypes(rootField: string): Record<string, string> {
 	return {
-		definition,
-		rootField,
-		aggregateField: `${rootField}_aggregate`,
-		columns,
-		columnTypes: {},
-		vendorColumn,
-		idColumn: definition.idColumn,
-		timeColumn: definition.timeColumn,
-		argumentTypes: {
-			where: `${rootField}_bool_exp`,
-			order_by: `[${rootField}_order_by!]`,
-			limit: 'Int',
-			offset: 'Int',
-		},
-		live: false,
-		...withLiveNames(definition, columns, vendorColumn),
-		// Whether a list column can be ordered by is unknown without the schema.
-		uniqueKey: definition.uniqueKey.filter((column) => !(column in definition.listColumns)),
+		where: `${rootField}_bool_exp`,
+		order_by: `[${rootField}_order_by!]`,
+		limit: 'Int',
+		offset: 'Int',
 	};
 }
 
-/**
- * Reads a view's live names from the schema. Throws ViewNotFoundError when neither the documented name nor an alias
- * exists (e.g. the account has no access to the view).
- */
+/** A view with the documented names, for when the schema cannot be read; `rootField` when the server uses an alias. */
+export function documentedView(key: AiViewKey, rootField: string = key): ResolvedView {
+	const definition = AI_VIEWS[key];
+	const vendorColumn = definition.kind === 'nerTask' ? DOCUMENTED_VENDOR_COLUMN : undefined;
+	// Whether a list column can be ordered by is unknown without the schema.
+	const orderable = (column: string) => !(column in definition.listColumns);
+	return {
+		...withColumns(definition, [...definition.documentedColumns], vendorColumn, orderable),
+		rootField,
+		aggregateField: `${rootField}_aggregate`,
+		columnTypes: {},
+		argumentTypes: documentedArgumentTypes(rootField),
+		live: false,
+	};
+}
+
+/** Reads a view's live names from the schema; ViewNotFoundError when the account cannot see it. */
 export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView {
 	const definition = AI_VIEWS[key];
 	const rootField = findRootField(schema, definition);
@@ -495,29 +436,17 @@ export function resolveView(schema: GraphQLSchema, key: AiViewKey): ResolvedView
 	const columnTypes = scalarColumns(getNamedType(field.type) as GraphQLObjectType);
 	const columns = Object.keys(columnTypes);
 	const vendorColumn = definition.kind === 'nerTask' ? findVendorColumn(columns) : undefined;
-	const aggregateName = `${rootField}_aggregate`;
-	const named = withLiveNames(definition, columns, vendorColumn);
 	const orderable = orderableColumns(field.args);
+	const aggregateName = `${rootField}_aggregate`;
 	return {
-		definition,
+		...withColumns(definition, columns, vendorColumn, (column) => orderable?.has(column) ?? true),
 		rootField,
 		aggregateField: queryFields(schema)[aggregateName] ? aggregateName : undefined,
-		columns,
 		columnTypes,
-		vendorColumn,
-		idColumn:
-			definition.idColumn && columns.includes(definition.idColumn)
-				? definition.idColumn
-				: undefined,
-		timeColumn: definition.timeColumn,
 		argumentTypes: Object.fromEntries(
 			field.args.map((argument) => [argument.name, argument.type.toString()]),
 		),
 		live: true,
-		...named,
-		uniqueKey: orderable
-			? named.uniqueKey.filter((column) => orderable.has(column))
-			: named.uniqueKey,
 	};
 }
 
@@ -528,13 +457,12 @@ function orderableColumns(args: readonly GraphQLArgument[]): Set<string> | undef
 	return type && isInputObjectType(type) ? new Set(Object.keys(type.getFields())) : undefined;
 }
 
-/** Resolves from the schema when there is one, else falls back to the documented names. */
 export function resolveViewOrDocumented(
 	schema: GraphQLSchema | undefined,
 	key: AiViewKey,
 ): ResolvedView {
-	if (!schema || !findRootField(schema, AI_VIEWS[key])) return documentedView(key);
-	return resolveView(schema, key);
+	const live = schema && findRootField(schema, AI_VIEWS[key]);
+	return live ? resolveView(schema, key) : documentedView(key);
 }
 
 /** The stable sort: the user's columns first, then the view's unique key for whatever they did not name. */
@@ -561,16 +489,6 @@ export function parseJsonText(value: unknown): unknown {
 	}
 }
 
-interface ShapeOptions {
-	/** Leave raw JSON columns as the text the API sent. */
-	keepRawJson?: boolean;
-	/**
-	 * The row belongs to this one output item (parsed for it, shared with nothing): shape it where it is. Saves a
-	 * copy of every row of a large read (time, and memory while the rows and their copies would both be alive).
-	 */
-	inPlace?: boolean;
-}
-
 /** A list column's value as an array (or null); a value that is no list in either form is an error. */
 export function listValue(view: ResolvedView, column: string, value: unknown): unknown[] | null {
 	const list = readList(value, view.definition.listColumns[column] ?? 'text');
@@ -579,13 +497,13 @@ export function listValue(view: ResolvedView, column: string, value: unknown): u
 }
 
 /**
- * A row as the node outputs it: list columns as arrays (whichever form the API used), raw JSON columns parsed
- * unless asked to keep them raw. Throws UnexpectedListError for a list column holding something else.
+ * A row as output: list columns as arrays, raw JSON columns parsed unless kept raw. `inPlace`: the row is this
+ * output item's alone and is shaped where it is, saving a copy of every row of a large read.
  */
 export function shapeRecord(
 	view: ResolvedView,
 	row: IDataObject,
-	options: ShapeOptions = {},
+	options: { keepRawJson?: boolean; inPlace?: boolean } = {},
 ): IDataObject {
 	const shaped: IDataObject = options.inPlace ? row : { ...row };
 	for (const column of Object.keys(view.definition.listColumns)) {

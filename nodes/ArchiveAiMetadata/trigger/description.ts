@@ -5,20 +5,14 @@ import {
 	optionsCollection,
 } from '../../shared/n8n/descriptions';
 import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
+import type { AiViewKey } from '../api/views';
 import { viewOutputParameter } from '../actions/common';
 import { DEFAULT_TRIGGER_CONCURRENCY } from '../../shared/n8n/limits';
+import { pluralOf } from '../../shared/n8n/english';
 
-/** Views the trigger can watch: each has a time that moves when a row is new or changed. */
-export const TRIGGER_VIEWS = [
-	'face_tasks',
-	'image_tasks',
-	'face_matches',
-	'image_matches',
-	'refset_persons',
-	'speech_tasks',
-	'ner_tasks',
-] as const;
-export type TriggerView = (typeof TRIGGER_VIEWS)[number];
+/** Views the trigger can watch: all, as each has a time that moves when a row is new or changed. */
+export const TRIGGER_VIEWS = AI_VIEW_KEYS;
+export type TriggerView = AiViewKey;
 
 export const TASK_VIEWS: TriggerView[] = ['face_tasks', 'image_tasks', 'speech_tasks', 'ner_tasks'];
 /** Views with a content partner column (all but the reference set). */
@@ -38,51 +32,30 @@ export const DEFAULT_PAGE_SIZE = 1000;
 /** Task statuses the documented schema names; the live list comes from the API (loadOptions). */
 export const DOCUMENTED_STATUSES = ['succeeded', 'failed'];
 
+/** The View list, in its alphabetical order: what each view's new records are. */
+const VIEW_DESCRIPTIONS: Record<AiViewKey, string> = {
+	face_matches:
+		'Matches between persons detected in video and the reference set, when made (by matched_time)',
+	face_tasks: 'Face and person detection tasks on video fragments, when processed',
+	image_matches:
+		'Matches between persons detected in photos and the reference set, when made (by matched_time)',
+	image_tasks: 'Face and person detection tasks on photos, when processed',
+	ner_tasks: 'Named entity recognition tasks, when processed',
+	refset_persons: 'Persons of the reference set, when added or modified (by modified_at)',
+	speech_tasks: 'Speech-to-text tasks (transcripts), when processed',
+};
+
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName: 'View',
 		name: 'view',
 		type: 'options',
 		noDataExpression: true,
-		options: [
-			{
-				name: 'Face Matches',
-				value: 'face_matches',
-				description:
-					'Matches between persons detected in video and the reference set, when made (by matched_time)',
-			},
-			{
-				name: 'Face Tasks',
-				value: 'face_tasks',
-				description: 'Face and person detection tasks on video fragments, when processed',
-			},
-			{
-				name: 'Image Matches',
-				value: 'image_matches',
-				description:
-					'Matches between persons detected in photos and the reference set, when made (by matched_time)',
-			},
-			{
-				name: 'Image Tasks',
-				value: 'image_tasks',
-				description: 'Face and person detection tasks on photos, when processed',
-			},
-			{
-				name: 'NER Tasks',
-				value: 'ner_tasks',
-				description: 'Named entity recognition tasks, when processed',
-			},
-			{
-				name: 'Reference-Set Persons',
-				value: 'refset_persons',
-				description: 'Persons of the reference set, when added or modified (by modified_at)',
-			},
-			{
-				name: 'Speech Tasks',
-				value: 'speech_tasks',
-				description: 'Speech-to-text tasks (transcripts), when processed',
-			},
-		],
+		options: Object.entries(VIEW_DESCRIPTIONS).map(([value, description]) => ({
+			name: pluralOf(AI_VIEWS[value as AiViewKey].displayName),
+			value,
+			description,
+		})),
 		default: 'face_tasks',
 		description:
 			'Which AI metadata to watch. Each poll emits the records that are new or whose time moved (processed_time, matched_time or modified_at) since the previous poll, including rows that appear late within the Late Rows Window.',

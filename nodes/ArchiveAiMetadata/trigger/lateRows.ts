@@ -4,10 +4,9 @@ import type { EmittedMemory } from './cursor';
 
 /**
  * The trigger's memory of rows it emitted recently. Each poll re-reads the "Late Rows Window" before the newest
- * time emitted, so a row that becomes visible late (a transaction that committed late, a task re-processed with
- * an older clock, replication lag) is still emitted; the memory says which rows of that span went out already,
- * so none is emitted twice. Entries are hashed (8 bytes) and bounded; what is dropped raises the floor, below
- * which rows are not looked at again.
+ * time emitted, so a row visible late (a late commit, replication lag) is still emitted, and the memory keeps the
+ * rest from repeating. Entries are hashed and bounded; what is dropped raises the floor, below which rows are
+ * not read again.
  */
 
 /** At most this many remembered rows (about 22 bytes each in the workflow's static data), plus the rows that share the newest time. */
@@ -45,7 +44,7 @@ export function windowStart(watermarkMicros: number, windowMinutes: number): num
 }
 
 /** The hash a memory entry keeps of a row's identity (`rowIdentity`: its time and key columns). */
-export function identityHash(identity: string): string {
+function identityHash(identity: string): string {
 	return createHash('sha256').update(identity).digest('base64url').slice(0, 11);
 }
 
@@ -53,19 +52,18 @@ function entryTime(entry: string): number {
 	return parseInt(entry.slice(0, entry.indexOf('.')), 36);
 }
 
-function entryHash(entry: string): string {
-	return entry.slice(entry.indexOf('.') + 1);
-}
-
-export function rememberedHashes(memory: EmittedMemory): Set<string> {
-	return new Set(memory.entries.map(entryHash));
-}
-
-/** The newest time (µs) the memory holds, or -Infinity: rows after it cannot be remembered. */
-export function newestRemembered(memory: EmittedMemory): number {
-	let newest = Number.NEGATIVE_INFINITY;
-	for (const entry of memory.entries) newest = Math.max(newest, entryTime(entry));
-	return newest;
+/** The rows the memory does not hold; rows after its newest time cannot be held and are not hashed. */
+export function notRemembered<T extends { identity: string; micros: number | undefined }>(
+	rows: T[],
+	memory: EmittedMemory,
+): T[] {
+	if (memory.entries.length === 0) return rows;
+	const remembered = new Set(memory.entries.map((entry) => entry.slice(entry.indexOf('.') + 1)));
+	const newest = memory.entries.reduce((max, entry) => Math.max(max, entryTime(entry)), -Infinity);
+	return rows.filter(
+		({ identity, micros }) =>
+			(micros !== undefined && micros > newest) || !remembered.has(identityHash(identity)),
+	);
 }
 
 /** A row to remember: its time in µs and its identity text (hashed only if the row stays in the memory). */
@@ -76,8 +74,7 @@ interface EmittedRow {
 
 /**
  * The memory after a poll emitted `emitted`: entries older than the window dropped; over the bound, the oldest
- * whole time groups dropped (never those at the newest time) and the floor raised to them. Times are compared as
- * numbers and only the rows kept are hashed: a poll of 100,000 rows keeps at most the bound's worth.
+ * whole time groups (never the newest) dropped and the floor raised to them. Only the rows kept are hashed.
  */
 export function remember(
 	memory: EmittedMemory,

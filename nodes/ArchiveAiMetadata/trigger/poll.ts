@@ -2,27 +2,18 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { shapeRecord } from '../api/views';
-import { cursorAfter, readCursor, rowIdentity, saveCursor } from './cursor';
+import { keyOf, readCursor, rowIdentity, saveCursor } from './cursor';
 import type { Cursor, CursorColumns, EmittedMemory } from './cursor';
 import { canConfirmRuns, claimPoll, emitConfirmed, settlePendingRun } from './runConfirmation';
 import {
 	MAX_REMEMBERED_ROWS,
 	microsToIso,
+	notRemembered,
 	remember,
-	identityHash,
-	newestRemembered,
-	rememberedHashes,
 	timestampMicros,
 	windowStart,
 } from './lateRows';
-import {
-	cursorColumnsOf,
-	fetchNewest,
-	fetchOrdered,
-	positionFilter,
-	selectedColumns,
-	userFilters,
-} from './query';
+import { cursorColumnsOf, fetchNewest, fetchOrdered, selectedColumns, userFilters } from './query';
 import type { OrderedRow } from './query';
 import { openViewSource } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
@@ -30,26 +21,16 @@ import { readSettings } from './settings';
 import type { TriggerSettings } from './settings';
 
 /**
- * One poll: the rows not emitted yet, oldest first, at most "Max Records per Poll": those after the newest time
- * emitted, and those that appeared late within the "Late Rows Window" before it (the memory of emitted rows
- * keeps them from repeating). Manual runs show the newest record and move nothing. While a poll of this trigger is
- * still under way (n8n does not wait for it before the next poll time), the next one does nothing.
+ * One poll: the rows not emitted yet, oldest first, at most "Max Records per Poll", late rows within the window
+ * included. Manual runs show the newest record and move nothing. While a poll of this trigger is still under way
+ * (n8n does not wait for it), the next one does nothing.
  */
 export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
-	if (ctx.getMode() === 'manual') {
-		return await latestForManualRun(
-			ctx,
-			await openViewSource(ctx, settings.view, {
-				maxRetries: settings.maxRetries,
-				parameter: 'View',
-			}),
-			settings,
-		);
-	}
+	if (ctx.getMode() === 'manual') return await latestForManualRun(ctx, settings);
 
-	const claim = claimPoll(ctx, settings.reemitAfterMinutes * 60_000);
-	if (!claim) {
+	const release = claimPoll(ctx, settings.reemitAfterMinutes * 60_000);
+	if (!release) {
 		ctx.logger.debug(
 			'Archive AI Metadata Trigger: the last poll is still under way; this poll time is skipped',
 			{ workflowId: ctx.getWorkflow().id, node: ctx.getNode().name },
@@ -59,8 +40,15 @@ export async function pollNewRecords(ctx: IPollFunctions): Promise<INodeExecutio
 	try {
 		return await pollOnce(ctx, settings);
 	} finally {
-		claim.release();
+		release();
 	}
+}
+
+async function openSource(ctx: IPollFunctions, settings: TriggerSettings): Promise<ViewSource> {
+	return await openViewSource(ctx, settings.view, {
+		maxRetries: settings.maxRetries,
+		parameter: 'View',
+	});
 }
 
 /** The poll proper, while this trigger holds its claim (no other poll of it runs in this process). */
@@ -71,31 +59,27 @@ async function pollOnce(
 	const staticData = ctx.getWorkflowStaticData('node');
 	const confirmRuns = canConfirmRuns(ctx);
 	if (confirmRuns && runStillGoing(ctx, staticData, settings)) return null;
-	const source = await openViewSource(ctx, settings.view, {
-		maxRetries: settings.maxRetries,
-		parameter: 'View',
-	});
+	const source = await openSource(ctx, settings);
+	const columns = cursorColumnsOf(source.view);
 	let cursor = usableCursor(readCursor(staticData), settings);
 	if (!cursor) {
-		cursor = await startingCursor(ctx, source, settings);
+		cursor = await startingCursor(ctx, source, columns, settings);
 		saveCursor(staticData, cursor);
 		// Without "Start From" the cursor marks the newest existing record: nothing can be new yet.
 		if (!settings.startFrom) return null;
 	}
 
-	const columns = cursorColumnsOf(source.view);
 	const watermark = requireMicros(ctx, cursor.time, columns.time);
 	const lowerBound = windowStart(watermark, settings.lateRowsWindowMinutes);
 	const rows = await fetchOrdered(
 		ctx,
 		source,
-		positionFilter(cursor, columns, cursor.memory ? microsToIso(lowerBound) : undefined),
-		userFilters(source.view, settings),
-		selectedColumns(ctx, source.view, settings),
 		settings,
-		settings.maxRecordsPerPoll + (cursor.memory?.entries.length ?? 0),
+		cursor.memory.floor,
+		microsToIso(lowerBound),
+		settings.maxRecordsPerPoll + cursor.memory.entries.length,
 	);
-	const fresh = notEmittedYet(rows, cursor.memory).slice(0, settings.maxRecordsPerPoll);
+	const fresh = notRemembered(rows, cursor.memory).slice(0, settings.maxRecordsPerPoll);
 	if (fresh.length === 0) return null;
 	// Shaped first: a row that cannot be emitted must not be remembered as emitted.
 	const items = emit(
@@ -104,7 +88,7 @@ async function pollOnce(
 		settings,
 		fresh.map(({ row }) => row),
 	);
-	const next = nextCursor(ctx, cursor, fresh, columns, settings);
+	const next = nextCursor(ctx, cursor, watermark, fresh, columns, settings);
 	if (!confirmRuns) {
 		saveCursor(staticData, next);
 		return [items];
@@ -114,10 +98,7 @@ async function pollOnce(
 	return null;
 }
 
-/**
- * Whether the run the last poll started is still going (then this poll waits); otherwise its cursor is committed, or
- * it is given up on (logged) and its rows come again.
- */
+/** Whether the run the last poll started is still going; otherwise it is committed, or given up on (logged). */
 function runStillGoing(
 	ctx: IPollFunctions,
 	staticData: IDataObject,
@@ -136,58 +117,31 @@ function runStillGoing(
 	return false;
 }
 
-/**
- * The rows the memory does not hold. Only a row at or before the newest remembered time can be held (a row's
- * identity includes its time), so the rows after it are not hashed.
- */
-function notEmittedYet(rows: OrderedRow[], memory: EmittedMemory | undefined): OrderedRow[] {
-	if (!memory || memory.entries.length === 0) return rows;
-	const remembered = rememberedHashes(memory);
-	const newest = newestRemembered(memory);
-	return rows.filter(
-		({ identity, micros }) =>
-			(micros !== undefined && micros > newest) || !remembered.has(identityHash(identity)),
-	);
-}
-
-/**
- * The cursor after emitting `fresh`: the newest time emitted so far (and that row's key), and the memory of the
- * rows emitted within the window below it. A cursor without a readable memory starts an empty one with its
- * time as the floor: rows at or before it were emitted under the (time, key) rule.
- */
+/** The cursor after emitting `fresh`: the newest time and row emitted, and the memory of the window below it. */
 function nextCursor(
 	ctx: IPollFunctions,
 	cursor: Cursor,
+	watermark: number,
 	fresh: OrderedRow[],
 	columns: CursorColumns,
 	settings: TriggerSettings,
 ): Cursor {
-	let newest = {
-		micros: requireMicros(ctx, cursor.time, columns.time),
-		time: cursor.time,
-		key: cursor.key,
-	};
+	let newest = { micros: watermark, time: cursor.time, key: cursor.key };
 	const emitted = fresh.map(({ row, identity, micros: read }) => {
 		const timeValue = row[columns.time] as string;
 		const time = String(timeValue);
 		const micros = read ?? requireMicros(ctx, time, columns.time);
 		// Rows come oldest first: the last one at the newest time is the newest row.
-		if (micros >= newest.micros)
-			newest = { micros, time, key: cursorAfter(row, columns, settings.view)?.key ?? null };
+		if (micros >= newest.micros) newest = { micros, time, key: keyOf(row, columns) };
 		return { micros, identity };
 	});
-	const memory = cursor.memory ?? { floor: cursor.time, entries: [] };
+	const lowerBound = windowStart(newest.micros, settings.lateRowsWindowMinutes);
 	return {
 		view: settings.view,
 		time: newest.time,
 		key: newest.key,
 		startFrom: cursor.startFrom,
-		memory: remember(
-			memory,
-			emitted,
-			windowStart(newest.micros, settings.lateRowsWindowMinutes),
-			newest.micros,
-		),
+		memory: remember(cursor.memory, emitted, lowerBound, newest.micros),
 	};
 }
 
@@ -209,48 +163,42 @@ function usableCursor(cursor: Cursor | undefined, settings: TriggerSettings): Cu
 }
 
 /**
- * First activation: from "Start From" when given; else from the newest record the API holds now (the server's
- * own clock, so a skewed n8n clock cannot skip or repeat records), or from this moment when the view is empty.
- * The floor keeps what existed before (or before "Start From") out of the late rows window.
+ * First activation: from "Start From", else from the newest record the API holds (the server's clock, so a skewed
+ * n8n clock cannot skip or repeat records), or now for an empty view. The floor keeps older rows out of the window.
  */
 async function startingCursor(
 	ctx: IPollFunctions,
 	source: ViewSource,
+	columns: CursorColumns,
 	settings: TriggerSettings,
 ): Promise<Cursor> {
-	if (settings.startFrom) {
-		const floor = microsToIso(requireMicros(ctx, settings.startFrom, 'Start From') - 1);
-		return {
-			view: settings.view,
-			time: settings.startFrom,
-			key: null,
-			startFrom: settings.startFrom,
-			memory: { floor, entries: [] },
-		};
+	const { view, startFrom } = settings;
+	if (startFrom) {
+		const floor = microsToIso(requireMicros(ctx, startFrom, 'Start From') - 1);
+		return { view, time: startFrom, key: null, startFrom, memory: { floor, entries: [] } };
 	}
-	const columns = cursorColumnsOf(source.view);
 	const [newest] = await fetchNewest(ctx, source, [], [columns.time, ...columns.key], 1);
-	const cursor = newest ? cursorAfter(newest, columns, settings.view) : undefined;
-	if (!cursor) {
+	const time = newest?.[columns.time];
+	if (typeof time !== 'string' || time === '') {
 		const now = new Date().toISOString();
-		return { view: settings.view, time: now, key: null, memory: { floor: now, entries: [] } };
+		return { view, time: now, key: null, memory: { floor: now, entries: [] } };
 	}
-	return { ...cursor, memory: await existingRowsInWindow(ctx, source, cursor, settings) };
+	const memory = await existingRowsInWindow(ctx, source, columns, time, settings);
+	return { view, time, key: keyOf(newest, columns), memory };
 }
 
 /**
- * At activation, the rows already within the window count as emitted, so that a row appearing later behind the
- * newest one is told apart from those. At most MAX_REMEMBERED_ROWS are read; when there are more, the floor
- * goes above the oldest time read.
+ * At activation the rows already within the window count as emitted, so a late row is told apart from them; of
+ * more than MAX_REMEMBERED_ROWS, the floor goes above the oldest time read.
  */
 async function existingRowsInWindow(
 	ctx: IPollFunctions,
 	source: ViewSource,
-	cursor: Cursor,
+	columns: CursorColumns,
+	newestTime: string,
 	settings: TriggerSettings,
 ): Promise<EmittedMemory> {
-	const columns = cursorColumnsOf(source.view);
-	const newestMicros = requireMicros(ctx, cursor.time, columns.time);
+	const newestMicros = requireMicros(ctx, newestTime, columns.time);
 	const lowerBound = windowStart(newestMicros, settings.lateRowsWindowMinutes);
 	const inWindow = { [columns.time]: { _gte: microsToIso(lowerBound) } };
 	const rows = await fetchNewest(
@@ -282,9 +230,9 @@ async function existingRowsInWindow(
 
 async function latestForManualRun(
 	ctx: IPollFunctions,
-	source: ViewSource,
 	settings: TriggerSettings,
 ): Promise<INodeExecutionData[][]> {
+	const source = await openSource(ctx, settings);
 	const fields = selectedColumns(ctx, source.view, settings);
 	const rows = await fetchNewest(ctx, source, userFilters(source.view, settings), fields, 1);
 	if (rows.length === 0) {

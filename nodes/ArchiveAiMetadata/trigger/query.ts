@@ -1,19 +1,15 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { fieldsFor } from '../api/documents';
-import { readMappedRows, readRows } from '../api/viewSource';
+import { readRows } from '../api/viewSource';
 import type { ViewSource } from '../api/viewSource';
 import type { ResolvedView } from '../api/views';
-import { afterCursorFilter, cursorOrder, rowIdentity } from './cursor';
+import { cursorOrder, rowIdentity } from './cursor';
 import { timestampMicros } from './lateRows';
-import type { Cursor, CursorColumns } from './cursor';
+import type { CursorColumns } from './cursor';
 import type { TriggerSettings } from './settings';
 
-/**
- * The cursor is made of the view's time column and its unique key without the time column and without list
- * columns (a list cannot be compared with _gt; rows tied on every other column are told apart by the trigger's
- * memory of emitted rows).
- */
+/** The cursor's columns: the time and the unique key without it and without list columns (which do not sort). */
 export function cursorColumnsOf(view: ResolvedView): CursorColumns {
 	const listColumns = view.definition.listColumns;
 	return {
@@ -75,19 +71,6 @@ export async function fetchNewest(
 	);
 }
 
-/** Where a poll reads: after the (time, key) cursor (no memory, or no window), or the window span above the floor. */
-export function positionFilter(
-	cursor: Cursor,
-	columns: CursorColumns,
-	windowStartIso: string | undefined,
-): IDataObject {
-	if (!cursor.memory || windowStartIso === undefined) return afterCursorFilter(cursor, columns);
-	const span: IDataObject = { [columns.time]: { _gte: windowStartIso } };
-	return cursor.memory.floor === null
-		? span
-		: { _and: [span, { [columns.time]: { _gt: cursor.memory.floor } }] };
-}
-
 /** A row a poll read, with its identity (`rowIdentity`, hashed for the memory) and its time in µs, read once. */
 export interface OrderedRow {
 	row: IDataObject;
@@ -97,28 +80,28 @@ export interface OrderedRow {
 }
 
 /**
- * The rows of one position (up to `maxRows`), oldest first, by (time, key). The filter is fixed for the whole
- * poll, so offsets address one ordered result; a row seen twice (rows arriving while paging shift offsets) is
- * kept once.
+ * The rows of the window span from `windowStartIso` above the memory's `floor` (up to `maxRows`), oldest first. A
+ * row seen twice (rows arriving while paging shift offsets) is kept once.
  */
 export async function fetchOrdered(
 	ctx: IPollFunctions,
 	source: ViewSource,
-	position: IDataObject,
-	filters: IDataObject[],
-	fields: string[],
-	settings: Pick<TriggerSettings, 'pageSize' | 'concurrency'>,
+	settings: TriggerSettings,
+	floor: string | null,
+	windowStartIso: string,
 	maxRows: number,
 ): Promise<OrderedRow[]> {
 	const columns = cursorColumnsOf(source.view);
-	const rows = await readMappedRows(
+	const position: IDataObject[] = [{ [columns.time]: { _gte: windowStartIso } }];
+	if (floor !== null) position.push({ [columns.time]: { _gt: floor } });
+	const rows = await readRows(
 		ctx,
 		source,
 		0,
 		{
-			where: { _and: [...filters, position] },
+			where: { _and: [...userFilters(source.view, settings), ...position] },
 			orderBy: cursorOrder(columns, 'asc'),
-			fields,
+			fields: selectedColumns(ctx, source.view, settings),
 			pageSize: settings.pageSize,
 			concurrency: settings.concurrency,
 			maxRows,

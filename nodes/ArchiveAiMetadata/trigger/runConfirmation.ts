@@ -6,15 +6,10 @@ import { readCursor, saveCursor } from './cursor';
 import type { Cursor } from './cursor';
 
 /**
- * At-least-once delivery of polled rows. n8n saves a poll trigger's static data when the poll emits, at the same
- * time as it creates the execution: if n8n dies in between, a cursor moved by the poll would skip rows that no
- * execution holds. So a poll that finds rows emits them itself, with a promise n8n settles when the run has
- * finished, and keeps the moved cursor in this process only. When the run has finished the cursor is committed to static data (n8n
- * saves it with the next emission); until then later polls emit nothing. If n8n dies
- * before, the saved cursor is the old one and the rows are emitted again: repeats, never gaps.
- *
- * n8n never settles the promise when it could not create the execution at all (e.g. its database was down), so a
- * run that has not finished within "Re-Emit Unfinished Run After" is given up and its rows are polled again.
+ * At-least-once delivery: a cursor saved with the emission would skip rows if n8n died before the execution
+ * existed. So a poll emits with a promise n8n settles when the run has finished, and commits the moved cursor only
+ * then (repeats, never gaps). A run not finished within "Re-Emit Unfinished Run After" (n8n never settles the
+ * promise of an execution it could not create) is given up and its rows are polled again.
  */
 
 interface PendingRun {
@@ -30,11 +25,8 @@ interface PendingRun {
 const pendingRuns = new Map<string, PendingRun>();
 const MAX_PENDING_RUNS = 10_000;
 
-type Gate =
-	/** A run is still going: this poll emits nothing. */
-	| { proceed: false }
-	/** Poll from the committed cursor; `gaveUp` names a run given up on, whose rows will be emitted again. */
-	| { proceed: true; gaveUp?: 'unfinished' | 'failed' };
+/** Whether the poll may go on; `gaveUp` names a run given up on, whose rows will be emitted again. */
+type Gate = { proceed: false } | { proceed: true; gaveUp?: 'unfinished' | 'failed' };
 
 function runKey(ctx: IPollFunctions): string {
 	const node = ctx.getNode();
@@ -54,10 +46,7 @@ export function canConfirmRuns(ctx: IPollFunctions): boolean {
 	);
 }
 
-/**
- * Before a poll: commits the cursor of a run that finished, waits for one still going, or gives up on one that
- * failed to start or outlived `reemitAfterMs`.
- */
+/** Before a poll: commits a finished run's cursor, waits for a running one, or gives up on a failed or stale one. */
 export function settlePendingRun(
 	ctx: IPollFunctions,
 	staticData: IDataObject,
@@ -78,10 +67,7 @@ export function settlePendingRun(
 	return { proceed: true, gaveUp: pending.state === 'failed' ? 'failed' : 'unfinished' };
 }
 
-/**
- * Moves the committed cursor to the run's, unless it moved meanwhile (already committed, or settings changed: another
- * view or Start From starts over).
- */
+/** Moves the committed cursor to the run's, unless it moved meanwhile (committed already, or settings changed). */
 function commit(staticData: IDataObject, run: PendingRun): void {
 	if (cursorIdentity(readCursor(staticData)) === run.basedOn) saveCursor(staticData, run.cursor);
 }
@@ -126,36 +112,24 @@ export function emitConfirmed(
 	}
 }
 
-/**
- * Polls under way in this process, by trigger node: n8n starts a poll at every poll time, also while the last poll of
- * the same trigger is still reading (a large backlog, a slow API, retries). Both would read from the same committed
- * cursor and emit the same rows twice.
- */
+/** Polls under way, by trigger node: n8n starts a poll even while the last one is still reading the same rows. */
 const pollsUnderWay = new Map<string, { since: number }>();
 
-/** A poll's hold on its trigger; `release()` when the poll has ended (emitted, found nothing or failed). */
-interface PollClaim {
-	release(): void;
-}
-
 /**
- * Claims the trigger for one poll, or returns undefined while another poll of it is under way in this process. A
- * poll that has not ended after `staleAfterMs` (every request has a timeout, so only a hung helper lasts that
- * long) no longer holds the others back.
+ * Claims the trigger for one poll and returns its release, or undefined while another poll of it is under way. A
+ * poll not ended after `staleAfterMs` (only a hung helper lasts that long) no longer holds the others back.
  */
 export function claimPoll(
 	ctx: IPollFunctions,
 	staleAfterMs: number,
 	now = Date.now(),
-): PollClaim | undefined {
+): (() => void) | undefined {
 	const key = runKey(ctx);
 	const running = pollsUnderWay.get(key);
 	if (running && now - running.since < staleAfterMs) return undefined;
 	const claim = { since: now };
 	setBounded(pollsUnderWay, key, claim, MAX_PENDING_RUNS);
-	return {
-		release: () => {
-			if (pollsUnderWay.get(key) === claim) pollsUnderWay.delete(key);
-		},
+	return () => {
+		if (pollsUnderWay.get(key) === claim) pollsUnderWay.delete(key);
 	};
 }

@@ -1,18 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { dateTimeToUtc } from '../../shared/n8n/dateTime';
-import {
-	DEFAULT_MAX_RETRIES,
-	DEFAULT_TRIGGER_CONCURRENCY,
-	MAX_CONCURRENT_REQUESTS,
-	MAX_RETRIES,
-} from '../../shared/n8n/limits';
-import {
-	MAX_GRAPHQL_INT,
-	parameterError as itemParameterError,
-	requireInteger,
-	textOf,
-} from '../../shared/n8n/params';
+import { DEFAULT_TRIGGER_CONCURRENCY, MAX_CONCURRENT_REQUESTS } from '../../shared/n8n/limits';
+import { parameterError, readMaxRetries, requireInteger, textOf } from '../../shared/n8n/params';
 import {
 	DEFAULT_LATE_ROWS_WINDOW_MINUTES,
 	DEFAULT_MAX_RECORDS_PER_POLL,
@@ -24,46 +14,10 @@ import {
 	TRIGGER_VIEWS,
 	VIEWS_WITH_CP,
 } from './description';
-import type { TriggerView } from './description';
 import { fieldSelectionOf } from '../api/documents';
-import type { FieldSelection } from '../api/documents';
 
-export interface TriggerSettings {
-	view: TriggerView;
-	/** Empty: every status (and always empty for match views, which have none). */
-	statuses: string[];
-	/** Empty: every content partner. */
-	contentPartners: string[];
-	/** Output; Selected Fields are checked against the live view at poll time. */
-	selection: FieldSelection;
-	emitAs: 'eachRecord' | 'oneItem';
-	maxRecordsPerPoll: number;
-	/** "Start From" as a UTC ISO string. */
-	startFrom?: string;
-	pageSize: number;
-	concurrency: number;
-	maxRetries: number;
-	keepRawJson: boolean;
-	/** "Late Rows Window" in minutes. */
-	lateRowsWindowMinutes: number;
-	/** "Re-Emit Unfinished Run After" in minutes. */
-	reemitAfterMinutes: number;
-}
-
-/** A poll has no input items: its errors belong to item 0. */
-function parameterError(ctx: IPollFunctions, parameter: string, problem: string) {
-	return itemParameterError(ctx, 0, parameter, problem);
-}
-
-function integerIn(
-	ctx: IPollFunctions,
-	parameter: string,
-	value: unknown,
-	min: number,
-	max: number,
-): number {
-	return requireInteger(ctx, 0, parameter, value, { min, max });
-}
+/** The trigger's parameters, read and checked once per poll. */
+export type TriggerSettings = ReturnType<typeof readSettings>;
 
 /** A list parameter that may also arrive from an expression as "a, b" text or a single value. */
 function textList(ctx: IPollFunctions, parameter: string, value: unknown): string[] {
@@ -75,7 +29,12 @@ function textList(ctx: IPollFunctions, parameter: string, value: unknown): strin
 			: [value];
 	const texts = entries.map((entry: unknown) => {
 		if (typeof entry !== 'string' && typeof entry !== 'number') {
-			throw parameterError(ctx, parameter, `must hold text values, got ${JSON.stringify(entry)}`);
+			throw parameterError(
+				ctx,
+				0,
+				parameter,
+				`must hold text values, got ${JSON.stringify(entry)}`,
+			);
 		}
 		return String(entry).trim();
 	});
@@ -92,6 +51,7 @@ function oneOf<T extends string>(
 		return value as T;
 	throw parameterError(
 		ctx,
+		0,
 		parameter,
 		`must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
 	);
@@ -107,6 +67,7 @@ function readStartFrom(ctx: IPollFunctions, value: unknown): string | undefined 
 	if (!utc)
 		throw parameterError(
 			ctx,
+			0,
 			'Start From',
 			`must be an ISO 8601 date such as 2025-01-31T08:00:00Z, got ${JSON.stringify(raw)}`,
 		);
@@ -123,6 +84,7 @@ function windowMinutes(ctx: IPollFunctions, value: unknown): number {
 	) {
 		throw parameterError(
 			ctx,
+			0,
 			'Late Rows Window (Minutes)',
 			`must be a number of minutes from 0 to ${MAX_LATE_ROWS_WINDOW_MINUTES}, got ${JSON.stringify(value)}`,
 		);
@@ -131,7 +93,7 @@ function windowMinutes(ctx: IPollFunctions, value: unknown): number {
 }
 
 /** Reads and checks every parameter before any request is made. */
-export function readSettings(ctx: IPollFunctions): TriggerSettings {
+export function readSettings(ctx: IPollFunctions) {
 	const view = oneOf(ctx, 'View', ctx.getNodeParameter('view'), TRIGGER_VIEWS);
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const statuses = TASK_VIEWS.includes(view)
@@ -139,10 +101,12 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 		: [];
 	return {
 		view,
+		// Empty: every status, or every content partner.
 		statuses,
 		contentPartners: VIEWS_WITH_CP.includes(view)
 			? textList(ctx, 'Content Partner Names or IDs', ctx.getNodeParameter('contentPartners', []))
 			: [],
+		// Selected Fields are checked against the live view at poll time.
 		selection: fieldSelectionOf(ctx, 0, ctx.getNodeParameter('output', 'simplified'), () =>
 			textList(ctx, 'Field Names or IDs', ctx.getNodeParameter('fields', [])),
 		),
@@ -150,46 +114,33 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 			'eachRecord',
 			'oneItem',
 		] as const),
-		maxRecordsPerPoll: integerIn(
+		maxRecordsPerPoll: requireInteger(
 			ctx,
+			0,
 			'Max Records per Poll',
 			options.maxRecordsPerPoll ?? DEFAULT_MAX_RECORDS_PER_POLL,
-			1,
-			MAX_GRAPHQL_INT,
 		),
 		startFrom: readStartFrom(ctx, options.startFrom),
-		pageSize: integerIn(
+		pageSize: requireInteger(ctx, 0, 'Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE),
+		concurrency: requireInteger(
 			ctx,
-			'Page Size',
-			options.pageSize ?? DEFAULT_PAGE_SIZE,
-			1,
-			MAX_GRAPHQL_INT,
-		),
-		concurrency: integerIn(
-			ctx,
+			0,
 			'Max Concurrent Requests',
 			options.maxConcurrency ?? DEFAULT_TRIGGER_CONCURRENCY,
-			1,
-			MAX_CONCURRENT_REQUESTS,
+			{ max: MAX_CONCURRENT_REQUESTS },
 		),
-		maxRetries: integerIn(
-			ctx,
-			'Max Retries',
-			options.maxRetries ?? DEFAULT_MAX_RETRIES,
-			0,
-			MAX_RETRIES,
-		),
+		maxRetries: readMaxRetries(ctx, 0, options.maxRetries),
 		keepRawJson: options.keepRawJson === true,
 		lateRowsWindowMinutes: windowMinutes(
 			ctx,
 			options.lateRowsWindow ?? DEFAULT_LATE_ROWS_WINDOW_MINUTES,
 		),
-		reemitAfterMinutes: integerIn(
+		reemitAfterMinutes: requireInteger(
 			ctx,
+			0,
 			'Re-Emit Unfinished Run After (Minutes)',
 			options.reemitAfterMinutes ?? DEFAULT_REEMIT_AFTER_MINUTES,
-			1,
-			MAX_REEMIT_AFTER_MINUTES,
+			{ max: MAX_REEMIT_AFTER_MINUTES },
 		),
 	};
 }

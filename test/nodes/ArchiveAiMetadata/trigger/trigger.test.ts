@@ -201,23 +201,6 @@ describe('Archive AI Metadata Trigger: polling against the emulator', () => {
 		expect(seen[0]).not.toHaveProperty('time_intervals'); // simplified
 	});
 
-	it('continues from a match cursor saved with the former two-column key without repeating its row', async () => {
-		const newest = newestRecord(sandbox(), 'face_matches', MATCH_SHAPE);
-		const saved = {
-			'node:Trigger Under Test': {
-				cursor: {
-					view: 'face_matches',
-					time: newest.matched_time,
-					key: [newest.cluster_uuid, newest.refset_person_id],
-				},
-			},
-		};
-		const trigger = triggerFor({ view: 'face_matches' }, saved);
-		const touched = sandbox().data.ai.touch('face_matches', 2);
-		const rows = emitted(await trigger.poll());
-		expect(identities(MATCH_SHAPE, rows)).toEqual(identities(MATCH_SHAPE, touched));
-	});
-
 	it('carries rows over the "Max Records per Poll" limit to the next polls, paging within each poll', async () => {
 		const trigger = triggerFor({
 			view: 'image_tasks',
