@@ -26,9 +26,8 @@ export function redactSecrets(text: string, known: ReadonlyArray<string | undefi
 }
 
 /**
- * redactSecrets for text that is shown clipped to `maxLength`. Redacts before clipping (a secret cut in half would
- * no longer be recognised) and reads only a window of a long text: enough for what is shown, and never a secret cut
- * off at the window's end.
+ * redactSecrets for text shown clipped to `maxLength`. Redacts before clipping (a secret cut in half would no longer
+ * be recognised) and reads only a window of a long text: enough for what is shown, never a secret cut off at its end.
  */
 export function redactAndClip(
 	text: string,
@@ -215,20 +214,13 @@ interface View {
 const MAX_ESCAPE_LENGTH = 10;
 /** Indentation dropped after a line break, at most; the bound keeps an occurrence's length in the text bounded. */
 const MAX_INDENT = 32;
-/** A line break (`\r\n` escaped is the longest) with its indentation. */
-const MAX_LINE_BREAK_LENGTH = 4 + MAX_INDENT;
-/** How much of the text one view character, with the line break before it, can come from. */
-const MAX_SOURCE_PER_VIEW_CHAR = MAX_ESCAPE_LENGTH + MAX_LINE_BREAK_LENGTH;
+/** How much of the text one view character can come from, with a line break (`\r\n` escaped) before it. */
+const MAX_SOURCE_PER_VIEW_CHAR = MAX_ESCAPE_LENGTH + 4 + MAX_INDENT;
 
 function viewOf(text: string): View {
 	const codes: number[] = [];
 	const starts: number[] = [];
 	const ends: number[] = [];
-	const take = (code: number, start: number, end: number) => {
-		codes.push(lowerCase(code));
-		starts.push(start);
-		ends.push(end);
-	};
 	let at = 0;
 	let afterLineBreak = false;
 	while (at < text.length) {
@@ -238,15 +230,20 @@ function viewOf(text: string): View {
 			at = lineBreakEnd;
 			continue;
 		}
-		const escape = escapeAt(text, at);
-		if (escape === undefined) {
-			take(text.charCodeAt(at), at, at + 1);
-			at++;
-			continue;
+		const escape =
+			text[at] === '\\'
+				? backslashEscapeAt(text, at)
+				: text[at] === '&'
+					? htmlEntityAt(text, at)
+					: undefined;
+		const chars = escape?.chars ?? text[at];
+		const end = escape?.end ?? at + 1;
+		for (let index = 0; index < chars.length; index++) {
+			codes.push(lowerCase(chars.charCodeAt(index)));
+			starts.push(at);
+			ends.push(end);
 		}
-		for (let index = 0; index < escape.chars.length; index++)
-			take(escape.chars.charCodeAt(index), at, escape.end);
-		at = escape.end;
+		at = end;
 	}
 	return { text: stringOf(codes), starts, ends };
 }
@@ -272,14 +269,6 @@ function lineBreakLengthAt(text: string, at: number): number {
 	return text.startsWith('\\r\\n', at) ? 4 : 2;
 }
 
-/** The character(s) an escape at `at` stands for, and where it ends. */
-function escapeAt(text: string, at: number): { chars: string; end: number } | undefined {
-	const char = text[at];
-	if (char === '\\') return backslashEscapeAt(text, at);
-	if (char === '&') return htmlEntityAt(text, at);
-	return undefined;
-}
-
 function backslashEscapeAt(text: string, at: number): { chars: string; end: number } | undefined {
 	const next = text[at + 1];
 	if (next === '\\') return { chars: '\\\\', end: at + 2 };
@@ -290,43 +279,14 @@ function backslashEscapeAt(text: string, at: number): { chars: string; end: numb
 	return undefined;
 }
 
-/** Named entities of ASCII punctuation, which URL encoding and JSON escaping change too. */
-const HTML_ENTITIES = new Map([
-	['amp', '&'],
-	['AMP', '&'],
-	['lt', '<'],
-	['LT', '<'],
-	['gt', '>'],
-	['GT', '>'],
-	['quot', '"'],
-	['QUOT', '"'],
-	['apos', "'"],
-	['sol', '/'],
-	['bsol', '\\'],
-	['plus', '+'],
-	['equals', '='],
-	['colon', ':'],
-	['semi', ';'],
-	['comma', ','],
-	['period', '.'],
-	['num', '#'],
-	['percnt', '%'],
-	['quest', '?'],
-	['excl', '!'],
-	['commat', '@'],
-	['dollar', '$'],
-	['lowbar', '_'],
-	['ast', '*'],
-	['Hat', '^'],
-	['grave', '`'],
-	['verbar', '|'],
-	['lpar', '('],
-	['rpar', ')'],
-	['lsqb', '['],
-	['rsqb', ']'],
-	['lcub', '{'],
-	['rcub', '}'],
-]);
+/** Named entities of ASCII punctuation, which URL and JSON encodings change too: name, then character. */
+const HTML_ENTITIES = new Map(
+	`amp& AMP& lt< LT< gt> GT> quot" QUOT" apos' sol/ bsol\\ plus+ equals= colon: semi; comma, period.
+	num# percnt% quest? excl! commat@ dollar$ lowbar_ ast* Hat^ grave\` verbar| lpar( rpar) lsqb[ rsqb]
+	lcub{ rcub}`
+		.split(/\s+/)
+		.map((entry) => [entry.slice(0, -1), entry.slice(-1)]),
+);
 
 /** `&name;`, `&#47;` or `&#x2F;` at `at`. */
 function htmlEntityAt(text: string, at: number): { chars: string; end: number } | undefined {
@@ -362,16 +322,9 @@ function stringOf(codes: number[]): string {
 // ---- Credential shapes -------------------------------------------------------------------------------------
 
 /** Key names (lower case, `_` and `-` removed) whose value is a secret when they end with one of these. */
-const SECRET_KEY_ENDINGS = [
-	'token',
-	'jwtauth',
-	'jwt',
-	'password',
-	'passwd',
-	'secret',
-	'authorization',
-	'apikey',
-];
+const SECRET_KEY_ENDINGS = 'token jwtauth jwt password passwd secret authorization apikey'.split(
+	' ',
+);
 const AUTH_SCHEMES = new Set(['bearer', 'basic']);
 /** The shortest JWT taken for one: `eyJ` and 7 more characters, a payload of 4 (an unsigned JWT has no signature). */
 const MIN_JWT_HEADER = 10;
@@ -379,9 +332,18 @@ const MIN_JWT_PAYLOAD = 4;
 /** After a secret key and white space alone, a value counts from this many characters, with a digit and a letter. */
 const MIN_BARE_CREDENTIAL = 20;
 /** Besides letters and digits, the characters of a bare credential (base64, base64url, JWT, hex, opaque tokens). */
-const CREDENTIAL_PUNCTUATION = new Set(['.', '_', '~', '+', '/', '=', '-']);
+const CREDENTIAL_PUNCTUATION = new Set('._~+/=-');
 /** How far back a namespace prefix (`wsse:` in `<wsse:Password>`) is looked for. */
 const MAX_NAMESPACE_PREFIX = 32;
+const SPACES = new Set(' \t\n\r\f\v');
+/** Where an unquoted value ends: white space, a quote, a separator of fields or parameters. */
+const VALUE_END_CHARS = new Set(' \t\n\r"\'&,;}])<>\\');
+/** The `%XX` escapes that end an unquoted value too: those of VALUE_END_CHARS but the tab and line breaks. */
+const VALUE_END_ESCAPES = new Set(
+	[...VALUE_END_CHARS]
+		.filter((char) => char >= ' ')
+		.map((char) => char.charCodeAt(0).toString(16).toUpperCase()),
+);
 
 function isDigit(code: number): boolean {
 	return code >= 48 && code <= 57;
@@ -403,14 +365,7 @@ function keyCharsEnd(text: string, from: number): number {
 }
 
 function isSpace(char: string): boolean {
-	return (
-		char === ' ' ||
-		char === '\t' ||
-		char === '\n' ||
-		char === '\r' ||
-		char === '\f' ||
-		char === '\v'
-	);
+	return SPACES.has(char);
 }
 
 function isSecretKey(word: string): boolean {
@@ -431,39 +386,6 @@ function percentEscapeAt(text: string, at: number): { hex: string; end: number }
 	if (!isHexDigit(text[from]) || !isHexDigit(text[from + 1])) return undefined;
 	return { hex: text.slice(from, from + 2).toUpperCase(), end: from + 2 };
 }
-
-/** Where an unquoted value ends: white space, a quote, a separator of fields or parameters, or their escapes. */
-const VALUE_END_CHARS = new Set([
-	' ',
-	'\t',
-	'\n',
-	'\r',
-	'"',
-	"'",
-	'&',
-	',',
-	';',
-	'}',
-	']',
-	')',
-	'<',
-	'>',
-	'\\',
-]);
-const VALUE_END_ESCAPES = new Set([
-	'20',
-	'22',
-	'26',
-	'27',
-	'2C',
-	'3B',
-	'7D',
-	'5D',
-	'29',
-	'3C',
-	'3E',
-	'5C',
-]);
 
 function unquotedValueEnd(text: string, from: number): number {
 	let at = from;
@@ -558,11 +480,8 @@ function credentialStartAfterScheme(text: string, schemeEnd: number): number | u
 			continue;
 		}
 		const escape = percentEscapeAt(text, at);
-		if (escape?.hex === '20') {
-			at = escape.end;
-			continue;
-		}
-		break;
+		if (escape?.hex !== '20') break;
+		at = escape.end;
 	}
 	return at > schemeEnd ? at : undefined;
 }
