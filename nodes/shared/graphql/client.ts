@@ -79,10 +79,8 @@ export class GraphqlClient {
 	}
 
 	/**
-	 * Decrypts the credential once, here, and hands it to n8n with every request (n8n writes a refreshed token into
-	 * it and saves it as always). Otherwise n8n reads and decrypts it for each request: a database read per page, and
-	 * in a poll trigger on n8n 2.x a fresh expression isolate, about 40 ms per request. It is the same credential
-	 * either way: n8n resolves it for item 0 too.
+	 * Decrypts the credential once and hands it to n8n with every request; otherwise n8n decrypts it per request (a
+	 * database read per page, in a 2.x poll trigger also an expression isolate, about 40 ms). The same credential.
 	 */
 	static async create(
 		ctx: RequestContext,
@@ -115,10 +113,7 @@ export class GraphqlClient {
 		return new GraphqlClient(ctx, service, endpoint, settings, credentials, decrypted);
 	}
 
-	/**
-	 * Sends one GraphQL operation and returns its `data`, or throws NodeApiError. `signal` (e.g. a page that is
-	 * no longer needed) stops further retries.
-	 */
+	/** Sends one GraphQL operation and returns its `data`, or throws NodeApiError; `signal` stops further retries. */
 	async request<TData = IDataObject>(
 		request: GraphqlRequest,
 		itemIndex = 0,
@@ -131,10 +126,8 @@ export class GraphqlClient {
 	}
 
 	/**
-	 * Like `request`, for a document whose root fields (aliases) are answered independently: an error whose path
-	 * starts at a root field belongs to that field only (Apollo answers HTTP 200, that field null, and an `errors`
-	 * entry with its path). Returns the data and one NodeApiError per root field that has errors. An answer with any
-	 * other error, and every HTTP or network failure, throws as `request` does.
+	 * Like `request`, for root fields (aliases) answered independently: an error whose path starts at a root field
+	 * (Apollo: HTTP 200, that field null) becomes that field's NodeApiError. Any other error throws as in `request`.
 	 */
 	async requestPerRootField(
 		request: GraphqlRequest,
@@ -164,10 +157,7 @@ export class GraphqlClient {
 		return redactAndClip(text, await this.liveSecrets(), maxLength);
 	}
 
-	/**
-	 * The answer's body after the client's retries; a store hiccup (HTTP 200) is retried like a 5xx, and one that
-	 * outlasts the retries is answered with its GraphQL errors. Any other failure throws.
-	 */
+	/** The answer after the retries; a store hiccup (HTTP 200) is retried like a 5xx and, if it stays, answered. */
 	private async answer(
 		request: GraphqlRequest,
 		itemIndex: number,
@@ -227,9 +217,8 @@ export class GraphqlClient {
 	}
 
 	/**
-	 * One HTTP exchange. Statuses are read from the full response (n8n's error wrapping drops headers such as
-	 * Retry-After). A 401 is sent once more in n8n's strict mode, where n8n itself refreshes the token through the
-	 * credential's preAuthentication and repeats the request.
+	 * One HTTP exchange, read from the full response (n8n's error wrapping drops Retry-After). After a 401 it is sent
+	 * once more in n8n's strict mode, where n8n refreshes the token (preAuthentication) and repeats the request.
 	 */
 	private async attempt(
 		request: GraphqlRequest,
@@ -258,9 +247,8 @@ export class GraphqlClient {
 	}
 
 	/**
-	 * Sends the request, following only 307/308 redirects within the endpoint's own origin (method and body kept).
-	 * n8n would follow any redirect and, by default, re-add the token on the other host; here redirects elsewhere are
-	 * answered to the caller, who turns them into an error.
+	 * Sends the request, following only 307/308 redirects within the endpoint's origin (method and body kept): n8n
+	 * would follow any and re-add the token on the other host. Other redirects are answered to the caller.
 	 */
 	private async exchange(
 		request: GraphqlRequest,

@@ -110,10 +110,7 @@ export function dataOf(body: unknown): IDataObject | undefined {
 		: undefined;
 }
 
-/**
- * The errors grouped by the root field their path starts at, when every error has such a path to a field of
- * `data`; otherwise undefined (an error of the whole operation).
- */
+/** The errors by the root field of `data` their path starts at; undefined when one has no such path. */
 export function errorsByRootField(
 	errors: GraphqlErrorEntry[],
 	data: IDataObject,
@@ -157,7 +154,7 @@ function safeGraphqlError(raw: unknown, secrets: readonly string[]): GraphqlErro
 	return safe;
 }
 
-/** `error code "validation-failed", at face_tasks.task_id`: the server's code and where (the root `$` says nothing). */
+/** `error code "validation-failed", at face_tasks.task_id`; the root path `$` says nothing. */
 function detailsOf(entry: GraphqlErrorEntry): string {
 	const code = entry.extensions?.code;
 	const path = entry.path?.join('.') ?? entry.extensions?.path;
@@ -167,9 +164,8 @@ function detailsOf(entry: GraphqlErrorEntry): string {
 }
 
 /**
- * The message holds the first error's words, the description its code and path, then one line per further error.
- * Everything shown is redacted of the request's `secrets` and of anything shaped like a credential: a server may echo
- * the request.
+ * The message holds the first error's words, the description its code and path and a line per further error, all
+ * redacted of the request's `secrets` and of anything shaped like a credential (a server may echo the request).
  */
 export function graphqlErrorToNodeApiError(
 	node: INode,
@@ -227,11 +223,7 @@ export function dataOfAnswer<TData>(
 	);
 }
 
-/**
- * Server text in the error (GraphQL errors, HTTP bodies, a redirect's target, an unexpected message, the token
- * flow's message) is redacted with the request's `secrets` first: NodeApiError copies it into its message,
- * description, messages and errorResponse.
- */
+/** Server text in the error is redacted first: NodeApiError copies it into message, description and response. */
 export function failureToNodeApiError(
 	node: INode,
 	serviceName: string,

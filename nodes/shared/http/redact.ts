@@ -364,10 +364,6 @@ function keyCharsEnd(text: string, from: number): number {
 	return at;
 }
 
-function isSpace(char: string): boolean {
-	return SPACES.has(char);
-}
-
 function isSecretKey(word: string): boolean {
 	const key = word.toLowerCase().replace(/[_-]/g, '');
 	return SECRET_KEY_ENDINGS.some((ending) => key.endsWith(ending));
@@ -391,7 +387,7 @@ function unquotedValueEnd(text: string, from: number): number {
 	let at = from;
 	while (at < text.length) {
 		const char = text[at];
-		if (VALUE_END_CHARS.has(char) || isSpace(char)) return at;
+		if (VALUE_END_CHARS.has(char) || SPACES.has(char)) return at;
 		if (char === '%') {
 			const escape = percentEscapeAt(text, at);
 			if (escape && VALUE_END_ESCAPES.has(escape.hex)) return at;
@@ -460,14 +456,14 @@ function valueStartAfterKey(text: string, keyEnd: number): number | undefined {
 	let at = keyEnd;
 	const closing = quoteAt(text, at);
 	if (closing) at += closing.length;
-	while (at < text.length && isSpace(text[at])) at++;
+	while (at < text.length && SPACES.has(text[at])) at++;
 	if (text[at] === ':' || text[at] === '=') at++;
 	else {
 		const escape = percentEscapeAt(text, at);
 		if (!escape || (escape.hex !== '3A' && escape.hex !== '3D')) return undefined;
 		at = escape.end;
 	}
-	while (at < text.length && isSpace(text[at])) at++;
+	while (at < text.length && SPACES.has(text[at])) at++;
 	return at;
 }
 
@@ -475,7 +471,7 @@ function valueStartAfterKey(text: string, keyEnd: number): number | undefined {
 function credentialStartAfterScheme(text: string, schemeEnd: number): number | undefined {
 	let at = schemeEnd;
 	for (;;) {
-		if (at < text.length && (isSpace(text[at]) || text[at] === '+')) {
+		if (at < text.length && (SPACES.has(text[at]) || text[at] === '+')) {
 			at++;
 			continue;
 		}
@@ -589,7 +585,7 @@ function unquotedValue(text: string, start: number, keyEnd: number): Finding {
  */
 function credentialAfterSpace(text: string, keyEnd: number): Finding | undefined {
 	let start = keyEnd;
-	while (start < text.length && isSpace(text[start])) start++;
+	while (start < text.length && SPACES.has(text[start])) start++;
 	if (start === keyEnd) return undefined;
 	const end = credentialRunEnd(text, start);
 	return end === undefined ? undefined : replacement(start, end, keyEnd);
@@ -631,7 +627,7 @@ function elementText(text: string, nameEnd: number): Finding | undefined {
 /** Where the start tag ends, past its attributes; none when it closes itself (`<token/>`) or a `<` comes first. */
 function startTagEnd(text: string, nameEnd: number): number | undefined {
 	const after = text[nameEnd];
-	if (after !== '>' && after !== '/' && !isSpace(after ?? '')) return undefined;
+	if (after !== '>' && after !== '/' && !SPACES.has(after)) return undefined;
 	for (let at = nameEnd; at < text.length && text[at] !== '<'; at++)
 		if (text[at] === '>') return text[at - 1] === '/' ? undefined : at + 1;
 	return undefined;
