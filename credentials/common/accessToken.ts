@@ -24,7 +24,7 @@ interface TokenRequest {
 }
 
 /** Errors of the token flow carry the mark and whether trying again may help. */
-function tokenError(message: string, retryable: boolean): WorkflowOperationError {
+function tokenError(message: string, retryable = false): WorkflowOperationError {
 	const error = new WorkflowOperationError(message);
 	error.context = { [TOKEN_ERROR_CONTEXT_KEY]: true, retryable };
 	return error;
@@ -113,16 +113,12 @@ function validateTokenRequest(request: TokenRequest): void {
 	if (!/^https?:\/\/[^\s/]+/i.test(request.authUrl)) {
 		throw tokenError(
 			`${where}: "Token URL" must be an http(s) URL, got "${withoutUserinfo(request.authUrl)}"`,
-			false,
 		);
 	}
-	if (!request.username) throw tokenError(`${where}: "${request.usernameLabel}" is empty`, false);
-	if (!request.password) throw tokenError(`${where}: "Password" is empty`, false);
+	if (!request.username) throw tokenError(`${where}: "${request.usernameLabel}" is empty`);
+	if (!request.password) throw tokenError(`${where}: "Password" is empty`);
 	if (!Number.isInteger(request.lifetimeSeconds) || request.lifetimeSeconds < 1) {
-		throw tokenError(
-			`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`,
-			false,
-		);
+		throw tokenError(`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`);
 	}
 }
 
@@ -185,7 +181,6 @@ function parseTokenResponse(
 		);
 		throw tokenError(
 			`${service}: the token endpoint ${url} redirected (HTTP ${status}) to ${target}. Redirects are not followed, so the password is never sent elsewhere: set the "Token URL" to the token service's own address.`,
-			false,
 		);
 	}
 	const text =
@@ -198,13 +193,11 @@ function parseTokenResponse(
 	if (status === 401 || status === 403) {
 		throw tokenError(
 			`${service}: the token endpoint refused the credential's "${request.usernameLabel}" and "Password" (HTTP ${status})${serverMessage(body, request)}. Check both, for the environment the "Token URL" points to.`,
-			false,
 		);
 	}
 	if (status === 404 || status === 405) {
 		throw tokenError(
 			`${service}: ${url} is not a token endpoint (HTTP ${status}). Set the "Token URL" to the token service's base address, without /token, e.g. https://auth.example.org.`,
-			false,
 		);
 	}
 	if (status < 200 || status >= 300) {
@@ -217,11 +210,11 @@ function parseTokenResponse(
 		const htmlHint = /^\s*</.test(text)
 			? ' (it sent an HTML page: is the "Token URL" the token service and not a web page?)'
 			: '';
-		throw tokenError(`${service}: the token endpoint ${url} did not answer JSON${htmlHint}`, false);
+		throw tokenError(`${service}: the token endpoint ${url} did not answer JSON${htmlHint}`);
 	}
 	const token = body.access_token;
 	if (typeof token !== 'string' || token === '') {
-		throw tokenError(`${service}: the token endpoint's answer has no "access_token"`, false);
+		throw tokenError(`${service}: the token endpoint's answer has no "access_token"`);
 	}
 	const stated = Number(body.expires_in);
 	const expiresInSeconds = Number.isFinite(stated) && stated > 0 ? stated : request.lifetimeSeconds;

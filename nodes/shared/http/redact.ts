@@ -1,25 +1,13 @@
 export const REDACTED = '[redacted]';
 
 /**
- * Servers sometimes echo the request in their error text. Before such text is shown, redactSecrets removes
- * - every `known` secret (the live access token, the password, the Basic credential) in each form it takes on the
- *   wire: as is, URL-encoded (once or twice, form style), JSON-escaped (once or twice), base64-encoded (standard or
- *   URL-safe alphabet, padded or not, also inside a longer base64 string such as that of `user:password`). The text
- *   is read through a decoded view: letter case ignored, `\uXXXX`, `\/` and HTML entities (`&#47;`, `&#x2F;`,
- *   `&amp;`, `&sol;`, …) decoded, a line break inside a value (raw or `\n`, with the indentation after it) skipped.
- *   A secret of 12 characters or more also counts when cut short, from its first 12 characters on (a server printing
- *   the start of a token); shorter prefixes, and secrets shorter than 12 characters, count only whole, so that
- *   ordinary words are left alone. Inside a longer base64 string a secret counts from 8 base64 characters (a
- *   secret of about 6 bytes).
- * - values that look like credentials even when the secret is not known: `Bearer …`, `Basic …`, any JWT (`eyJ…`
- *   and two more dot-separated base64url parts), and the value of any key named like a secret (`jwtauth`,
- *   `access_token`, `accessToken`, `token`, `password`, `client_secret`, `authorization`, `apiKey`, …) written as
- *   `key=value`, `key: value`, `"key": "value"`, URL-encoded (`jwtauth%3D…`), inside an escaped JSON string
- *   (`\"token\":\"…\"`), as an XML/HTML element (`<password>…</password>`: up to the next `<`), or after white
- *   space alone (`token …`) when the value is a JWT or at least 20 of the characters [A-Za-z0-9._~+/=-] with at
- *   least one digit and one letter (so "the token expired" stays).
- * Everything is linear in the text, whatever it holds: one pass builds the view, one Knuth–Morris–Pratt pass per
- * secret form searches it, one hand-written scan finds the shapes.
+ * Servers sometimes echo the request in their error text. Before such text is shown, redactSecrets removes every
+ * `known` secret (the live token, the password, the Basic credential) in each form it takes on the wire, read through
+ * a decoded view (letter case, `\uXXXX`, `\/`, HTML entities and line breaks inside a value ignored), also cut short
+ * from MIN_PREFIX characters on; and any value shaped like a credential (`Bearer …`, `Basic …`, a JWT, the value of a
+ * key named like a secret). docs/security.md lists every form and shape, and the tests that prove them. Linear in the
+ * text whatever it holds: one pass builds the view, one Knuth–Morris–Pratt pass per secret form searches it, one
+ * hand-written scan finds the shapes.
  */
 export function redactSecrets(text: string, known: ReadonlyArray<string | undefined> = []): string {
 	return redactCredentialShapes(replaceKnown(text, secretForms(known)));
