@@ -1,7 +1,5 @@
-/**
- * Process-wide maps hold at most a fixed number of entries: a Map keeps insertion order, so re-inserting an entry on
- * use and dropping the first ones evicts the least recently used.
- */
+// Process-wide maps are bounded: a Map keeps insertion order, so re-inserting on use and dropping the first evicts
+// the least recently used.
 
 /** Sets `value` as the most recently used entry and drops the least recently used ones beyond `max`. */
 export function setBounded<K, V>(

@@ -1,7 +1,4 @@
-/**
- * Socket error codes after which the same request may succeed when sent again (GraphQL requests and file
- * downloads). Only codes findNetworkCode can find in an error text, or Node sets as an error's `code`.
- */
+/** Socket error codes after which the same request may succeed when sent again (GraphQL and downloads). */
 export const RETRYABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
 	'ECONNRESET',
 	'ECONNABORTED',
@@ -11,10 +8,7 @@ export const RETRYABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
 	'EAI_AGAIN',
 ]);
 
-/**
- * Words for socket error codes. n8n replaces any error message that contains a raw code such as ECONNREFUSED
- * with a generic text, which would hide which URL failed; messages therefore carry these words instead.
- */
+/** Messages carry words for codes: n8n replaces a message holding a raw ECONNREFUSED with a generic text. */
 const NETWORK_CODE_WORDS: Record<string, string> = {
 	ECONNREFUSED: 'connection refused',
 	ECONNRESET: 'connection reset',

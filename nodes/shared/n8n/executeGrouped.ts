@@ -10,10 +10,7 @@ export interface ReadItem<P> {
 	parameters: P;
 }
 
-/**
- * What a group returns for each of its items: the item's result, or the error that item alone gets. An item left
- * out fails with an internal error.
- */
+/** What a group returns for each of its items: its result, or the error it alone gets. */
 export type GroupResults = Map<number, OperationResult | Error>;
 
 interface GroupedOperation<P> {
