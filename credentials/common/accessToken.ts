@@ -30,12 +30,8 @@ function tokenError(message: string, retryable = false): WorkflowOperationError 
 	return error;
 }
 
-interface AccessToken {
+interface CachedToken {
 	accessToken: string;
-	expiresInSeconds: number;
-}
-
-interface CachedToken extends AccessToken {
 	validUntil: number;
 }
 
@@ -80,18 +76,18 @@ function secretsOf(request: TokenRequest): string[] {
 	].filter((secret): secret is string => Boolean(secret));
 }
 
-/** Returns a valid token for the account, fetching one only when no usable token is known in this process. */
+/** A valid token for the account, fetched only when no usable token is known in this process. */
 export async function obtainAccessToken(
 	helpers: IHttpRequestHelper['helpers'],
 	request: TokenRequest,
-): Promise<AccessToken> {
+): Promise<string> {
 	validateTokenRequest(request);
 	const { method, authUrl, username, password, lifetimeSeconds } = request;
 	const key = createHash('sha256')
 		.update(JSON.stringify([method, authUrl, username, password, lifetimeSeconds]))
 		.digest('hex');
 	const cached = tokens.get(key);
-	if (cached && cached.accessToken !== request.rejectedToken) return cached;
+	if (cached && cached.accessToken !== request.rejectedToken) return cached.accessToken;
 	if (cached) tokens.delete(key);
 
 	let pending = inFlight.get(key);
@@ -104,8 +100,7 @@ export async function obtainAccessToken(
 			.finally(() => inFlight.delete(key));
 		inFlight.set(key, pending);
 	}
-	const token = await pending;
-	return { accessToken: token.accessToken, expiresInSeconds: token.expiresInSeconds };
+	return (await pending).accessToken;
 }
 
 function validateTokenRequest(request: TokenRequest): void {
@@ -219,11 +214,7 @@ function parseTokenResponse(
 	const stated = Number(body.expires_in);
 	const expiresInSeconds = Number.isFinite(stated) && stated > 0 ? stated : request.lifetimeSeconds;
 	const margin = Math.min(EXPIRY_MARGIN_MS, (expiresInSeconds * 1000) / 10);
-	return {
-		accessToken: token,
-		expiresInSeconds,
-		validUntil: startedAt + expiresInSeconds * 1000 - margin,
-	};
+	return { accessToken: token, validUntil: startedAt + expiresInSeconds * 1000 - margin };
 }
 
 function parseJson(text: string): unknown {

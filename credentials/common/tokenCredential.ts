@@ -79,7 +79,7 @@ export function tokenPreAuthentication(flow: TokenFlow) {
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<{ accessToken: string }> {
 		const text = (name: string) => String((credentials[name] as string | undefined) ?? '');
-		const token = await obtainAccessToken(this.helpers, {
+		const accessToken = await obtainAccessToken(this.helpers, {
 			service: flow.service,
 			usernameLabel: flow.usernameLabel,
 			method: flow.method,
@@ -89,7 +89,7 @@ export function tokenPreAuthentication(flow: TokenFlow) {
 			lifetimeSeconds: Number(credentials.lifetimeSeconds ?? 3600),
 			rejectedToken: text('accessToken'),
 		});
-		return { accessToken: token.accessToken };
+		return { accessToken };
 	};
 }
 
