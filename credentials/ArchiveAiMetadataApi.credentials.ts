@@ -1,20 +1,13 @@
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
-	ICredentialType,
-	IHttpRequestHelper,
-	IHttpRequestOptions,
-	INodeProperties,
-	Icon,
-} from 'n8n-workflow';
+import type { ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 import { insecureUrlNotice } from './common/insecureUrl';
 import {
 	graphqlCredentialTest,
-	requestAccessToken,
 	tokenFlowProperties,
+	tokenPreAuthentication,
+	tokenUrlProperty,
+	withAccessToken,
 } from './common/tokenCredential';
-import { withAccessToken } from './common/tokenPlacement';
 
 /**
  * AI metadata GraphQL API (Hasura behind a gateway). Token: POST {Token URL}/token with HTTP Basic
@@ -34,16 +27,7 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 		'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata-api';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Token URL',
-			name: 'authUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. https://auth.example.org',
-			description:
-				'Base URL of the token service; the token is requested from this URL plus /token',
-		},
+		tokenUrlProperty(),
 		{
 			displayName: 'GraphQL Endpoint URL',
 			name: 'graphqlUrl',
@@ -84,22 +68,15 @@ export class ArchiveAiMetadataApi implements ICredentialType {
 		},
 	];
 
-	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await requestAccessToken(this.helpers, credentials, {
-			service: 'AI Metadata API',
-			method: 'POST',
-			usernameProperty: 'email',
-			usernameLabel: 'E-Mail',
-		});
-	}
+	preAuthentication = tokenPreAuthentication({
+		service: 'AI Metadata API',
+		method: 'POST',
+		usernameProperty: 'email',
+		usernameLabel: 'E-Mail',
+	});
 
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return withAccessToken(credentials, requestOptions);
-	}
+	authenticate = withAccessToken;
 
 	// Never carries the token along a redirect to another host.
-	test: ICredentialTestRequest = graphqlCredentialTest('graphqlUrl');
+	test = graphqlCredentialTest('graphqlUrl');
 }

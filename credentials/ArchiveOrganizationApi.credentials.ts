@@ -1,20 +1,13 @@
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
-	ICredentialType,
-	IHttpRequestHelper,
-	IHttpRequestOptions,
-	INodeProperties,
-	Icon,
-} from 'n8n-workflow';
+import type { ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 import { insecureUrlNotice } from './common/insecureUrl';
 import {
 	graphqlCredentialTest,
-	requestAccessToken,
 	tokenFlowProperties,
+	tokenPreAuthentication,
+	tokenUrlProperty,
+	withAccessToken,
 } from './common/tokenCredential';
-import { withAccessToken } from './common/tokenPlacement';
 
 /**
  * Organization GraphQL API (v2). Token: GET {Token URL}/token?grant_type=client_credentials&expires_in=N with
@@ -34,17 +27,9 @@ export class ArchiveOrganizationApi implements ICredentialType {
 		'https://github.com/archive-services/n8n-nodes-archive-services#archive-organization-api';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Token URL',
-			name: 'authUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. https://auth.example.org',
-			hint: 'Production and QAS have different token hosts: create one credential per environment',
-			description:
-				'Base URL of the token service; the token is requested from this URL plus /token',
-		},
+		tokenUrlProperty(
+			'Production and QAS have different token hosts: create one credential per environment',
+		),
 		{
 			displayName: 'API URL',
 			name: 'apiUrl',
@@ -66,22 +51,15 @@ export class ArchiveOrganizationApi implements ICredentialType {
 		...tokenFlowProperties,
 	];
 
-	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await requestAccessToken(this.helpers, credentials, {
-			service: 'Organization API',
-			method: 'GET',
-			usernameProperty: 'username',
-			usernameLabel: 'Username',
-		});
-	}
+	preAuthentication = tokenPreAuthentication({
+		service: 'Organization API',
+		method: 'GET',
+		usernameProperty: 'username',
+		usernameLabel: 'Username',
+	});
 
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return withAccessToken(credentials, requestOptions);
-	}
+	authenticate = withAccessToken;
 
 	// Never carries the token along a redirect to another host.
-	test: ICredentialTestRequest = graphqlCredentialTest('apiUrl');
+	test = graphqlCredentialTest('apiUrl');
 }

@@ -4,6 +4,7 @@ import { WorkflowOperationError } from 'n8n-workflow';
 import { BoundedCache } from '../../nodes/shared/boundedCache';
 import { describeNetworkCode } from '../../nodes/shared/http/networkErrors';
 import { redactAndClip, withoutUserinfo } from '../../nodes/shared/http/redact';
+import { describeRedirect } from '../../nodes/shared/http/redirects';
 import { TOKEN_ERROR_CONTEXT_KEY } from '../../nodes/shared/http/tokenError';
 import type { IHttpRequestHelper, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 
@@ -23,18 +24,14 @@ interface TokenRequest {
 }
 
 /** Errors of the token flow carry the mark and whether trying again may help. */
-function tokenError(message: string, retryable: boolean): WorkflowOperationError {
+function tokenError(message: string, retryable = false): WorkflowOperationError {
 	const error = new WorkflowOperationError(message);
 	error.context = { [TOKEN_ERROR_CONTEXT_KEY]: true, retryable };
 	return error;
 }
 
-interface AccessToken {
+interface CachedToken {
 	accessToken: string;
-	expiresInSeconds: number;
-}
-
-interface CachedToken extends AccessToken {
 	validUntil: number;
 }
 
@@ -63,32 +60,11 @@ export function clearAccessTokenCache(): void {
 	inFlight.clear();
 }
 
-function cacheKey(request: TokenRequest): string {
-	return createHash('sha256')
-		.update(
-			JSON.stringify([
-				request.method,
-				request.authUrl,
-				request.username,
-				request.password,
-				request.lifetimeSeconds,
-			]),
-		)
-		.digest('hex');
-}
-
+/** `{authUrl}/token`; trailing slashes are cut by a scan from the end (/\/+$/ is quadratic on a long run). */
 export function tokenEndpoint(authUrl: string): string {
-	return `${withoutTrailingSlashes(authUrl)}/token`;
-}
-
-/**
- * A scan from the end: the regular expression it replaces (/\/+$/) tried every slash of a long run again from
- * each start and took 0.85 s for a Token URL of 20,000 slashes followed by a letter.
- */
-function withoutTrailingSlashes(url: string): string {
-	let end = url.length;
-	while (end > 0 && url[end - 1] === '/') end--;
-	return url.slice(0, end);
+	let end = authUrl.length;
+	while (end > 0 && authUrl[end - 1] === '/') end--;
+	return `${authUrl.slice(0, end)}/token`;
 }
 
 /** What an answer of the token endpoint may echo: the password, the Basic credential, the token being replaced. */
@@ -100,34 +76,31 @@ function secretsOf(request: TokenRequest): string[] {
 	].filter((secret): secret is string => Boolean(secret));
 }
 
-/** Returns a valid token for the account, fetching one only when no usable token is known in this process. */
+/** A valid token for the account, fetched only when no usable token is known in this process. */
 export async function obtainAccessToken(
 	helpers: IHttpRequestHelper['helpers'],
 	request: TokenRequest,
-): Promise<AccessToken> {
+): Promise<string> {
 	validateTokenRequest(request);
-	const key = cacheKey(request);
+	const { method, authUrl, username, password, lifetimeSeconds } = request;
+	const key = createHash('sha256')
+		.update(JSON.stringify([method, authUrl, username, password, lifetimeSeconds]))
+		.digest('hex');
 	const cached = tokens.get(key);
-	if (cached && cached.accessToken !== request.rejectedToken) return cached;
+	if (cached && cached.accessToken !== request.rejectedToken) return cached.accessToken;
 	if (cached) tokens.delete(key);
 
 	let pending = inFlight.get(key);
 	if (!pending) {
-		pending = fetchAccessToken(helpers, request).then(
-			(token) => {
+		pending = fetchAccessToken(helpers, request)
+			.then((token) => {
 				tokens.set(key, token, token.validUntil);
-				inFlight.delete(key);
 				return token;
-			},
-			(error: unknown) => {
-				inFlight.delete(key);
-				throw error;
-			},
-		);
+			})
+			.finally(() => inFlight.delete(key));
 		inFlight.set(key, pending);
 	}
-	const token = await pending;
-	return { accessToken: token.accessToken, expiresInSeconds: token.expiresInSeconds };
+	return (await pending).accessToken;
 }
 
 function validateTokenRequest(request: TokenRequest): void {
@@ -135,16 +108,12 @@ function validateTokenRequest(request: TokenRequest): void {
 	if (!/^https?:\/\/[^\s/]+/i.test(request.authUrl)) {
 		throw tokenError(
 			`${where}: "Token URL" must be an http(s) URL, got "${withoutUserinfo(request.authUrl)}"`,
-			false,
 		);
 	}
-	if (!request.username) throw tokenError(`${where}: "${request.usernameLabel}" is empty`, false);
-	if (!request.password) throw tokenError(`${where}: "Password" is empty`, false);
+	if (!request.username) throw tokenError(`${where}: "${request.usernameLabel}" is empty`);
+	if (!request.password) throw tokenError(`${where}: "Password" is empty`);
 	if (!Number.isInteger(request.lifetimeSeconds) || request.lifetimeSeconds < 1) {
-		throw tokenError(
-			`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`,
-			false,
-		);
+		throw tokenError(`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`);
 	}
 }
 
@@ -153,24 +122,22 @@ async function fetchAccessToken(
 	request: TokenRequest,
 ): Promise<CachedToken> {
 	const url = tokenEndpoint(request.authUrl);
-	const shownUrl = withoutUserinfo(url);
 	const form = new URLSearchParams({
 		grant_type: 'client_credentials',
 		expires_in: String(request.lifetimeSeconds),
 	}).toString();
+	const get = request.method === 'GET';
 	const startedAt = Date.now();
-	let response: IN8nHttpFullResponse | undefined;
-	let transportFailure: string | undefined;
+	let response: IN8nHttpFullResponse;
 	try {
 		response = (await helpers.httpRequest({
 			method: request.method,
-			url: request.method === 'GET' ? `${url}?${form}` : url,
+			url: get ? `${url}?${form}` : url,
 			auth: { username: request.username, password: request.password },
-			headers:
-				request.method === 'GET'
-					? { accept: 'application/json' }
-					: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-			body: request.method === 'GET' ? undefined : form,
+			headers: get
+				? { accept: 'application/json' }
+				: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+			body: get ? undefined : form,
 			encoding: 'text',
 			json: false,
 			returnFullResponse: true,
@@ -183,15 +150,12 @@ async function fetchAccessToken(
 	} catch (error) {
 		// Transport failures carry the request (and its Basic header) inside; only the error code is safe to show.
 		const failure = error as { code?: string; cause?: { code?: string } };
-		transportFailure = describeNetworkCode(failure.code ?? failure.cause?.code);
-	}
-	if (response === undefined) {
 		throw tokenError(
-			`${request.service}: could not reach the token endpoint ${shownUrl} (${transportFailure}). Check the "Token URL".`,
+			`${request.service}: could not reach the token endpoint ${withoutUserinfo(url)} (${describeNetworkCode(failure.code ?? failure.cause?.code)}). Check the "Token URL".`,
 			true,
 		);
 	}
-	return parseTokenResponse(request, shownUrl, response, startedAt);
+	return parseTokenResponse(request, withoutUserinfo(url), response, startedAt);
 }
 
 /** `url` is the token endpoint as shown in messages (without userinfo). */
@@ -201,77 +165,56 @@ function parseTokenResponse(
 	response: IN8nHttpFullResponse,
 	startedAt: number,
 ): CachedToken {
+	const { service } = request;
 	const status = response.statusCode;
-	if (status >= 300 && status < 400)
-		throw redirectError(request, url, status, response.headers?.location);
+	if (status >= 300 && status < 400) {
+		// Names only the host: the redirect's path or query may hold anything.
+		const target = describeRedirect(
+			response.headers?.location,
+			url,
+			(next) => `the host ${redactAndClip(next.host, secretsOf(request), 200)}`,
+		);
+		throw tokenError(
+			`${service}: the token endpoint ${url} redirected (HTTP ${status}) to ${target}. Redirects are not followed, so the password is never sent elsewhere: set the "Token URL" to the token service's own address.`,
+		);
+	}
 	const text =
 		typeof response.body === 'string'
 			? response.body
 			: Buffer.isBuffer(response.body)
 				? response.body.toString('utf8')
 				: JSON.stringify(response.body ?? '');
+	const body = parseJson(text) as Record<string, unknown> | undefined;
 	if (status === 401 || status === 403) {
 		throw tokenError(
-			`${request.service}: the token endpoint refused the credential's "${request.usernameLabel}" and "Password" (HTTP ${status})${serverMessage(text, request)}. Check both, for the environment the "Token URL" points to.`,
-			false,
+			`${service}: the token endpoint refused the credential's "${request.usernameLabel}" and "Password" (HTTP ${status})${serverMessage(body, request)}. Check both, for the environment the "Token URL" points to.`,
 		);
 	}
 	if (status === 404 || status === 405) {
 		throw tokenError(
-			`${request.service}: ${url} is not a token endpoint (HTTP ${status}). Set the "Token URL" to the token service's base address, without /token, e.g. https://auth.example.org.`,
-			false,
+			`${service}: ${url} is not a token endpoint (HTTP ${status}). Set the "Token URL" to the token service's base address, without /token, e.g. https://auth.example.org.`,
 		);
 	}
 	if (status < 200 || status >= 300) {
 		throw tokenError(
-			`${request.service}: the token endpoint ${url} answered HTTP ${status}${serverMessage(text, request)}`,
+			`${service}: the token endpoint ${url} answered HTTP ${status}${serverMessage(body, request)}`,
 			status === 429 || status >= 500,
 		);
 	}
-	const body = parseJson(text);
 	if (body === undefined) {
-		const looksLikeHtml = /^\s*</.test(text);
-		throw tokenError(
-			`${request.service}: the token endpoint ${url} did not answer JSON${looksLikeHtml ? ' (it sent an HTML page: is the "Token URL" the token service and not a web page?)' : ''}`,
-			false,
-		);
+		const htmlHint = /^\s*</.test(text)
+			? ' (it sent an HTML page: is the "Token URL" the token service and not a web page?)'
+			: '';
+		throw tokenError(`${service}: the token endpoint ${url} did not answer JSON${htmlHint}`);
 	}
-	const token = (body as { access_token?: unknown }).access_token;
+	const token = body.access_token;
 	if (typeof token !== 'string' || token === '') {
-		throw tokenError(
-			`${request.service}: the token endpoint's answer has no "access_token"`,
-			false,
-		);
+		throw tokenError(`${service}: the token endpoint's answer has no "access_token"`);
 	}
-	const stated = Number((body as { expires_in?: unknown }).expires_in);
+	const stated = Number(body.expires_in);
 	const expiresInSeconds = Number.isFinite(stated) && stated > 0 ? stated : request.lifetimeSeconds;
 	const margin = Math.min(EXPIRY_MARGIN_MS, (expiresInSeconds * 1000) / 10);
-	return {
-		accessToken: token,
-		expiresInSeconds,
-		validUntil: startedAt + expiresInSeconds * 1000 - margin,
-	};
-}
-
-/** Names only the host a redirect points to: its path or query may hold anything. */
-function redirectError(
-	request: TokenRequest,
-	url: string,
-	status: number,
-	location: unknown,
-): WorkflowOperationError {
-	let target = 'no address (no Location header)';
-	if (typeof location === 'string' && location !== '') {
-		try {
-			target = `the host ${redactAndClip(new URL(location, url).host, secretsOf(request), 200)}`;
-		} catch {
-			target = 'an address that is not a URL';
-		}
-	}
-	return tokenError(
-		`${request.service}: the token endpoint ${url} redirected (HTTP ${status}) to ${target}. Redirects are not followed, so the password is never sent elsewhere: set the "Token URL" to the token service's own address.`,
-		false,
-	);
+	return { accessToken: token, validUntil: startedAt + expiresInSeconds * 1000 - margin };
 }
 
 function parseJson(text: string): unknown {
@@ -283,8 +226,7 @@ function parseJson(text: string): unknown {
 }
 
 /** A short server message for the error text, never the request (which holds the credentials). */
-function serverMessage(text: string, request: TokenRequest): string {
-	const body = parseJson(text) as Record<string, unknown> | undefined;
+function serverMessage(body: Record<string, unknown> | undefined, request: TokenRequest): string {
 	const message = body?.error_description ?? body?.message ?? body?.error;
 	if (typeof message !== 'string') return '';
 	return `: ${redactAndClip(message, secretsOf(request), 300)}`;

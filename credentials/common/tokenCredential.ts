@@ -3,11 +3,25 @@ import type {
 	ICredentialTestRequest,
 	IHttpRequestHelper,
 	IHttpRequestMethods,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { obtainAccessToken } from './accessToken';
-import { sendTokenAsProperty } from './tokenPlacement';
+
+/** The "Token URL" field both API credentials start with. */
+export function tokenUrlProperty(hint?: string): INodeProperties {
+	return {
+		displayName: 'Token URL',
+		name: 'authUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://auth.example.org',
+		...(hint === undefined ? {} : { hint }),
+		description: 'Base URL of the token service; the token is requested from this URL plus /token',
+	};
+}
 
 /** The token-flow properties both API credentials end with: password, token lifetime, token placement, the token. */
 export const tokenFlowProperties: INodeProperties[] = [
@@ -28,7 +42,18 @@ export const tokenFlowProperties: INodeProperties[] = [
 		description:
 			'Lifetime requested for each access token. A new token is fetched only when the current one is rejected.',
 	},
-	sendTokenAsProperty,
+	// Both gateways accept the token as `Authorization: Bearer` or as the `jwtauth` query parameter.
+	{
+		displayName: 'Send Token As',
+		name: 'jwtPlacement',
+		type: 'options',
+		options: [
+			{ name: 'Authorization Header (Bearer)', value: 'header' },
+			{ name: 'Query Parameter (Jwtauth)', value: 'query' },
+		],
+		default: 'header',
+		description: 'Where each API call carries the token',
+	},
 	{
 		displayName: 'Access Token',
 		name: 'accessToken',
@@ -47,23 +72,40 @@ interface TokenFlow {
 	usernameLabel: string;
 }
 
-/** preAuthentication of both API credentials: a fresh token unless n8n holds a valid one. */
-export async function requestAccessToken(
-	helpers: IHttpRequestHelper['helpers'],
+/** preAuthentication of an API credential: a fresh token unless n8n holds a valid one. */
+export function tokenPreAuthentication(flow: TokenFlow) {
+	return async function (
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<{ accessToken: string }> {
+		const text = (name: string) => String((credentials[name] as string | undefined) ?? '');
+		const accessToken = await obtainAccessToken(this.helpers, {
+			service: flow.service,
+			usernameLabel: flow.usernameLabel,
+			method: flow.method,
+			authUrl: text('authUrl'),
+			username: text(flow.usernameProperty),
+			password: text('password'),
+			lifetimeSeconds: Number(credentials.lifetimeSeconds ?? 3600),
+			rejectedToken: text('accessToken'),
+		});
+		return { accessToken };
+	};
+}
+
+/** Puts the credential's access token where "Send Token As" says. */
+export async function withAccessToken(
 	credentials: ICredentialDataDecryptedObject,
-	flow: TokenFlow,
-): Promise<{ accessToken: string }> {
-	const token = await obtainAccessToken(helpers, {
-		service: flow.service,
-		usernameLabel: flow.usernameLabel,
-		method: flow.method,
-		authUrl: String((credentials.authUrl as string | undefined) ?? ''),
-		username: String((credentials[flow.usernameProperty] as string | undefined) ?? ''),
-		password: String((credentials.password as string | undefined) ?? ''),
-		lifetimeSeconds: Number(credentials.lifetimeSeconds ?? 3600),
-		rejectedToken: String((credentials.accessToken as string | undefined) ?? ''),
-	});
-	return { accessToken: token.accessToken };
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const token = String((credentials.accessToken as string | undefined) ?? '');
+	if (credentials.jwtPlacement === 'query') {
+		return { ...requestOptions, qs: { ...(requestOptions.qs ?? {}), jwtauth: token } };
+	}
+	return {
+		...requestOptions,
+		headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${token}` },
+	};
 }
 
 /** The credential test: the smallest GraphQL query, never following a redirect with the token. */

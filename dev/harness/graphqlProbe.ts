@@ -60,10 +60,10 @@ export function graphqlProbe(service: GraphqlService): INodeType {
 							concurrency: this.getNodeParameter('concurrency', i) as number,
 						},
 					);
-					out.push({ json: { rows, stats: client.stats }, pairedItem: { item: i } });
+					out.push({ json: { rows }, pairedItem: { item: i } });
 				} else {
 					out.push({
-						json: { data: await client.request({ document }, i), stats: client.stats },
+						json: { data: await client.request({ document }, i) },
 						pairedItem: { item: i },
 					});
 				}

@@ -1,7 +1,5 @@
-/**
- * Process-wide maps hold at most a fixed number of entries: a Map keeps insertion order, so re-inserting an entry on
- * use and dropping the first ones evicts the least recently used.
- */
+// Process-wide maps are bounded: a Map keeps insertion order, so re-inserting on use and dropping the first evicts
+// the least recently used.
 
 /** Sets `value` as the most recently used entry and drops the least recently used ones beyond `max`. */
 export function setBounded<K, V>(
@@ -13,7 +11,6 @@ export function setBounded<K, V>(
 ): void {
 	map.delete(key);
 	map.set(key, value);
-	if (map.size <= max) return;
 	for (const candidate of map.keys()) {
 		if (map.size <= max) break;
 		if (candidate !== key && !keep?.(candidate)) map.delete(candidate);
@@ -29,11 +26,7 @@ export function getTouched<K, V>(map: Map<K, V>, key: K): V | undefined {
 	return value;
 }
 
-/**
- * A Map for process-wide caches: entries expire at a time given per entry, and when the cache is full the least
- * recently used entry is evicted, so a long-running n8n process holding many credentials or endpoints keeps at most
- * `maxEntries` of them.
- */
+/** A bounded map whose entries also expire, each at its own time; expired entries are dropped before used ones. */
 export class BoundedCache<TValue> {
 	private readonly entries = new Map<string, { value: TValue; expiresAt: number }>();
 
@@ -45,19 +38,22 @@ export class BoundedCache<TValue> {
 
 	/** The value, unless absent or expired (an expired entry is removed). */
 	get(key: string, now = Date.now()): TValue | undefined {
-		const entry = this.entries.get(key);
-		if (!entry) return undefined;
+		const entry = getTouched(this.entries, key);
+		if (entry === undefined || entry.expiresAt > now) return entry?.value;
 		this.entries.delete(key);
-		if (entry.expiresAt <= now) return undefined;
-		// Re-inserted: Map order is the eviction order, least recently used first.
-		this.entries.set(key, entry);
-		return entry.value;
+		return undefined;
 	}
 
 	set(key: string, value: TValue, expiresAt: number, now = Date.now()): void {
 		this.entries.delete(key);
 		this.entries.set(key, { value, expiresAt });
-		if (this.entries.size > this.maxEntries) this.prune(now);
+		if (this.entries.size <= this.maxEntries) return;
+		for (const [other, entry] of this.entries)
+			if (entry.expiresAt <= now) this.entries.delete(other);
+		for (const other of this.entries.keys()) {
+			if (this.entries.size <= this.maxEntries) break;
+			this.entries.delete(other);
+		}
 	}
 
 	delete(key: string): void {
@@ -71,14 +67,5 @@ export class BoundedCache<TValue> {
 
 	clear(): void {
 		this.entries.clear();
-	}
-
-	/** Drops expired entries, then the least recently used ones until the cap holds. */
-	private prune(now: number): void {
-		for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
-		for (const key of this.entries.keys()) {
-			if (this.entries.size <= this.maxEntries) break;
-			this.entries.delete(key);
-		}
 	}
 }

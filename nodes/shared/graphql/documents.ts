@@ -65,11 +65,12 @@ function variableDefinition(argument: QueryArgument): VariableDefinitionNode {
 	};
 }
 
-function argumentFromVariable(argument: QueryArgument): ArgumentNode {
+/** `argumentName: $variableName` */
+function variableArgument(argumentName: string, variableName: string): ArgumentNode {
 	return {
 		kind: Kind.ARGUMENT,
-		name: name(argument.name),
-		value: { kind: Kind.VARIABLE, name: name(argument.name) },
+		name: name(argumentName),
+		value: { kind: Kind.VARIABLE, name: name(variableName) },
 	};
 }
 
@@ -105,7 +106,7 @@ export function buildRootFieldQuery(
 		{
 			kind: Kind.FIELD,
 			name: name(query.rootField),
-			arguments: query.arguments.map(argumentFromVariable),
+			arguments: query.arguments.map((argument) => variableArgument(argument.name, argument.name)),
 			selectionSet: selectionSet ?? selectionFromPaths(query.fields),
 		},
 	]);
@@ -151,14 +152,7 @@ export function buildAliasedLookupQuery(query: AliasedLookupQuery): DocumentNode
 				kind: Kind.FIELD,
 				alias: name(lookup.alias),
 				name: name(query.rootField),
-				arguments: [
-					{
-						kind: Kind.ARGUMENT,
-						name: name(lookup.argument.name),
-						value: { kind: Kind.VARIABLE, name: name(lookup.alias) },
-					},
-					...constants,
-				],
+				arguments: [variableArgument(lookup.argument.name, lookup.alias), ...constants],
 				selectionSet,
 			}),
 		),

@@ -11,25 +11,18 @@ import { redactAndClip } from '../http/redact';
 import { retryLaterHint } from '../http/retry';
 import type { GaveUp } from '../http/retry';
 
-/**
- * What a failed GraphQL request means and what the user sees, for both APIs: which failures are worth a retry,
- * GraphQL `errors` and HTTP failures as NodeApiError with the server's message (redacted and clipped), and whether
- * an error is the server refusing a query.
- */
-
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 
 /** How much of a server's text an error shows: one GraphQL message, its code or path, other answers. */
 const MAX_SERVER_MESSAGE = 1000;
 const MAX_SERVER_CODE = 200;
 const MAX_SERVER_BODY = 500;
-/** Segments of a GraphQL error's path that are shown. */
 const MAX_PATH_SEGMENTS = 20;
 /** GraphQL errors listed one per line; the rest are counted. */
 const MAX_GRAPHQL_ERRORS_LISTED = 20;
 
 /** A GraphQL error as servers send it (Hasura: extensions.code/path; Apollo: extensions.code, path). */
-interface GraphqlErrorEntry {
+export interface GraphqlErrorEntry {
 	message?: string;
 	path?: Array<string | number>;
 	extensions?: { code?: string; path?: string; [key: string]: unknown };
@@ -41,16 +34,12 @@ export interface AttemptFailure {
 	tokenError?: { message: string; retryable: boolean };
 	status?: number;
 	networkCode?: string;
-	/** A failure that is neither HTTP nor a known socket error; its message is passed on. */
+	/** Neither HTTP nor a known socket error: its message is passed on. */
 	unexpectedMessage?: string;
 	retryAfterMs?: number;
-	/** For a redirect that was not followed: where it pointed (origin only). */
+	/** Where a redirect that was not followed pointed (origin only). */
 	redirectTarget?: string;
 	body?: unknown;
-}
-
-export function isRedirect(status: number): boolean {
-	return status >= 300 && status < 400;
 }
 
 export function isRetryable(failure: AttemptFailure): boolean {
@@ -89,23 +78,15 @@ export function describeThrownFailure(error: unknown): AttemptFailure {
  * request helper wraps it in. n8n 1.x keeps neither cause nor mark, only the message (see failureToNodeApiError).
  */
 function findTokenError(error: unknown): { message: string; retryable: boolean } | undefined {
-	let candidate = error as TokenErrorShape | undefined;
+	type Thrown = { message?: string; context?: Record<string, unknown>; cause?: Thrown };
+	let candidate = error as Thrown | undefined;
 	for (let depth = 0; candidate && depth < 3; depth++) {
-		if (candidate.context?.[TOKEN_ERROR_CONTEXT_KEY] === true) {
-			return {
-				message: String(candidate.message),
-				retryable: candidate.context.retryable === true,
-			};
-		}
+		const { context } = candidate;
+		if (context?.[TOKEN_ERROR_CONTEXT_KEY] === true)
+			return { message: String(candidate.message), retryable: context.retryable === true };
 		candidate = candidate.cause;
 	}
 	return undefined;
-}
-
-interface TokenErrorShape {
-	message?: string;
-	context?: Record<string, unknown>;
-	cause?: TokenErrorShape;
 }
 
 /**
@@ -113,29 +94,23 @@ interface TokenErrorShape {
  * SPARQL service" when its store hiccups: worth retrying like a 5xx. Other resolver errors are not retried.
  */
 export function isTransientStoreFailure(body: unknown): boolean {
-	const errors = graphqlErrorsOf(body);
 	return (
-		errors !== undefined &&
-		errors.every(
+		graphqlErrorsOf(body)?.every(
 			(entry) =>
 				entry?.extensions?.code === 'INTERNAL_SERVER_ERROR' &&
 				/unable to query sparql service/i.test(String(entry.message ?? '')),
-		)
+		) ?? false
 	);
 }
 
 export function dataOf(body: unknown): IDataObject | undefined {
-	if (typeof body !== 'object' || body === null) return undefined;
-	const data = (body as { data?: unknown }).data;
+	const data = (body as { data?: unknown } | null | undefined)?.data;
 	return typeof data === 'object' && data !== null && !Array.isArray(data)
 		? (data as IDataObject)
 		: undefined;
 }
 
-/**
- * The errors grouped by the root field their path starts at, when every error has such a path to a field of
- * `data`; otherwise undefined (an error of the whole operation).
- */
+/** The errors by the root field of `data` their path starts at; undefined when one has no such path. */
 export function errorsByRootField(
 	errors: GraphqlErrorEntry[],
 	data: IDataObject,
@@ -143,17 +118,14 @@ export function errorsByRootField(
 	const byField = new Map<string, GraphqlErrorEntry[]>();
 	for (const entry of errors) {
 		const field = Array.isArray(entry?.path) ? entry.path[0] : undefined;
-		if (typeof field !== 'string' || !Object.prototype.hasOwnProperty.call(data, field)) {
-			return undefined;
-		}
+		if (typeof field !== 'string' || !Object.hasOwn(data, field)) return undefined;
 		byField.set(field, [...(byField.get(field) ?? []), entry]);
 	}
 	return byField;
 }
 
 export function graphqlErrorsOf(body: unknown): GraphqlErrorEntry[] | undefined {
-	if (typeof body !== 'object' || body === null) return undefined;
-	const errors = (body as { errors?: unknown }).errors;
+	const errors = (body as { errors?: unknown } | null | undefined)?.errors;
 	return Array.isArray(errors) && errors.length > 0 ? (errors as GraphqlErrorEntry[]) : undefined;
 }
 
@@ -168,28 +140,21 @@ function safeGraphqlError(raw: unknown, secrets: readonly string[]): GraphqlErro
 		typeof raw === 'object' && raw !== null
 			? raw
 			: { message: typeof raw === 'string' ? raw : undefined };
-	const path = Array.isArray(entry.path)
-		? entry.path
-				.slice(0, MAX_PATH_SEGMENTS)
-				.map((segment) => shown(segment, MAX_SERVER_CODE) ?? '?')
-		: undefined;
+	const safe: GraphqlErrorEntry = { message: shown(entry.message, MAX_SERVER_MESSAGE) };
+	if (Array.isArray(entry.path))
+		safe.path = entry.path
+			.slice(0, MAX_PATH_SEGMENTS)
+			.map((segment) => shown(segment, MAX_SERVER_CODE) ?? '?');
 	const code = shown(entry.extensions?.code, MAX_SERVER_CODE);
-	const extensionPath = shown(entry.extensions?.path, MAX_SERVER_CODE);
-	return {
-		message: shown(entry.message, MAX_SERVER_MESSAGE),
-		...(path ? { path } : {}),
-		...(code !== undefined || extensionPath !== undefined
-			? {
-					extensions: {
-						...(code !== undefined ? { code } : {}),
-						...(extensionPath !== undefined ? { path: extensionPath } : {}),
-					},
-				}
-			: {}),
-	};
+	const path = shown(entry.extensions?.path, MAX_SERVER_CODE);
+	if (code !== undefined || path !== undefined) {
+		safe.extensions = code === undefined ? {} : { code };
+		if (path !== undefined) safe.extensions.path = path;
+	}
+	return safe;
 }
 
-/** "code validation-failed, path face_tasks.task_id": the server's code and where the error is (the root `$` says nothing). */
+/** `error code "validation-failed", at face_tasks.task_id`; the root path `$` says nothing. */
 function detailsOf(entry: GraphqlErrorEntry): string {
 	const code = entry.extensions?.code;
 	const path = entry.path?.join('.') ?? entry.extensions?.path;
@@ -199,28 +164,9 @@ function detailsOf(entry: GraphqlErrorEntry): string {
 }
 
 /**
- * The description under the message (which holds the first error's words): the first error's code and path, then one
- * line per further error, each redacted of every secret the request carried (`secrets`) and anything shaped like a
- * credential, since a server may echo the request.
+ * The message holds the first error's words, the description its code and path and a line per further error, all
+ * redacted of the request's `secrets` and of anything shaped like a credential (a server may echo the request).
  */
-function describeGraphqlErrors(
-	errors: GraphqlErrorEntry[],
-	secrets: readonly string[] = [],
-): string | undefined {
-	const [first, ...others] = errors
-		.slice(0, MAX_GRAPHQL_ERRORS_LISTED)
-		.map((error) => safeGraphqlError(error, secrets));
-	const lines = others.map((entry) => {
-		const details = detailsOf(entry);
-		return `${entry.message ?? 'Unknown error'}${details ? ` (${details})` : ''}`;
-	});
-	const firstDetails = detailsOf(first);
-	if (firstDetails) lines.unshift(`The API answered with ${firstDetails}.`);
-	const more = errors.length - 1 - others.length;
-	if (more > 0) lines.push(`… and ${more} more ${more === 1 ? 'error' : 'errors'}`);
-	return lines.length > 0 ? lines.join('\n') : undefined;
-}
-
 export function graphqlErrorToNodeApiError(
 	node: INode,
 	serviceName: string,
@@ -232,57 +178,52 @@ export function graphqlErrorToNodeApiError(
 	const shownErrors = errors
 		.slice(0, MAX_GRAPHQL_ERRORS_LISTED)
 		.map((entry) => safeGraphqlError(entry, secrets));
-	const first = shownErrors[0];
+	const [first, ...others] = shownErrors;
+	const lines = others.map((entry) => {
+		const details = detailsOf(entry);
+		return `${entry.message ?? 'Unknown error'}${details ? ` (${details})` : ''}`;
+	});
+	const firstDetails = detailsOf(first);
+	if (firstDetails) lines.unshift(`The API answered with ${firstDetails}.`);
+	const more = errors.length - shownErrors.length;
+	if (more > 0) lines.push(`… and ${more} more ${more === 1 ? 'error' : 'errors'}`);
 	return new NodeApiError(
 		node,
-		{
-			message: first.message ?? 'GraphQL error',
-			errors: shownErrors as unknown as JsonObject[],
-		},
+		{ message: first.message ?? 'GraphQL error', errors: shownErrors as unknown as JsonObject[] },
 		{
 			message: `${serviceName}: ${first.message ?? 'GraphQL error'}`,
-			description: describeGraphqlErrors(errors, secrets),
+			description: lines.length > 0 ? lines.join('\n') : undefined,
 			httpCode: httpCode ? String(httpCode) : first.extensions?.code,
 			itemIndex,
 		},
 	);
 }
 
-/** A response is only data when it has no `errors`: partial data with errors is still an error (nothing silently dropped). */
-export function unwrapGraphqlResponse<TData>(
+/** The `data` of an answer without `errors`; an answer without data says what the endpoint is instead. */
+export function dataOfAnswer<TData>(
 	node: INode,
 	serviceName: string,
 	body: unknown,
 	itemIndex: number,
-	secrets: readonly string[] = [],
 ): TData {
-	const errors = graphqlErrorsOf(body);
-	if (errors) throw graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, secrets);
-	const data =
-		typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
-	if (typeof data !== 'object' || data === null) {
-		const webPage = typeof body === 'string' && /^\s*</.test(body);
-		throw new NodeApiError(
-			node,
-			{ message: 'No data in GraphQL response' },
-			{
-				message: webPage
-					? `${serviceName}: the endpoint answered a web page, not GraphQL`
-					: `${serviceName}: the response holds no GraphQL "data"`,
-				description:
-					"Check the credential's endpoint URL: it must be the API's GraphQL address, not a web page or login page.",
-				itemIndex,
-			},
-		);
-	}
-	return data as TData;
+	const data = (body as { data?: unknown } | null | undefined)?.data;
+	if (typeof data === 'object' && data !== null) return data as TData;
+	const webPage = typeof body === 'string' && /^\s*</.test(body);
+	throw new NodeApiError(
+		node,
+		{ message: 'No data in GraphQL response' },
+		{
+			message: webPage
+				? `${serviceName}: the endpoint answered a web page, not GraphQL`
+				: `${serviceName}: the response holds no GraphQL "data"`,
+			description:
+				"Check the credential's endpoint URL: it must be the API's GraphQL address, not a web page or login page.",
+			itemIndex,
+		},
+	);
 }
 
-/**
- * Server text in the error (GraphQL errors, HTTP bodies, a redirect's target, an unexpected message, the token
- * flow's message) is redacted with the request's `secrets` first: NodeApiError copies it into its message,
- * description, messages and errorResponse.
- */
+/** Server text in the error is redacted first: NodeApiError copies it into message, description and response. */
 export function failureToNodeApiError(
 	node: INode,
 	serviceName: string,
@@ -301,11 +242,7 @@ export function failureToNodeApiError(
 		return new NodeApiError(
 			node,
 			{ message },
-			{
-				message: `${message}${afterRetries}`,
-				description: 'Check the credential.',
-				itemIndex,
-			},
+			{ message: `${message}${afterRetries}`, description: 'Check the credential.', itemIndex },
 		);
 	}
 	if (failure.redirectTarget !== undefined) {
@@ -322,19 +259,13 @@ export function failureToNodeApiError(
 		);
 	}
 	const errors = graphqlErrorsOf(failure.body);
-	if (errors)
-		return graphqlErrorToNodeApiError(
-			node,
-			serviceName,
-			errors,
-			itemIndex,
-			secrets,
-			failure.status === 200 ? undefined : failure.status,
-		);
+	if (errors) {
+		const httpCode = failure.status === 200 ? undefined : failure.status;
+		return graphqlErrorToNodeApiError(node, serviceName, errors, itemIndex, secrets, httpCode);
+	}
 	if (failure.unexpectedMessage !== undefined) {
 		const message = redactAndClip(failure.unexpectedMessage, secrets, MAX_SERVER_MESSAGE);
-		// n8n 1.x wraps the credential's token error without its mark (see findTokenError), but its message already
-		// names the service: say it once.
+		// n8n 1.x wraps the token flow's error without its mark (see findTokenError); its message names the service.
 		const fromCredential = message.startsWith(`${serviceName}: `);
 		return new NodeApiError(
 			node,
@@ -345,8 +276,7 @@ export function failureToNodeApiError(
 		);
 	}
 	if (failure.status === undefined) {
-		// Without the network code in the response: n8n would replace the message with its own and take the code
-		// for an HTTP code, which reads as the server's refusal.
+		// Not the network code in the response: n8n would replace the message and take the code for an HTTP status.
 		return new NodeApiError(
 			node,
 			{ message: 'Connection failed' },
@@ -388,7 +318,7 @@ function statusMessage(status: number): string {
 	if (status === 403)
 		return 'access denied (HTTP 403); the account may lack permission for this query';
 	if (status === 429) return 'too many requests (HTTP 429)';
-	if (isRedirect(status))
+	if (status >= 300 && status < 400)
 		return `the endpoint redirected (HTTP ${status}); only 307 and 308 redirects within its own origin are followed`;
 	if (status >= 500) return `the server failed (HTTP ${status})`;
 	return `the request was refused (HTTP ${status})`;
@@ -398,16 +328,16 @@ function statusMessage(status: number): string {
 function serverText(body: unknown, secrets: readonly string[]): string | undefined {
 	if (body === undefined || body === null || body === '') return undefined;
 	if (typeof body === 'string') return redactAndClip(body, secrets, MAX_SERVER_BODY);
-	const message =
-		(body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error;
+	const { message, error } = body as { message?: unknown; error?: unknown };
+	const words = message ?? error;
 	return redactAndClip(
-		typeof message === 'string' ? message : JSON.stringify(body),
+		typeof words === 'string' ? words : JSON.stringify(body),
 		secrets,
 		MAX_SERVER_BODY,
 	);
 }
 
-/** A GraphQL error from a server that answered: the error carries the server's code (e.g. `validation-failed`), not an HTTP status. */
+/** A GraphQL error from a server that answered: it carries the server's code (`validation-failed`), not a status. */
 export function isGraphqlRefusal(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const code = error.httpCode;

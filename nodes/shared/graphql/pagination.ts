@@ -11,8 +11,6 @@ interface OffsetPagingOptions {
 	concurrency: number;
 	/** Stop after this many rows (Limit mode); undefined = Return All. */
 	maxRows?: number;
-	/** Called once per page received, e.g. to count requests in benchmarks. */
-	onPage?: (offset: number, rows: number) => void;
 }
 
 interface PageRequest<T> {
@@ -23,11 +21,9 @@ interface PageRequest<T> {
 }
 
 /**
- * Offset pagination with a bounded number of requests in flight. Pages are consumed strictly in offset order.
- * A short page is either the end or a server-side cap (the Organization API caps at 500 whatever `limit` says):
- * the pages requested past it are discarded, paging continues right after the rows actually received with the
- * page size the server gave, and only an empty page ends it. So no row is skipped or repeated, even when a
- * server caps silently.
+ * Offset pagination with a bounded number of requests in flight, pages consumed in offset order. A short page is
+ * the end or a silent server cap (the Organization API's 500): the pages past it are discarded and paging goes on
+ * right after the rows received, at the size the server gave; only an empty page ends it. No row skipped or repeated.
  */
 export async function fetchAllByOffset<T>(
 	fetchPage: FetchPage<T>,
@@ -69,7 +65,6 @@ export async function fetchAllByOffset<T>(
 		while (inFlight.length > 0) {
 			const head = inFlight.shift() as PageRequest<T>;
 			const rows = await head.rows;
-			options.onPage?.(head.offset, rows.length);
 			if (rows.length > head.size) {
 				throw new Error(`The server returned ${rows.length} rows for a page of ${head.size}`);
 			}

@@ -25,9 +25,8 @@ export function clearSchemaCache(): void {
 }
 
 /**
- * The live schema of the client's endpoint, read by introspection once per credential and endpoint (and again
- * after the TTL). View, field and enum names are taken from it, so differences between service versions need no
- * code change.
+ * The live schema of the client's endpoint, introspected once per credential and endpoint and TTL: names are read
+ * from it, so differences between service versions need no code change.
  */
 export async function loadSchema(
 	ctx: RequestContext,
@@ -49,10 +48,7 @@ export async function loadSchema(
 	return await schema;
 }
 
-/**
- * The schema an introspection answer describes. graphql's own error quotes the answer, which a server may fill
- * with an echo of the request: it is redacted like every other server text.
- */
+/** The schema an answer describes; graphql's error quotes the answer (it may echo the request): it is redacted. */
 async function schemaOf(
 	ctx: RequestContext,
 	client: GraphqlClient,

@@ -1,34 +1,21 @@
 export const REDACTED = '[redacted]';
 
 /**
- * Servers sometimes echo the request in their error text. Before such text is shown, redactSecrets removes
- * - every `known` secret (the live access token, the password, the Basic credential) in each form it takes on the
- *   wire: as is, URL-encoded (once or twice, form style), JSON-escaped (once or twice), base64-encoded (standard or
- *   URL-safe alphabet, padded or not, also inside a longer base64 string such as that of `user:password`). The text
- *   is read through a decoded view: letter case ignored, `\uXXXX`, `\/` and HTML entities (`&#47;`, `&#x2F;`,
- *   `&amp;`, `&sol;`, …) decoded, a line break inside a value (raw or `\n`, with the indentation after it) skipped.
- *   A secret of 12 characters or more also counts when cut short, from its first 12 characters on (a server printing
- *   the start of a token); shorter prefixes, and secrets shorter than 12 characters, count only whole, so that
- *   ordinary words are left alone. Inside a longer base64 string a secret counts from 8 base64 characters (a
- *   secret of about 6 bytes).
- * - values that look like credentials even when the secret is not known: `Bearer …`, `Basic …`, any JWT (`eyJ…`
- *   and two more dot-separated base64url parts), and the value of any key named like a secret (`jwtauth`,
- *   `access_token`, `accessToken`, `token`, `password`, `client_secret`, `authorization`, `apiKey`, …) written as
- *   `key=value`, `key: value`, `"key": "value"`, URL-encoded (`jwtauth%3D…`), inside an escaped JSON string
- *   (`\"token\":\"…\"`), as an XML/HTML element (`<password>…</password>`: up to the next `<`), or after white
- *   space alone (`token …`) when the value is a JWT or at least 20 of the characters [A-Za-z0-9._~+/=-] with at
- *   least one digit and one letter (so "the token expired" stays).
- * Everything is linear in the text, whatever it holds: one pass builds the view, one Knuth–Morris–Pratt pass per
- * secret form searches it, one hand-written scan finds the shapes.
+ * Servers sometimes echo the request in their error text. Before such text is shown, redactSecrets removes every
+ * `known` secret (the live token, the password, the Basic credential) in each form it takes on the wire, read through
+ * a decoded view (letter case, `\uXXXX`, `\/`, HTML entities and line breaks inside a value ignored), also cut short
+ * from MIN_PREFIX characters on; and any value shaped like a credential (`Bearer …`, `Basic …`, a JWT, the value of a
+ * key named like a secret). docs/security.md lists every form and shape, and the tests that prove them. Linear in the
+ * text whatever it holds: one pass builds the view, one Knuth–Morris–Pratt pass per secret form searches it, one
+ * hand-written scan finds the shapes.
  */
 export function redactSecrets(text: string, known: ReadonlyArray<string | undefined> = []): string {
 	return redactCredentialShapes(replaceKnown(text, secretForms(known)));
 }
 
 /**
- * redactSecrets for text that is shown clipped to `maxLength`. Redacts before clipping (a secret cut in half would
- * no longer be recognised) and reads only a window of a long text: enough for what is shown, and never a secret cut
- * off at the window's end.
+ * redactSecrets for text shown clipped to `maxLength`. Redacts before clipping (a secret cut in half would no longer
+ * be recognised) and reads only a window of a long text: enough for what is shown, never a secret cut off at its end.
  */
 export function redactAndClip(
 	text: string,
@@ -215,20 +202,13 @@ interface View {
 const MAX_ESCAPE_LENGTH = 10;
 /** Indentation dropped after a line break, at most; the bound keeps an occurrence's length in the text bounded. */
 const MAX_INDENT = 32;
-/** A line break (`\r\n` escaped is the longest) with its indentation. */
-const MAX_LINE_BREAK_LENGTH = 4 + MAX_INDENT;
-/** How much of the text one view character, with the line break before it, can come from. */
-const MAX_SOURCE_PER_VIEW_CHAR = MAX_ESCAPE_LENGTH + MAX_LINE_BREAK_LENGTH;
+/** How much of the text one view character can come from, with a line break (`\r\n` escaped) before it. */
+const MAX_SOURCE_PER_VIEW_CHAR = MAX_ESCAPE_LENGTH + 4 + MAX_INDENT;
 
 function viewOf(text: string): View {
 	const codes: number[] = [];
 	const starts: number[] = [];
 	const ends: number[] = [];
-	const take = (code: number, start: number, end: number) => {
-		codes.push(lowerCase(code));
-		starts.push(start);
-		ends.push(end);
-	};
 	let at = 0;
 	let afterLineBreak = false;
 	while (at < text.length) {
@@ -238,15 +218,20 @@ function viewOf(text: string): View {
 			at = lineBreakEnd;
 			continue;
 		}
-		const escape = escapeAt(text, at);
-		if (escape === undefined) {
-			take(text.charCodeAt(at), at, at + 1);
-			at++;
-			continue;
+		const escape =
+			text[at] === '\\'
+				? backslashEscapeAt(text, at)
+				: text[at] === '&'
+					? htmlEntityAt(text, at)
+					: undefined;
+		const chars = escape?.chars ?? text[at];
+		const end = escape?.end ?? at + 1;
+		for (let index = 0; index < chars.length; index++) {
+			codes.push(lowerCase(chars.charCodeAt(index)));
+			starts.push(at);
+			ends.push(end);
 		}
-		for (let index = 0; index < escape.chars.length; index++)
-			take(escape.chars.charCodeAt(index), at, escape.end);
-		at = escape.end;
+		at = end;
 	}
 	return { text: stringOf(codes), starts, ends };
 }
@@ -272,14 +257,6 @@ function lineBreakLengthAt(text: string, at: number): number {
 	return text.startsWith('\\r\\n', at) ? 4 : 2;
 }
 
-/** The character(s) an escape at `at` stands for, and where it ends. */
-function escapeAt(text: string, at: number): { chars: string; end: number } | undefined {
-	const char = text[at];
-	if (char === '\\') return backslashEscapeAt(text, at);
-	if (char === '&') return htmlEntityAt(text, at);
-	return undefined;
-}
-
 function backslashEscapeAt(text: string, at: number): { chars: string; end: number } | undefined {
 	const next = text[at + 1];
 	if (next === '\\') return { chars: '\\\\', end: at + 2 };
@@ -290,43 +267,14 @@ function backslashEscapeAt(text: string, at: number): { chars: string; end: numb
 	return undefined;
 }
 
-/** Named entities of ASCII punctuation, which URL encoding and JSON escaping change too. */
-const HTML_ENTITIES = new Map([
-	['amp', '&'],
-	['AMP', '&'],
-	['lt', '<'],
-	['LT', '<'],
-	['gt', '>'],
-	['GT', '>'],
-	['quot', '"'],
-	['QUOT', '"'],
-	['apos', "'"],
-	['sol', '/'],
-	['bsol', '\\'],
-	['plus', '+'],
-	['equals', '='],
-	['colon', ':'],
-	['semi', ';'],
-	['comma', ','],
-	['period', '.'],
-	['num', '#'],
-	['percnt', '%'],
-	['quest', '?'],
-	['excl', '!'],
-	['commat', '@'],
-	['dollar', '$'],
-	['lowbar', '_'],
-	['ast', '*'],
-	['Hat', '^'],
-	['grave', '`'],
-	['verbar', '|'],
-	['lpar', '('],
-	['rpar', ')'],
-	['lsqb', '['],
-	['rsqb', ']'],
-	['lcub', '{'],
-	['rcub', '}'],
-]);
+/** Named entities of ASCII punctuation, which URL and JSON encodings change too: name, then character. */
+const HTML_ENTITIES = new Map(
+	`amp& AMP& lt< LT< gt> GT> quot" QUOT" apos' sol/ bsol\\ plus+ equals= colon: semi; comma, period.
+	num# percnt% quest? excl! commat@ dollar$ lowbar_ ast* Hat^ grave\` verbar| lpar( rpar) lsqb[ rsqb]
+	lcub{ rcub}`
+		.split(/\s+/)
+		.map((entry) => [entry.slice(0, -1), entry.slice(-1)]),
+);
 
 /** `&name;`, `&#47;` or `&#x2F;` at `at`. */
 function htmlEntityAt(text: string, at: number): { chars: string; end: number } | undefined {
@@ -362,16 +310,9 @@ function stringOf(codes: number[]): string {
 // ---- Credential shapes -------------------------------------------------------------------------------------
 
 /** Key names (lower case, `_` and `-` removed) whose value is a secret when they end with one of these. */
-const SECRET_KEY_ENDINGS = [
-	'token',
-	'jwtauth',
-	'jwt',
-	'password',
-	'passwd',
-	'secret',
-	'authorization',
-	'apikey',
-];
+const SECRET_KEY_ENDINGS = 'token jwtauth jwt password passwd secret authorization apikey'.split(
+	' ',
+);
 const AUTH_SCHEMES = new Set(['bearer', 'basic']);
 /** The shortest JWT taken for one: `eyJ` and 7 more characters, a payload of 4 (an unsigned JWT has no signature). */
 const MIN_JWT_HEADER = 10;
@@ -379,9 +320,18 @@ const MIN_JWT_PAYLOAD = 4;
 /** After a secret key and white space alone, a value counts from this many characters, with a digit and a letter. */
 const MIN_BARE_CREDENTIAL = 20;
 /** Besides letters and digits, the characters of a bare credential (base64, base64url, JWT, hex, opaque tokens). */
-const CREDENTIAL_PUNCTUATION = new Set(['.', '_', '~', '+', '/', '=', '-']);
+const CREDENTIAL_PUNCTUATION = new Set('._~+/=-');
 /** How far back a namespace prefix (`wsse:` in `<wsse:Password>`) is looked for. */
 const MAX_NAMESPACE_PREFIX = 32;
+const SPACES = new Set(' \t\n\r\f\v');
+/** Where an unquoted value ends: white space, a quote, a separator of fields or parameters. */
+const VALUE_END_CHARS = new Set(' \t\n\r"\'&,;}])<>\\');
+/** The `%XX` escapes that end an unquoted value too: those of VALUE_END_CHARS but the tab and line breaks. */
+const VALUE_END_ESCAPES = new Set(
+	[...VALUE_END_CHARS]
+		.filter((char) => char >= ' ')
+		.map((char) => char.charCodeAt(0).toString(16).toUpperCase()),
+);
 
 function isDigit(code: number): boolean {
 	return code >= 48 && code <= 57;
@@ -400,17 +350,6 @@ function keyCharsEnd(text: string, from: number): number {
 	let at = from;
 	while (at < text.length && isKeyChar(text.charCodeAt(at))) at++;
 	return at;
-}
-
-function isSpace(char: string): boolean {
-	return (
-		char === ' ' ||
-		char === '\t' ||
-		char === '\n' ||
-		char === '\r' ||
-		char === '\f' ||
-		char === '\v'
-	);
 }
 
 function isSecretKey(word: string): boolean {
@@ -432,44 +371,11 @@ function percentEscapeAt(text: string, at: number): { hex: string; end: number }
 	return { hex: text.slice(from, from + 2).toUpperCase(), end: from + 2 };
 }
 
-/** Where an unquoted value ends: white space, a quote, a separator of fields or parameters, or their escapes. */
-const VALUE_END_CHARS = new Set([
-	' ',
-	'\t',
-	'\n',
-	'\r',
-	'"',
-	"'",
-	'&',
-	',',
-	';',
-	'}',
-	']',
-	')',
-	'<',
-	'>',
-	'\\',
-]);
-const VALUE_END_ESCAPES = new Set([
-	'20',
-	'22',
-	'26',
-	'27',
-	'2C',
-	'3B',
-	'7D',
-	'5D',
-	'29',
-	'3C',
-	'3E',
-	'5C',
-]);
-
 function unquotedValueEnd(text: string, from: number): number {
 	let at = from;
 	while (at < text.length) {
 		const char = text[at];
-		if (VALUE_END_CHARS.has(char) || isSpace(char)) return at;
+		if (VALUE_END_CHARS.has(char) || SPACES.has(char)) return at;
 		if (char === '%') {
 			const escape = percentEscapeAt(text, at);
 			if (escape && VALUE_END_ESCAPES.has(escape.hex)) return at;
@@ -538,14 +444,14 @@ function valueStartAfterKey(text: string, keyEnd: number): number | undefined {
 	let at = keyEnd;
 	const closing = quoteAt(text, at);
 	if (closing) at += closing.length;
-	while (at < text.length && isSpace(text[at])) at++;
+	while (at < text.length && SPACES.has(text[at])) at++;
 	if (text[at] === ':' || text[at] === '=') at++;
 	else {
 		const escape = percentEscapeAt(text, at);
 		if (!escape || (escape.hex !== '3A' && escape.hex !== '3D')) return undefined;
 		at = escape.end;
 	}
-	while (at < text.length && isSpace(text[at])) at++;
+	while (at < text.length && SPACES.has(text[at])) at++;
 	return at;
 }
 
@@ -553,16 +459,13 @@ function valueStartAfterKey(text: string, keyEnd: number): number | undefined {
 function credentialStartAfterScheme(text: string, schemeEnd: number): number | undefined {
 	let at = schemeEnd;
 	for (;;) {
-		if (at < text.length && (isSpace(text[at]) || text[at] === '+')) {
+		if (at < text.length && (SPACES.has(text[at]) || text[at] === '+')) {
 			at++;
 			continue;
 		}
 		const escape = percentEscapeAt(text, at);
-		if (escape?.hex === '20') {
-			at = escape.end;
-			continue;
-		}
-		break;
+		if (escape?.hex !== '20') break;
+		at = escape.end;
 	}
 	return at > schemeEnd ? at : undefined;
 }
@@ -670,7 +573,7 @@ function unquotedValue(text: string, start: number, keyEnd: number): Finding {
  */
 function credentialAfterSpace(text: string, keyEnd: number): Finding | undefined {
 	let start = keyEnd;
-	while (start < text.length && isSpace(text[start])) start++;
+	while (start < text.length && SPACES.has(text[start])) start++;
 	if (start === keyEnd) return undefined;
 	const end = credentialRunEnd(text, start);
 	return end === undefined ? undefined : replacement(start, end, keyEnd);
@@ -712,7 +615,7 @@ function elementText(text: string, nameEnd: number): Finding | undefined {
 /** Where the start tag ends, past its attributes; none when it closes itself (`<token/>`) or a `<` comes first. */
 function startTagEnd(text: string, nameEnd: number): number | undefined {
 	const after = text[nameEnd];
-	if (after !== '>' && after !== '/' && !isSpace(after ?? '')) return undefined;
+	if (after !== '>' && after !== '/' && !SPACES.has(after)) return undefined;
 	for (let at = nameEnd; at < text.length && text[at] !== '<'; at++)
 		if (text[at] === '>') return text[at - 1] === '/' ? undefined : at + 1;
 	return undefined;

@@ -50,7 +50,9 @@ export async function withRetries<TValue, TFailure>(
 			return { failure, reason: 'retryAfterTooLong', retries, retryAfterMs: outcome.retryAfterMs };
 		}
 		options.onRetry?.();
-		await sleepUnlessAborted(retryDelayMs(policy, retries, outcome.retryAfterMs), options.signal);
+		// Aborted, the sleep ends early, and the check below stops.
+		const delay = retryDelayMs(policy, retries, outcome.retryAfterMs);
+		await sleepWithAbort(delay, options.signal).catch(() => undefined);
 		if (options.signal?.aborted) return { failure, reason: 'aborted', retries };
 	}
 }
@@ -76,14 +78,4 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 export function retryLaterHint(retryAfterMs: number, now = Date.now()): string {
 	const seconds = Math.ceil(retryAfterMs / 1000);
 	return `the server asks to wait ${seconds} s before retrying, longer than the node waits; try again after ${new Date(now + retryAfterMs).toISOString()}`;
-}
-
-/** Waits, returning early (without throwing) when the signal aborts. */
-async function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
-	if (signal?.aborted) return;
-	try {
-		await sleepWithAbort(ms, signal);
-	} catch {
-		// Aborted: the caller checks the signal and stops.
-	}
 }

@@ -4,9 +4,8 @@ const ISO_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
 
 /**
- * A date-time parameter (the trigger's "Start From", the node's "Time From" / "Time To") as a UTC ISO string.
- * A value without a zone is a wall-clock time in the workflow's timezone, as n8n's date-time picker means it.
- * Returns undefined for text that is not an ISO 8601 date.
+ * A date-time parameter as a UTC ISO string, or undefined when it is not an ISO 8601 date. Without a zone it is a
+ * wall-clock time in the workflow's timezone, as n8n's date-time picker means it.
  */
 export function dateTimeToUtc(value: string, timeZone: string): string | undefined {
 	const text = value.trim();

@@ -31,20 +31,7 @@ export function withArticle(noun: string): string {
 }
 
 /** Parts of API names that people write in capitals, and the small words a label keeps in lower case. */
-const ACRONYMS = new Set([
-	'api',
-	'id',
-	'iri',
-	'json',
-	'ner',
-	'pid',
-	's3',
-	'srt',
-	'txt',
-	'url',
-	'uuid',
-	'vtt',
-]);
+const ACRONYMS = new Set('api id iri json ner pid s3 srt txt url uuid vtt'.split(' '));
 const SMALL_WORDS = new Set(['and', 'by', 'in', 'of', 'or', 'per']);
 /** Abbreviations of the archive's APIs, spelled out. */
 const SPELLED_OUT: Record<string, string> = { cp: 'Content Partner', refset: 'Reference-Set' };

@@ -10,10 +10,7 @@ export interface ReadItem<P> {
 	parameters: P;
 }
 
-/**
- * What a group returns for each of its items: the item's result, or the error that item alone gets. An item left
- * out fails with an internal error.
- */
+/** What a group returns for each of its items: its result, or the error it alone gets. */
 export type GroupResults = Map<number, OperationResult | Error>;
 
 interface GroupedOperation<P> {
@@ -47,8 +44,8 @@ export async function executeGrouped<P>(
 			groups.set(key, group);
 		} catch (error) {
 			// Without Continue On Fail the run fails anyway: before any request is sent.
-			if (!ctx.continueOnFail()) throw failure(ctx, error, itemIndex);
-			outcomes[itemIndex] = failure(ctx, error, itemIndex);
+			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);
+			outcomes[itemIndex] = asNodeError(ctx, error, itemIndex);
 		}
 	}
 	for (const items of groups.values()) {
@@ -60,11 +57,11 @@ export async function executeGrouped<P>(
 					result === undefined
 						? noResult(ctx, itemIndex)
 						: result instanceof Error
-							? failure(ctx, result, itemIndex)
+							? asNodeError(ctx, result, itemIndex)
 							: result;
 			}
 		} catch (error) {
-			for (const { itemIndex } of items) outcomes[itemIndex] = failure(ctx, error, itemIndex);
+			for (const { itemIndex } of items) outcomes[itemIndex] = asNodeError(ctx, error, itemIndex);
 		}
 	}
 	const output: INodeExecutionData[] = [];
@@ -78,11 +75,6 @@ export async function executeGrouped<P>(
 		}
 	}
 	return output;
-}
-
-/** One item's error as an n8n error. */
-function failure(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	return asNodeError(ctx, error, itemIndex);
 }
 
 /** A group's run that leaves one of its items without a result is a defect: that item fails instead of vanishing. */

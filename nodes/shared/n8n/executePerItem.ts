@@ -39,9 +39,7 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/**
- * Runs `operation` for every input item, pairs each output item with its input, and honours Continue On Fail.
- */
+/** Runs `operation` for every input item, pairs each output item with its input, honours Continue On Fail. */
 export async function executePerItem(
 	ctx: IExecuteFunctions,
 	operation: (itemIndex: number) => Promise<OperationResult>,

@@ -53,25 +53,6 @@ export function markFound(json: IDataObject, whenNotFound: WhenNotFound): IDataO
 	return whenNotFound === 'notFoundItem' ? { ...json, found: true } : json;
 }
 
-/** The output for a key that matched nothing, as the item's When Not Found says. */
-function notFoundOutput(
-	ctx: IExecuteFunctions,
-	whenNotFound: WhenNotFound,
-	lookup: NotFoundKey,
-	itemIndex: number,
-): IDataObject[] | NodeOperationError {
-	if (whenNotFound === 'notFoundItem') return [{ [lookup.key]: lookup.value, found: false }];
-	if (whenNotFound === 'noItem') return [];
-	return new NodeOperationError(
-		ctx.getNode(),
-		`No ${lookup.noun} with ${lookup.key} "${lookup.value}" was found`,
-		{
-			itemIndex,
-			description: `Check the ${lookup.key}, or the account's access to the record. To get no item or an item with found: false instead, change When Not Found under Options.`,
-		},
-	);
-}
-
 /**
  * One group of look-ups' outputs for keys that matched nothing. `hint()` then says in the output panel how many
  * input items got no item, so that an empty output points to When Not Found instead of leaving "No output data
@@ -84,24 +65,32 @@ export class NotFoundOutputs {
 
 	/** The item's output for its key, as its When Not Found says. */
 	of(whenNotFound: WhenNotFound, lookup: NotFoundKey, itemIndex: number): IDataObject[] | Error {
-		if (whenNotFound === 'noItem') this.unmatched.push(lookup);
-		return notFoundOutput(this.ctx, whenNotFound, lookup, itemIndex);
+		if (whenNotFound === 'notFoundItem') return [{ [lookup.key]: lookup.value, found: false }];
+		if (whenNotFound === 'noItem') {
+			this.unmatched.push(lookup);
+			return [];
+		}
+		return new NodeOperationError(
+			this.ctx.getNode(),
+			`No ${lookup.noun} with ${lookup.key} "${lookup.value}" was found`,
+			{
+				itemIndex,
+				description: `Check the ${lookup.key}, or the account's access to the record. To get no item or an item with found: false instead, change When Not Found under Options.`,
+			},
+		);
 	}
 
 	hint(): void {
-		hintUnmatched(this.ctx, this.unmatched);
+		const { ctx, unmatched } = this;
+		if (unmatched.length === 0 || typeof ctx.addExecutionHints !== 'function') return;
+		const [first] = unmatched;
+		const which =
+			unmatched.length === 1
+				? `No ${first.noun} with ${first.key} "${first.value}" was found, so its input item has no output.`
+				: `${unmatched.length} input items matched nothing (the first: ${first.key} "${first.value}"), so they have no output.`;
+		ctx.addExecutionHints({
+			message: `${which} To get an item with found: false instead, change When Not Found under Options.`,
+			location: 'outputPane',
+		});
 	}
-}
-
-function hintUnmatched(ctx: IExecuteFunctions, unmatched: NotFoundKey[]): void {
-	if (unmatched.length === 0 || typeof ctx.addExecutionHints !== 'function') return;
-	const [first] = unmatched;
-	const which =
-		unmatched.length === 1
-			? `No ${first.noun} with ${first.key} "${first.value}" was found, so its input item has no output.`
-			: `${unmatched.length} input items matched nothing (the first: ${first.key} "${first.value}"), so they have no output.`;
-	ctx.addExecutionHints({
-		message: `${which} To get an item with found: false instead, change When Not Found under Options.`,
-		location: 'outputPane',
-	});
 }

@@ -171,10 +171,7 @@ export function isUuid(value: string): boolean {
 	return UUID_PATTERN.test(value);
 }
 
-/**
- * A resource locator's mode and value. An expression or an AI agent may set the whole parameter to plain text;
- * that comes back with mode `auto`, for the caller to interpret.
- */
+/** A resource locator's mode and value; plain text (from an expression or an AI agent) comes back as mode `auto`. */
 export function locatorOf(raw: unknown): { mode: string; value: unknown } {
 	if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'value' in raw) {
 		const locator = raw as { mode?: unknown; value: unknown };

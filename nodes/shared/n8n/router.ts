@@ -2,9 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 /**
- * The one recipe for an action node's operations: each `actions/<operation>.operation.ts` exports its
- * parameters (`description`) and `execute`, which runs the operation for the given resource over all input
- * items and returns the output items, each with its `pairedItem` (per-item operations use executePerItem).
+ * Each `actions/<operation>.operation.ts` exports its parameters (`description`) and `execute`, which runs the
+ * operation over all input items and returns the output items, each with its `pairedItem`.
  */
 interface NodeAction {
 	description: INodeProperties[];

@@ -1,5 +1,5 @@
 import { clearAccessTokenCache } from '../../../credentials/common/accessToken';
-import { parseRetryAfter } from '../../../nodes/shared/graphql/client';
+import { parseRetryAfter } from '../../../nodes/shared/http/retry';
 import { startSandbox } from '../../../dev/emulators';
 import type { Sandbox } from '../../../dev/emulators';
 import { runNode } from '../../../dev/harness/execute';
