@@ -23,7 +23,6 @@ import {
 // A named constant: the two lint rule sets disagree on the literal form (`['main']` vs NodeConnectionTypes).
 const MAIN_CONNECTION = [NodeConnectionTypes.Main];
 
-/** What each view resource holds, as the Resource list says. */
 const RESOURCE_DESCRIPTIONS: Record<AiViewKey, string> = {
 	face_tasks: 'Face and person detection results on video fragments',
 	image_tasks: 'Face and person detection results on photos',

@@ -130,7 +130,7 @@ function documentForOperation(
 
 /**
  * Custom Query: any read-only GraphQL query with variables, validated against the live schema first.
- * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ * @public
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const session = new AiSession(this);
