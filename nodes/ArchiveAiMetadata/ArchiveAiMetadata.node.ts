@@ -20,10 +20,6 @@ import {
 	getFilterStatuses,
 } from './methods/loadOptions';
 
-// A named constant: the two lint rule sets disagree on the literal form (`['main']` vs NodeConnectionTypes).
-const MAIN_CONNECTION = [NodeConnectionTypes.Main];
-
-/** What each view resource holds, as the Resource list says. */
 const RESOURCE_DESCRIPTIONS: Record<AiViewKey, string> = {
 	face_tasks: 'Face and person detection results on video fragments',
 	image_tasks: 'Face and person detection results on photos',
@@ -64,8 +60,9 @@ export class ArchiveAiMetadata implements INodeType {
 			'https://github.com/archive-services/n8n-nodes-archive-services#archive-ai-metadata',
 		defaults: { name: 'Archive AI Metadata' },
 		usableAsTool: true,
-		inputs: MAIN_CONNECTION,
-		outputs: MAIN_CONNECTION,
+		// The classic rule predates NodeConnectionTypes and asks for the string literal the community rule forbids.
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'archiveAiMetadataApi', required: true }],
 		properties: [RESOURCE, ...operationProperties, ...operationParameters],
 	};

@@ -25,7 +25,6 @@ import type { ViewSource } from '../api/viewSource';
 import { AI_VIEW_KEYS, AI_VIEWS, shapeRecord, stableOrderBy } from '../api/views';
 import type { AiViewDefinition, ResolvedView } from '../api/views';
 
-/** Resource values of the views that support an operation, for displayOptions. */
 export function resourcesWhere(predicate: (view: AiViewDefinition) => boolean): string[] {
 	return AI_VIEW_KEYS.map((key) => AI_VIEWS[key])
 		.filter(predicate)
@@ -127,7 +126,6 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): ReadOpti
 	};
 }
 
-/** Output and, for Selected Fields, its non-empty field list. */
 export function readFieldSelection(ctx: IExecuteFunctions, itemIndex: number): FieldSelection {
 	return fieldSelectionOf(
 		ctx,
@@ -137,7 +135,6 @@ export function readFieldSelection(ctx: IExecuteFunctions, itemIndex: number): F
 	);
 }
 
-/** How the rows whose `column` is one of `values` are read. */
 export interface WhereIn {
 	column: string;
 	values: string[];
@@ -214,7 +211,6 @@ export function fileRows(
 	return filed;
 }
 
-/** A look-up item: its options, the value it looked up and the rows found for it. */
 interface LookedUp {
 	itemIndex: number;
 	options: ReadOptions;

@@ -23,7 +23,7 @@ type AggregateData = Record<string, { aggregate?: { count?: number } }>;
 
 /**
  * Count: `<view>_aggregate(where) { aggregate { count } }`, where the account may aggregate.
- * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ * @public
  */
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,10 +1,5 @@
-import { Kind, OperationTypeNode, parse, visit } from 'graphql';
-import type {
-	DocumentNode,
-	FieldNode,
-	FragmentDefinitionNode,
-	OperationDefinitionNode,
-} from 'graphql';
+import { Kind, OperationTypeNode, parse, separateOperations } from 'graphql';
+import type { DocumentNode, FieldNode } from 'graphql';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -61,12 +56,11 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** The Query parameter, parsed, and the read-only operation in it to run. */
-function readQuery(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	operationName: string,
-): { parsed: DocumentNode; operation: OperationDefinitionNode } {
+/**
+ * The read-only operation of the Query parameter to run, alone with the fragments it uses (graphql-js'
+ * separateOperations), so the server never sees, parses or logs the document's other operations.
+ */
+function readQuery(ctx: IExecuteFunctions, itemIndex: number, operationName: string) {
 	const query = ctx.getNodeParameter('query', itemIndex, '') as string;
 	const text = String(query);
 	if (text.trim() === '') throw parameterError(ctx, itemIndex, 'Query', 'must not be empty');
@@ -74,12 +68,8 @@ function readQuery(
 	try {
 		parsed = parse(text);
 	} catch (error) {
-		throw parameterError(
-			ctx,
-			itemIndex,
-			'Query',
-			`is not valid GraphQL: ${(error as Error).message}`,
-		);
+		const problem = `is not valid GraphQL: ${(error as Error).message}`;
+		throw parameterError(ctx, itemIndex, 'Query', problem);
 	}
 	const operation = operationOf(parsed, operationName);
 	if (!operation && operationName) {
@@ -94,43 +84,12 @@ function readQuery(
 		const problem = `only queries are allowed, not a ${operation.operation}`;
 		throw parameterError(ctx, itemIndex, 'Query', problem);
 	}
-	return { parsed, operation };
-}
-
-/**
- * The document that is sent: the chosen operation and the fragments it uses (also through other fragments), so the
- * server never sees, parses or logs the document's other operations.
- */
-function documentForOperation(
-	document: DocumentNode,
-	operation: OperationDefinitionNode,
-): DocumentNode {
-	const fragments = new Map<string, FragmentDefinitionNode>();
-	for (const definition of document.definitions) {
-		if (definition.kind === Kind.FRAGMENT_DEFINITION)
-			fragments.set(definition.name.value, definition);
-	}
-	const used = new Set<string>();
-	const collect = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
-		visit(node, {
-			FragmentSpread(spread) {
-				const fragment = fragments.get(spread.name.value);
-				if (fragment && !used.has(spread.name.value)) {
-					used.add(spread.name.value);
-					collect(fragment);
-				}
-			},
-		});
-	collect(operation);
-	return {
-		kind: Kind.DOCUMENT,
-		definitions: [operation, ...[...used].map((name) => fragments.get(name)!)],
-	};
+	return { operation, document: separateOperations(parsed)[operation.name?.value ?? ''] };
 }
 
 /**
  * Custom Query: any read-only GraphQL query with variables, validated against the live schema first.
- * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ * @public
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const session = new AiSession(this);
@@ -138,8 +97,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const options = this.getNodeParameter('options', itemIndex, {});
 		const maxRetries = readMaxRetries(this, itemIndex, options.maxRetries);
 		const operationName = String((options.operationName as string | undefined) ?? '').trim();
-		const { parsed, operation } = readQuery(this, itemIndex, operationName);
-		const document = documentForOperation(parsed, operation);
+		const { operation, document } = readQuery(this, itemIndex, operationName);
 		const variables = parseJsonObject(
 			this,
 			itemIndex,

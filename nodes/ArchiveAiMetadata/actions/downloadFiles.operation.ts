@@ -114,20 +114,6 @@ function readDownloadParameters(ctx: IExecuteFunctions, itemIndex: number, viewK
 	};
 }
 
-/** Download Files of a task that does not exist: an error naming the task (there is no record to download from). */
-function recordNotFound(
-	ctx: IExecuteFunctions,
-	view: ResolvedView,
-	id: string,
-	itemIndex: number,
-): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`No ${nounOf(view.definition.displayName)} with ${view.idColumn} "${id}" was found`,
-		{ itemIndex, description: "Check the Task ID, or the account's access to this task." },
-	);
-}
-
 /** The chosen files by their live columns; none chosen means every file the view has. */
 function chooseFiles(
 	ctx: IExecuteFunctions,
@@ -316,8 +302,7 @@ function baseColumnsOf(view: ResolvedView): string[] {
 /**
  * Download Files: a speech or NER task's transcripts and raw outputs as binary data. The tasks of all input items are
  * looked up together; then each item's object paths are fetched through presignS3 links (columns holding the content
- * itself are used as they are), one item after the other.
- * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ * itself are used as they are), one item after the other. @public
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -367,7 +352,12 @@ export async function execute(
 				if (!files) continue;
 				const [record] = records.get(recordKeyOf(view, parameters.taskId)) ?? [];
 				if (!record) {
-					results.set(itemIndex, recordNotFound(this, view, parameters.taskId, itemIndex));
+					const message = `No ${nounOf(view.definition.displayName)} with ${view.idColumn} "${parameters.taskId}" was found`;
+					const description = "Check the Task ID, or the account's access to this task.";
+					results.set(
+						itemIndex,
+						new NodeOperationError(this.getNode(), message, { itemIndex, description }),
+					);
 					continue;
 				}
 				results.set(

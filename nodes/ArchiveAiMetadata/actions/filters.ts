@@ -15,8 +15,6 @@ import { AI_VIEW_KEYS, AI_VIEWS } from '../api/views';
 import type { AiViewDefinition, ResolvedView } from '../api/views';
 import { showFor } from './common';
 
-// The Filters collection: each filter's field in the editor and its Hasura condition, defined together.
-
 type Condition = IDataObject;
 
 interface Filter {
@@ -35,7 +33,6 @@ const inList = (value: unknown): Condition | undefined => {
 	return values.length > 0 ? { _in: values } : undefined;
 };
 
-/** "One of these values" on a column, given as comma-separated text. */
 function inListFilter(
 	name: string,
 	displayName: string,
@@ -57,7 +54,6 @@ function textContains(name: string, displayName: string, column: string, rows: s
 			`Only ${rows} whose ${column} contains this text (case-insensitive)`,
 		),
 		column,
-		// The text matched literally anywhere, case-insensitively.
 		toCondition: (_ctx, _itemIndex, value) => {
 			const text = textOf(value ?? '').trim();
 			return text === '' ? undefined : { _ilike: `%${escapeLikePattern(text)}%` };
@@ -228,7 +224,6 @@ function filterCollections(
 	);
 }
 
-/** Get Many and Count: every filter of the view. */
 export const filterProperties = filterCollections(['getAll', 'count'], () => true);
 
 /** Get by PID: the same filters minus PID (the input items' PIDs are the batch), ANDed with each batch query. */

@@ -39,7 +39,7 @@ import {
 /** Identifiers per request: 500 UUIDs are about 20 KB of variables, and 1,000 items take 2 requests. */
 const IDS_PER_REQUEST = 500;
 
-/** Max Concurrent Requests of Get and Download Files: their look-up batches in flight (as in Organization's Get). */
+/** Max Concurrent Requests of Get and Download Files: their look-up batches in flight. */
 export const lookupConcurrencyOption = maxConcurrencyOption(
 	`How many requests to send at the same time; each asks for up to ${IDS_PER_REQUEST} distinct IDs of the input items. Lower it if the API limits concurrent requests.`,
 );
@@ -108,7 +108,6 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** Get and Download Files look a record up by Task ID, or by Person ID for reference-set persons. */
 function idParameterOf(viewKey: AiViewKey): { name: string; displayName: string } {
 	return AI_VIEWS[viewKey].idColumn === 'id'
 		? { name: 'personId', displayName: 'Person ID' }
@@ -189,8 +188,7 @@ export async function findRecordsById(
 
 /**
  * Get: records by their identifiers (task_id, or id for reference-set persons), looked up together for all input
- * items; each item gets its own record, or no item / an error when there is none.
- * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ * items; each item gets its own record, or no item / an error when there is none. @public
  */
 export async function execute(
 	this: IExecuteFunctions,

@@ -90,7 +90,6 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** The Sort rules: every rule has a column and a known direction. */
 function readSort(ctx: IExecuteFunctions, itemIndex: number): SortRule[] {
 	const sort = ctx.getNodeParameter('sort', itemIndex, {}) as {
 		rules?: Array<{ column?: string; direction?: string }>;
@@ -114,7 +113,7 @@ function readSort(ctx: IExecuteFunctions, itemIndex: number): SortRule[] {
 
 /**
  * Get Many: filtered, sorted rows of a view; Return All pages through everything with bounded concurrency.
- * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ * @public
  */
 export async function execute(
 	this: IExecuteFunctions,

@@ -8,7 +8,6 @@ import type {
 
 import { executeGrouped } from '../../shared/n8n/executeGrouped';
 import { listValue, viewKeyOf } from '../api/views';
-import type { ResolvedView } from '../api/views';
 import { requireInteger, requireText } from '../../shared/n8n/params';
 import { whenNotFoundOption } from '../../shared/n8n/notFound';
 import { fieldsFor } from '../api/documents';
@@ -74,10 +73,9 @@ export const description: INodeProperties[] = [
 
 /** What shapes an item's query besides its PID; items that agree on all of it are looked up together. */
 function readPidLookup(ctx: IExecuteFunctions, itemIndex: number) {
-	const options = readOptions(ctx, itemIndex);
 	const { batchSize } = ctx.getNodeParameter('options', itemIndex, {});
 	return {
-		options,
+		options: readOptions(ctx, itemIndex),
 		batchSize: requireInteger(ctx, itemIndex, 'Batch Size', batchSize ?? DEFAULT_PID_BATCH_SIZE, {
 			max: MAX_PID_BATCH_SIZE,
 		}),
@@ -87,27 +85,10 @@ function readPidLookup(ctx: IExecuteFunctions, itemIndex: number) {
 	};
 }
 
-/** The PIDs of each cluster, from the tasks' `cluster_uuids`. */
-function pidsByCluster(taskView: ResolvedView, tasks: IDataObject[]): Map<string, Set<string>> {
-	const pids = new Map<string, Set<string>>();
-	for (const task of tasks) {
-		const pid = task.pid as string;
-		// JSON array or Postgres array literal; anything else fails loudly instead of finding no matches.
-		const clusters = listValue(taskView, 'cluster_uuids', task.cluster_uuids) ?? [];
-		for (const cluster of clusters) {
-			const owners = pids.get(String(cluster)) ?? new Set<string>();
-			owners.add(String(pid));
-			pids.set(String(cluster), owners);
-		}
-	}
-	return pids;
-}
-
 /**
  * Get by PID: the input items are grouped by their Filters, Output and Options; each group's PIDs are collected
  * (deduplicated), asked for with `pid _in [...]` in batches, each batch paged to the end, and the rows fanned out
- * to the items by PID, each paired to its item.
- * The router calls it by operation name (ROUTES, shared/n8n/router.ts). @public
+ * to the items by PID, each paired to its item. @public
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -163,7 +144,16 @@ export async function execute(
 					fields: ['pid', 'cluster_uuids'],
 					whereParameter: 'PID',
 				});
-				const owners = pidsByCluster(taskSource.view, tasks);
+				const owners = new Map<string, Set<string>>();
+				for (const task of tasks) {
+					const pid = task.pid as string;
+					// JSON array or Postgres array literal; anything else fails loudly instead of finding no matches.
+					const clusters = listValue(taskSource.view, 'cluster_uuids', task.cluster_uuids) ?? [];
+					for (const cluster of clusters) {
+						const owned = owners.get(String(cluster)) ?? new Set<string>();
+						owners.set(String(cluster), owned.add(String(pid)));
+					}
+				}
 				const matches = await read(source, {
 					column: 'cluster_uuid',
 					values: [...owners.keys()],

@@ -65,7 +65,6 @@ function viewOperationProperty(view: AiViewDefinition): INodeProperties {
 	);
 }
 
-/** One operation selector per resource. */
 export const operationProperties: INodeProperties[] = [
 	...AI_VIEW_KEYS.map((key) => viewOperationProperty(AI_VIEWS[key])),
 	operationSelector(
@@ -83,7 +82,6 @@ export const operationProperties: INodeProperties[] = [
 	),
 ];
 
-/** Every operation's parameters, each shown for the resources and operation it belongs to. */
 export const operationParameters: INodeProperties[] = [
 	customQuery,
 	get,

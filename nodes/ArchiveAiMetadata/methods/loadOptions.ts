@@ -11,11 +11,6 @@ import type { TriggerView } from '../trigger/description';
 import { openViewSource } from '../api/viewSource';
 
 /**
- * The editor's lists of a view's columns and values, for the action node (view from `resource`) and the trigger
- * (view from `view`).
- */
-
-/**
  * The view with live names; when the schema cannot be read (no credential yet, API down), the documented names, so
  * the lists still show something sensible.
  */
@@ -89,28 +84,6 @@ async function distinctValues(
 	}
 }
 
-/** The statuses rows of the view have, plus the documented ones (selectable even when no row has them yet). */
-async function statusOptions(
-	ctx: ILoadOptionsFunctions,
-	viewKey: AiViewKey,
-): Promise<INodePropertyOptions[]> {
-	const live = await distinctValues(ctx, viewKey, 'status');
-	return [...new Set([...DOCUMENTED_STATUSES, ...(live ?? [])])].map((status) => ({
-		name: labelOf(status),
-		value: status,
-	}));
-}
-
-/** The content partners (cp) rows of the view have. */
-async function contentPartnerOptions(
-	ctx: ILoadOptionsFunctions,
-	viewKey: AiViewKey,
-): Promise<INodePropertyOptions[]> {
-	return ((await distinctValues(ctx, viewKey, 'cp')) ?? []).map((cp) => ({ name: cp, value: cp }));
-}
-
-// The action node: the view of the chosen resource.
-
 /** The view the chosen resource reads, or undefined for Custom Query. */
 export function resourceViewKey(ctx: ILoadOptionsFunctions): AiViewKey | undefined {
 	return viewByResource(
@@ -135,21 +108,6 @@ export async function getDownloadableFiles(
 	}));
 }
 
-// The Get Many filters show only for view resources; the first task view stands in for any other.
-export async function getFilterStatuses(
-	this: ILoadOptionsFunctions,
-): Promise<INodePropertyOptions[]> {
-	return await statusOptions(this, resourceViewKey(this) ?? 'face_tasks');
-}
-
-export async function getFilterContentPartners(
-	this: ILoadOptionsFunctions,
-): Promise<INodePropertyOptions[]> {
-	return await contentPartnerOptions(this, resourceViewKey(this) ?? 'face_tasks');
-}
-
-// The trigger: the watched view.
-
 function currentView(ctx: ILoadOptionsFunctions): TriggerView {
 	const view = ctx.getCurrentNodeParameter('view');
 	return (TRIGGER_VIEWS as readonly unknown[]).includes(view)
@@ -157,17 +115,34 @@ function currentView(ctx: ILoadOptionsFunctions): TriggerView {
 		: 'face_tasks';
 }
 
-export async function getStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await statusOptions(this, currentView(this));
+type ViewOf = (ctx: ILoadOptionsFunctions) => AiViewKey;
+
+/** The statuses rows of the view have, plus the documented ones (selectable even when no row has them yet). */
+function statusList(viewOf: ViewOf) {
+	return async function (this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const live = await distinctValues(this, viewOf(this), 'status');
+		return [...new Set([...DOCUMENTED_STATUSES, ...(live ?? [])])].map((status) => ({
+			name: labelOf(status),
+			value: status,
+		}));
+	};
 }
 
-export async function getContentPartners(
-	this: ILoadOptionsFunctions,
-): Promise<INodePropertyOptions[]> {
-	return await contentPartnerOptions(this, currentView(this));
+/** The content partners (cp) rows of the view have. */
+function contentPartnerList(viewOf: ViewOf) {
+	return async function (this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const live = await distinctValues(this, viewOf(this), 'cp');
+		return (live ?? []).map((cp) => ({ name: cp, value: cp }));
+	};
 }
 
-/** Columns of the watched view, for Output "Selected Fields". */
+// The Get Many filters show only for view resources; the first task view stands in for any other.
+const filterView: ViewOf = (ctx) => resourceViewKey(ctx) ?? 'face_tasks';
+export const getFilterStatuses = statusList(filterView);
+export const getFilterContentPartners = contentPartnerList(filterView);
+export const getStatuses = statusList(currentView);
+export const getContentPartners = contentPartnerList(currentView);
+
 export async function getViewFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	return await columnOptions(this, currentView(this));
 }

@@ -11,11 +11,8 @@ import { keyNames, SERVER_PAGE_CAP } from '../api/resources';
 import type { OrgResource } from '../api/resources';
 import { whenNotFoundOption } from '../../shared/n8n/notFound';
 
-/** Descriptions both operations share, per resource so each shows under its own displayOptions. */
-
 type Operation = 'get' | 'getAll';
 
-/** Output: Simplified (the common fields), Raw (everything linked) or Selected Fields, and the fields list. */
 export function outputProperties(resource: OrgResource, operation: Operation): INodeProperties[] {
 	return [
 		outputParameter(showFor([resource.name], [operation]), {

@@ -62,7 +62,6 @@ function recordLocator(resource: OrgResource): INodeProperties {
 			},
 		],
 	};
-	// Persons are looked up by IRI only.
 	if (!resource.lookupKeys.includes('id'))
 		locator.modes = locator.modes?.filter((mode) => mode.name !== 'id');
 	return locator;
@@ -76,10 +75,7 @@ export const description: INodeProperties[] = Object.values(RESOURCES).flatMap((
 
 /**
  * Get: the entity with each item's id or iri. Items with the same request settings share requests: their distinct
- * keys go out in aliased batches (batchedGet.ts), and each item gets its own rows back. The router calls it by
- * operation name (ROUTES, shared/n8n/router.ts).
- *
- * @public
+ * keys go out in aliased batches (batchedGet.ts), and each item gets its own rows back. @public
  */
 export async function execute(this: IExecuteFunctions, resource: string) {
 	const orgResource = resourceNamed(this, resource);

@@ -70,7 +70,7 @@ async function getMany(
 	return shapeRows(presentRows(rows), parameters.output);
 }
 
-/** The operation's entry point: the router calls it by operation name (ROUTES, shared/n8n/router.ts). @public */
+/** Get Many's entry point. @public */
 export async function execute(this: IExecuteFunctions, resource: string) {
 	const orgResource = resourceNamed(this, resource);
 	return await executePerItem(

@@ -66,7 +66,6 @@ function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	return fields;
 }
 
-/** What both operations read; `options` is the item's Options collection. */
 function readSettings(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

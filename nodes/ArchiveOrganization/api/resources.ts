@@ -25,7 +25,6 @@ export interface RequestSettings {
 	concurrency: number;
 }
 
-/** Which fields an operation returns, and how. */
 export interface OutputSettings {
 	output: OutputPreset | 'selected';
 	/** The selected field paths; empty for presets. */
@@ -149,7 +148,6 @@ export const RESOURCES: Record<OrgResourceName, OrgResource> = {
 	person: resource('person', 'persons', 'Person'),
 };
 
-/** How the resource's records are looked up, as the editor says it: "ID or IRI", or "IRI". */
 export function keyNames(resource: OrgResource): string {
 	return resource.lookupKeys.map((key) => key.toUpperCase()).join(' or ');
 }

@@ -35,7 +35,6 @@ export async function getFields(this: ILoadOptionsFunctions): Promise<INodePrope
 	const { rootField } = currentResource(this);
 	const root = await fromSchema(this, (schema) => rootFieldOf(schema, rootField));
 	if (!root) return [];
-	// Readable names, the API's path and what the field holds as the hint.
 	return listFieldPaths(root.type).map(({ path, typeName }) => {
 		const kind = valueKindOf(typeName);
 		return {
