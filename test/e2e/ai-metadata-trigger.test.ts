@@ -1,4 +1,5 @@
 import { startSandbox, type AiDataset, type Sandbox } from '../../dev/emulators';
+import { concurrentSetUps } from '../../dev/n8n/concurrent';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, newCredentialId, packageUnderTest } from '../../dev/n8n/package';
@@ -49,6 +50,122 @@ function emittedTaskIds(execution: ExecutionRecord): unknown[] {
 	return nodeJson(execution.data!, 'New Face Tasks').map((each) => each.task_id);
 }
 
+interface Run {
+	sandbox: Sandbox;
+	overlapSandbox: Sandbox;
+	n8n: N8nInstance;
+	workflowId: string;
+	firstExpected: string[];
+	touched: string[];
+	executions: ExecutionRecord[];
+	overlapExecutions: ExecutionRecord[];
+}
+
+// Both n8n lines at once, each with its own emulators and n8n: the polls, the waits for poll times and the restart are
+// waiting, so the second line's run overlaps the first's instead of following it.
+const runOf = concurrentSetUps(selectedN8nVersions(), async (version): Promise<Run> => {
+	let sandbox: Sandbox | undefined;
+	let overlapSandbox: Sandbox | undefined;
+	let n8n: N8nInstance | undefined;
+	let touched: string[] = [];
+	let overlapExecutions: ExecutionRecord[] = [];
+	try {
+		const sandboxes = await Promise.all([
+			startSandbox({ rows: 200, seed: 21 }),
+			startSandbox({ rows: OVERLAP_ROWS, seed: 21 }),
+		]);
+		[sandbox, overlapSandbox] = sandboxes;
+		n8n = await N8nInstance.create({ version, ...pkg });
+		const credential = { id: newCredentialId(), name: 'e2e AI metadata' };
+		const overlapCredential = { id: newCredentialId(), name: 'e2e AI metadata overlap' };
+		await n8n.importCredentials([
+			aiCredentialImport(credential, sandbox),
+			aiCredentialImport(overlapCredential, overlapSandbox),
+		]);
+		const trigger = node(
+			'New Face Tasks',
+			PACKAGE_NODE_TYPES.aiMetadataTrigger,
+			{
+				pollTimes: POLL_EVERY_FIVE_SECONDS,
+				view: VIEW,
+				statuses: ['succeeded'],
+				output: 'simplified',
+				options: { startFrom: START_FROM },
+			},
+			{ credentials: { archiveAiMetadataApi: credential } },
+		);
+		const workflow = chainWorkflow('e2e AI metadata export', [
+			trigger,
+			setFields('Exported', { exported: true }),
+		]);
+		const overlapWorkflow = chainWorkflow('e2e AI metadata slow poll', [
+			node(
+				'New Face Tasks',
+				PACKAGE_NODE_TYPES.aiMetadataTrigger,
+				{
+					pollTimes: POLL_EVERY_FIVE_SECONDS,
+					view: VIEW,
+					statuses: [],
+					output: 'simplified',
+					options: { startFrom: '2000-01-01T00:00:00Z', pageSize: 50, maxConcurrency: 1 },
+				},
+				{ credentials: { archiveAiMetadataApi: overlapCredential } },
+			),
+			setFields('Exported', { exported: true }),
+		]);
+		await n8n.importWorkflows([workflow, overlapWorkflow]);
+		const workflowId = workflow.id;
+		const overlapWorkflowId = overlapWorkflow.id;
+		await n8n.activate(workflow.id, workflow.name);
+		await n8n.activate(overlapWorkflow.id, overlapWorkflow.name);
+
+		const firstExpected = expectedFirstPoll(sandbox.data.ai);
+		// The poll n8n runs while activating the slow workflow finds nothing (it only sets the cursor at Start
+		// From): n8n schedules the poll times after it, so the long poll has to be a scheduled one.
+		overlapSandbox.data.ai.withhold(VIEW);
+		await n8n.start();
+		overlapSandbox.faults.set('ai', { slowMs: OVERLAP_REQUEST_DELAY_MS });
+		overlapSandbox.data.ai.release(VIEW);
+		await Promise.all([
+			(async () => {
+				await n8n.waitForExecutions(workflowId, 1);
+				touched = sandbox.data.ai.touch(VIEW, 3).map((record) => String(record.task_id));
+				await n8n.waitForExecutions(workflowId, 2);
+				// Two more polls with nothing new: no run.
+				await sleep(11_000);
+			})(),
+			(async () => {
+				await n8n.waitForExecutions(overlapWorkflowId, 1);
+				// Two more poll times after the run: a second emission of the same rows would be saved by then.
+				await sleep(12_000);
+				overlapExecutions = await n8n.executions(overlapWorkflowId);
+			})(),
+		]);
+		await n8n.stop();
+		// The slow workflow's part is over: its emulator answers at once and holds nothing new after the restart.
+		overlapSandbox.faults.clear('ai');
+		overlapSandbox.data.ai.withhold(VIEW);
+		await n8n.start();
+		const executions = await n8n.waitForExecutions(workflowId, 3);
+		await n8n.stop();
+		return {
+			sandbox,
+			overlapSandbox,
+			n8n,
+			workflowId,
+			firstExpected,
+			touched,
+			executions,
+			overlapExecutions,
+		};
+	} catch (error) {
+		await n8n?.dispose();
+		await sandbox?.close();
+		await overlapSandbox?.close();
+		throw error;
+	}
+});
+
 describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions())(
 	'Archive AI Metadata Trigger in n8n %s',
 	(version) => {
@@ -56,90 +173,22 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 		let overlapSandbox: Sandbox;
 		let n8n: N8nInstance;
 		let workflowId: string;
-		let overlapWorkflowId: string;
 		let firstExpected: string[];
 		let touched: string[];
 		let executions: ExecutionRecord[];
 		let overlapExecutions: ExecutionRecord[];
 
 		beforeAll(async () => {
-			[sandbox, overlapSandbox] = await Promise.all([
-				startSandbox({ rows: 200, seed: 21 }),
-				startSandbox({ rows: OVERLAP_ROWS, seed: 21 }),
-			]);
-			n8n = await N8nInstance.create({ version, ...pkg });
-			const credential = { id: newCredentialId(), name: 'e2e AI metadata' };
-			const overlapCredential = { id: newCredentialId(), name: 'e2e AI metadata overlap' };
-			await n8n.importCredentials([
-				aiCredentialImport(credential, sandbox),
-				aiCredentialImport(overlapCredential, overlapSandbox),
-			]);
-			const trigger = node(
-				'New Face Tasks',
-				PACKAGE_NODE_TYPES.aiMetadataTrigger,
-				{
-					pollTimes: POLL_EVERY_FIVE_SECONDS,
-					view: VIEW,
-					statuses: ['succeeded'],
-					output: 'simplified',
-					options: { startFrom: START_FROM },
-				},
-				{ credentials: { archiveAiMetadataApi: credential } },
-			);
-			const workflow = chainWorkflow('e2e AI metadata export', [
-				trigger,
-				setFields('Exported', { exported: true }),
-			]);
-			const overlapWorkflow = chainWorkflow('e2e AI metadata slow poll', [
-				node(
-					'New Face Tasks',
-					PACKAGE_NODE_TYPES.aiMetadataTrigger,
-					{
-						pollTimes: POLL_EVERY_FIVE_SECONDS,
-						view: VIEW,
-						statuses: [],
-						output: 'simplified',
-						options: { startFrom: '2000-01-01T00:00:00Z', pageSize: 50, maxConcurrency: 1 },
-					},
-					{ credentials: { archiveAiMetadataApi: overlapCredential } },
-				),
-				setFields('Exported', { exported: true }),
-			]);
-			await n8n.importWorkflows([workflow, overlapWorkflow]);
-			workflowId = workflow.id;
-			overlapWorkflowId = overlapWorkflow.id;
-			await n8n.activate(workflow.id, workflow.name);
-			await n8n.activate(overlapWorkflow.id, overlapWorkflow.name);
-
-			firstExpected = expectedFirstPoll(sandbox.data.ai);
-			// The poll n8n runs while activating the slow workflow finds nothing (it only sets the cursor at Start
-			// From): n8n schedules the poll times after it, so the long poll has to be a scheduled one.
-			overlapSandbox.data.ai.withhold(VIEW);
-			await n8n.start();
-			overlapSandbox.faults.set('ai', { slowMs: OVERLAP_REQUEST_DELAY_MS });
-			overlapSandbox.data.ai.release(VIEW);
-			await Promise.all([
-				(async () => {
-					await n8n.waitForExecutions(workflowId, 1);
-					touched = sandbox.data.ai.touch(VIEW, 3).map((record) => String(record.task_id));
-					await n8n.waitForExecutions(workflowId, 2);
-					// Two more polls with nothing new: no run.
-					await sleep(11_000);
-				})(),
-				(async () => {
-					await n8n.waitForExecutions(overlapWorkflowId, 1);
-					// Two more poll times after the run: a second emission of the same rows would be saved by then.
-					await sleep(12_000);
-					overlapExecutions = await n8n.executions(overlapWorkflowId);
-				})(),
-			]);
-			await n8n.stop();
-			// The slow workflow's part is over: its emulator answers at once and holds nothing new after the restart.
-			overlapSandbox.faults.clear('ai');
-			overlapSandbox.data.ai.withhold(VIEW);
-			await n8n.start();
-			executions = await n8n.waitForExecutions(workflowId, 3);
-			await n8n.stop();
+			({
+				sandbox,
+				overlapSandbox,
+				n8n,
+				workflowId,
+				firstExpected,
+				touched,
+				executions,
+				overlapExecutions,
+			} = await runOf(version));
 		});
 
 		afterAll(async () => {
