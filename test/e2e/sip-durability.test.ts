@@ -7,9 +7,9 @@ import {
 	setUpReceivers,
 	type BurstResult,
 	type DurabilityCounts,
+	type Receiver,
 	untilReceiversTakeDeliveries,
 } from '../../dev/e2e/lib/fault-burst';
-import { concurrentSetUps } from '../../dev/n8n/concurrent';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
@@ -22,56 +22,33 @@ import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package'
 const pkg = packageUnderTest();
 const EVENTS = 100;
 
-interface Outcome {
-	n8n: N8nInstance;
-	burst: BurstResult;
-	counts: DurabilityCounts;
-}
-
-// Both n8n lines at once, each with its own n8n, sender and secret: a burst is mostly waiting (the readiness gate, the
-// restart, the sender's retry schedule), so the second line's burst overlaps the first's instead of following it.
-const outcomeOf = concurrentSetUps(selectedN8nVersions(), async (version): Promise<Outcome> => {
-	const secret = generateSecret(32);
-	let n8n: N8nInstance | undefined;
-	try {
-		n8n = await N8nInstance.create({ version, ...pkg });
-		const [receiver] = await setUpReceivers(n8n, secret, ['afterSaved']);
-		await n8n.start();
-		// As behind a load balancer that checks readiness: n8n answers 200 to everything while it starts.
-		const route = await senderRoute([n8n.baseUrl], false);
-		// The trigger refuses deliveries until n8n's start + its tolerance (BURST_TOLERANCE_SECONDS): the burst
-		// starts after that, so the retries it counts are those the kill caused.
-		const refusedMs = await untilReceiversTakeDeliveries([receiver], route.baseUrls, secret);
-		const burst = await runBurst(
-			killAndRestart(n8n),
-			`${route.baseUrls[0]}${receiver.path}`,
-			secret,
-			{
-				events: EVENTS,
-				spacingMs: 50,
-				killAtAnswered: [EVENTS * 0.4],
-			},
-		).finally(() => route.close());
-		const counts = await countOutcomes(n8n, receiver.workflow.id, burst);
-		console.log(
-			`n8n ${version}, Respond: After the Event Is Saved, 1 SIGKILL: ${JSON.stringify({ ...counts, refusedBeforeBurstMs: refusedMs, burstSeconds: Math.round(burst.durationMs / 1000) })}`,
-		);
-		return { n8n, burst, counts };
-	} catch (error) {
-		await n8n?.dispose();
-		throw error;
-	}
-});
-
 describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions())(
 	'SIP trigger durability in n8n %s (SIGKILL mid-burst)',
 	(version) => {
+		const secret = generateSecret(32);
 		let n8n: N8nInstance;
+		let receiver: Receiver;
 		let burst: BurstResult;
 		let counts: DurabilityCounts;
 
 		beforeAll(async () => {
-			({ n8n, burst, counts } = await outcomeOf(version));
+			n8n = await N8nInstance.create({ version, ...pkg });
+			[receiver] = await setUpReceivers(n8n, secret, ['afterSaved']);
+			await n8n.start();
+			// As behind a load balancer that checks readiness: n8n answers 200 to everything while it starts.
+			const route = await senderRoute([n8n.baseUrl], false);
+			// The trigger refuses deliveries until n8n's start + its tolerance (BURST_TOLERANCE_SECONDS): the burst
+			// starts after that, so the retries it counts are those the kill caused.
+			const refusedMs = await untilReceiversTakeDeliveries([receiver], route.baseUrls, secret);
+			burst = await runBurst(killAndRestart(n8n), `${route.baseUrls[0]}${receiver.path}`, secret, {
+				events: EVENTS,
+				spacingMs: 50,
+				killAtAnswered: [EVENTS * 0.4],
+			}).finally(() => route.close());
+			counts = await countOutcomes(n8n, receiver.workflow.id, burst);
+			console.log(
+				`n8n ${version}, Respond: After the Event Is Saved, 1 SIGKILL: ${JSON.stringify({ ...counts, refusedBeforeBurstMs: refusedMs, burstSeconds: Math.round(burst.durationMs / 1000) })}`,
+			);
 		});
 
 		afterAll(async () => {
