@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { Owner } from './browser';
 
 /**
- * The n8n editor as the browser tests walk it (test/e2e/editor-search.test.ts, editor-walk.test.ts): sign-in and the
+ * The n8n editor as the browser tests walk it (test/e2e/editor.test.ts): sign-in and the
  * node creator. The selectors are n8n's `data-test-id`s that 1.123.81 and 2.40.7 share (looked up in both editor
  * bundles, n8n-editor-ui/dist/assets): `canvas-plus-button` (the empty canvas's "Add first step"; 2.x's
  * `canvas-add-first-step-button` belongs to the AI builder's prompt), `node-creator`, `node-creator-search-bar`,

@@ -18,6 +18,8 @@ module.exports = {
 	// Two files at a time: much of an e2e file is waiting (n8n starting, outages, the sender's retry schedule), so on
 	// CI's 2 cores two workers took 845 s where one took 1,214 s, every test passing. Not more: each boots n8n.
 	maxWorkers: 2,
+	// The longest files first (measured seconds in the sequencer), so that no worker idles for long at the end.
+	testSequencer: '<rootDir>/test/e2e/sequencer.js',
 	// A cold n8n install alone takes minutes; a test boots n8n several times.
 	testTimeout: 600000,
 };

@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+
+import { Webhook } from 'standardwebhooks';
 
 import {
 	buildFailureEvent,
@@ -8,24 +10,40 @@ import {
 	type SendResult,
 	type StatusEvent,
 } from '../../dev/emulators/webhook/sender';
-import { request, type HttpResponse } from '../../dev/n8n/http';
+import { postJson, request, type HttpResponse } from '../../dev/n8n/http';
 import { waitPastStartRefusal, withE2eTolerance } from '../../dev/n8n/sip-start-refusal';
 import { packageUnderTest, describeIfPackageBuilt, newCredentialId } from '../../dev/n8n/package';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance, type ExecutionRecord } from '../../dev/n8n/n8n';
-import { nodeItems, nodeJson } from '../../dev/n8n/run-data';
+import { nodeItems, nodeJson, type CliRun } from '../../dev/n8n/run-data';
 import {
+	chainWorkflow,
 	graphWorkflow,
+	manualWorkflow,
 	node,
 	PACKAGE_NODE_TYPES,
 	setFields,
 	SIP_TRIGGER_VERSION,
+	type WorkflowJson,
 } from '../../dev/n8n/workflows';
 
 // The SIP Status Trigger activated in a running n8n, fed by the emulator's webhook sender: the
 // statuses the sender sees and the executions n8n records are both asserted.
+//
+// In the same n8n (one start-up per version), the package as n8n loads it from the user folder: `E2E_PACKAGE_ROOT`
+// points at another built copy (package.json + index.js + dist); `E2E_PACKAGE_MODE=copy` places only those files, as
+// an npm install of the package would, instead of a symlink to the repo (`packageUnderTest()`). n8n resolves the
+// package's node type (and n8n without the package refuses it), and runs an active SIP status trigger of the most
+// basic setup on a signed delivery and refuses an unsigned one.
 
 const pkg = packageUnderTest();
+
+/** Manual Trigger -> Set, plus an unconnected node of the given type that n8n must still resolve. */
+function workflowMentioning(nodeType: string): WorkflowJson {
+	const workflow = manualWorkflow(`e2e knows ${nodeType}`, [setFields('Set', { ran: true })]);
+	workflow.nodes.push({ ...node('Unconnected', nodeType, {}), position: [0, 300] });
+	return workflow;
+}
 
 interface Deliveries {
 	success: { event: StatusEvent; result: SendResult };
@@ -49,6 +67,29 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 		let multipart: HttpResponse;
 		let guardedWorkflowId: string;
 		let justStarted: SendResult;
+		// The package as n8n loads it: a workflow naming the node type (run with `n8n execute` before the start), and
+		// the most basic active trigger.
+		const mentioning = workflowMentioning(PACKAGE_NODE_TYPES.sipStatusTrigger);
+		let mentioningRun: CliRun;
+		const basicSecret = `whsec_${randomBytes(32).toString('base64')}`;
+		const basicCredential = {
+			id: randomUUID().replace(/-/g, '').slice(0, 16),
+			name: 'e2e sip secret',
+		};
+		const basicTrigger = node(
+			'SIP Status',
+			PACKAGE_NODE_TYPES.sipStatusTrigger,
+			{ options: withE2eTolerance() },
+			{
+				typeVersion: SIP_TRIGGER_VERSION,
+				credentials: { archiveSipWebhookApi: basicCredential },
+				webhookId: randomUUID(),
+			},
+		);
+		const basicWorkflow = chainWorkflow('e2e sip status', [
+			basicTrigger,
+			setFields('Mark', { seen: true }),
+		]);
 
 		beforeAll(async () => {
 			n8n = await N8nInstance.create({ version, ...pkg });
@@ -59,6 +100,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 					type: 'archiveSipWebhookApi',
 					data: { signingSecret, additionalSecrets: rotatedSecret },
 				},
+				{ ...basicCredential, type: 'archiveSipWebhookApi', data: { signingSecret: basicSecret } },
 			]);
 			const trigger = node(
 				'SIP Status',
@@ -88,8 +130,7 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 				},
 			);
 			const guardedWorkflow = graphWorkflow('e2e SIP status just started', [guarded], []);
-			guardedWorkflowId = await n8n.importWorkflow(guardedWorkflow);
-			await n8n.activate(guardedWorkflow.id, guardedWorkflow.name);
+			guardedWorkflowId = guardedWorkflow.id;
 			const workflow = graphWorkflow(
 				'e2e SIP status branches',
 				[
@@ -102,8 +143,13 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 					{ from: 'SIP Status', to: 'On Failure', output: 1 },
 				],
 			);
-			workflowId = await n8n.importWorkflow(workflow);
+			// One import for every workflow: each n8n CLI run costs seconds of CPU.
+			await n8n.importWorkflows([guardedWorkflow, workflow, mentioning, basicWorkflow]);
+			workflowId = workflow.id;
+			await n8n.activate(guardedWorkflow.id, guardedWorkflow.name);
 			await n8n.activate(workflow.id, workflow.name);
+			await n8n.activate(basicWorkflow.id, basicWorkflow.name);
+			mentioningRun = (await n8n.execute(mentioning.id)).run;
 			await n8n.start();
 
 			const url = `${n8n.baseUrl}/webhook/${trigger.webhookId}/sip-status`;
@@ -256,6 +302,59 @@ describeIfPackageBuilt(pkg, 'ArchiveSipStatusTrigger').each(selectedN8nVersions(
 			if (!found) throw new Error(`no execution for ${event.data.correlation_id}`);
 			return found;
 		}
+
+		describe('the package loaded by n8n', () => {
+			it('resolves the package node type, which n8n without the package refuses', async () => {
+				expect(nodeJson(mentioningRun.data, 'Set')).toEqual([{ ran: true }]);
+
+				const bare = await N8nInstance.create({ version, packageMode: 'none' });
+				try {
+					await bare.importWorkflow(mentioning);
+					await expect(bare.execute(mentioning.id)).rejects.toThrow(
+						/Unrecognized node type|not known/i,
+					);
+				} finally {
+					await bare.dispose();
+				}
+			});
+
+			it('runs an active SIP status trigger on a signed delivery and refuses an unsigned one', async () => {
+				// A trigger webhook's production URL is /webhook/<webhookId>/<path from its description>.
+				const url = `${n8n.baseUrl}/webhook/${basicTrigger.webhookId}/sip-status`;
+				// Every production delivery signed up to n8n's start + the tolerance is refused (503).
+				await waitPastStartRefusal(url, basicSecret);
+				const body = JSON.stringify({
+					type: 'service.sip.archived',
+					timestamp: new Date().toISOString(),
+					data: { correlation_id: `e2e-${randomUUID()}`, outcome: 'success', pid: 'e2epid' },
+				});
+				const messageId = `msg_${randomUUID().replace(/-/g, '')}`;
+				const now = new Date();
+				const signed = await request(url, {
+					method: 'POST',
+					headers: {
+						'content-type': 'application/json',
+						'webhook-id': messageId,
+						'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+						'webhook-signature': new Webhook(basicSecret).sign(messageId, now, body),
+					},
+					body,
+				});
+				const unsigned = await postJson(url, JSON.parse(body) as unknown);
+				const basicExecutions = await n8n.waitForExecutions(basicWorkflow.id, 1);
+
+				expect(signed.status).toBe(204);
+				expect(unsigned.status).toBe(401);
+				expect(unsigned.body).not.toContain(basicSecret);
+				expect(basicExecutions).toHaveLength(1);
+				expect(basicExecutions[0]).toMatchObject({ mode: 'webhook', status: 'success' });
+				const [event] = nodeJson(basicExecutions[0].data!, 'SIP Status');
+				expect(event.correlation_id).toBe(
+					(JSON.parse(body) as { data: { correlation_id: string } }).data.correlation_id,
+				);
+				expect(n8n.serverLog()).not.toContain(basicSecret);
+			});
+		});
 	},
 );
 
