@@ -13,6 +13,7 @@ const SECONDS = {
 	'ai-metadata-trigger.test.ts': 80,
 	'ai-trigger-durability.test.ts': 75,
 	'bench-scheduled-export.test.ts': 70,
+	'bench-trigger.test.ts': 70,
 	'examples.test.ts': 55,
 	'sip-status-trigger.test.ts': 55,
 	'ai-agent.test.ts': 50,
