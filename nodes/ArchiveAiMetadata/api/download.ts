@@ -127,9 +127,25 @@ async function attemptDownload<T>(
 		for (let hop = 0; ; hop++) {
 			const destination = checkDestination(url, target.policy);
 			if ('refusal' in destination) return refused(destination);
-			const resolvesTo = await resolvedRefusal(destination.url, resolve, target.policy);
-			if (resolvesTo) return refused(resolvesTo);
-			const response = await requestStream(ctx, url, signal);
+			// Every address the host resolves to is checked; a failed lookup throws, as a connection does.
+			if (resolve && !isIpAddress(destination.url.hostname)) {
+				const addresses = await resolve(destination.url.hostname);
+				const resolvesTo = checkResolved(destination.url, addresses, target.policy);
+				if (resolvesTo) return refused(resolvesTo);
+			}
+			const response = (await ctx.helpers.httpRequest({
+				method: 'GET',
+				url,
+				// Uncompressed: the body is the response (its address checkable), Max File Size the file's size.
+				headers: { 'accept-encoding': 'identity' },
+				encoding: 'stream',
+				json: false,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout: 120_000,
+				abortSignal: signal,
+			})) as IN8nHttpFullResponse;
 			const body = response.body as BodyStream;
 			// Without a resolver (n8n 1.x) the address that answered is the one to check; only the response itself
 			// (not a stream made of it) tells it.
@@ -160,16 +176,6 @@ async function attemptDownload<T>(
 	} catch (error) {
 		return networkFailure(error);
 	}
-}
-
-/** Checks every address a hop's host name resolves to; a failed lookup throws, as a failed connection does. */
-async function resolvedRefusal(
-	url: URL,
-	resolve: ResolveHost | undefined,
-	policy: DownloadPolicy,
-): Promise<Refusal | undefined> {
-	if (!resolve || isIpAddress(url.hostname)) return undefined;
-	return checkResolved(url, await resolve(url.hostname), policy);
 }
 
 function networkFailure(error: unknown): { failure: DownloadFailure; retryable: boolean } {
@@ -227,26 +233,6 @@ function countWithinLimit(
 		}
 	});
 	return { bytes: () => bytes, overLimit: () => overLimit };
-}
-
-async function requestStream(
-	ctx: IExecuteFunctions,
-	url: string,
-	signal: AbortSignal | undefined,
-): Promise<IN8nHttpFullResponse> {
-	return (await ctx.helpers.httpRequest({
-		method: 'GET',
-		url,
-		// Uncompressed: the body stays the response itself (its address checkable), and Max File Size means the file.
-		headers: { 'accept-encoding': 'identity' },
-		encoding: 'stream',
-		json: false,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		disableFollowRedirect: true,
-		timeout: 120_000,
-		abortSignal: signal,
-	})) as IN8nHttpFullResponse;
 }
 
 function sameOriginRedirect(from: string, location: unknown): { url: string } | Refusal {

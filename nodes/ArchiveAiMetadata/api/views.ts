@@ -132,7 +132,7 @@ const MATCH_UNIQUE_KEY = [
 
 type ViewSpec = Pick<
 	AiViewDefinition,
-	'key' | 'resource' | 'displayName' | 'kind' | 'documentedColumns' | 'simplifiedColumns'
+	'resource' | 'displayName' | 'kind' | 'documentedColumns' | 'simplifiedColumns'
 > &
 	Partial<
 		Pick<
@@ -142,7 +142,7 @@ type ViewSpec = Pick<
 	>;
 
 /** A view's definition, with what follows from its kind: identifier, unique key, time column, PID lookup. */
-function defineView(spec: ViewSpec): AiViewDefinition {
+function defineView(key: AiViewKey, spec: ViewSpec): AiViewDefinition {
 	const match = spec.kind === 'match';
 	const person = spec.kind === 'refsetPerson';
 	const idColumn = person ? 'id' : 'task_id';
@@ -152,6 +152,7 @@ function defineView(spec: ViewSpec): AiViewDefinition {
 		listColumns: {},
 		files: [],
 		...spec,
+		key,
 		idColumn: match ? undefined : idColumn,
 		uniqueKey: match ? MATCH_UNIQUE_KEY : [idColumn],
 		timeColumn: match ? 'matched_time' : person ? 'modified_at' : 'processed_time',
@@ -170,57 +171,46 @@ function file(
 	return { column, displayName, extension, mimeType };
 }
 
-function detectionTaskView(
-	key: AiViewKey,
-	resource: string,
-	displayName: string,
-	aliases: string[] = [],
-): AiViewDefinition {
-	return defineView({
-		key,
-		resource,
-		displayName,
-		kind: 'detectionTask',
-		aliases,
-		documentedColumns: DETECTION_TASK_COLUMNS,
-		listColumns: {
-			cluster_uuids: 'text',
-			n_faces_per_frame: 'number',
-			n_persons_per_frame: 'number',
-		},
-		simplifiedColumns: [...TASK_SIMPLIFIED, 'n_faces', 'n_persons', 'error'],
-	});
-}
+const DETECTION_TASK = {
+	kind: 'detectionTask',
+	documentedColumns: DETECTION_TASK_COLUMNS,
+	listColumns: {
+		cluster_uuids: 'text',
+		n_faces_per_frame: 'number',
+		n_persons_per_frame: 'number',
+	},
+	simplifiedColumns: [...TASK_SIMPLIFIED, 'n_faces', 'n_persons', 'error'],
+} as const satisfies Partial<ViewSpec>;
 
-function matchView(
-	key: AiViewKey,
-	resource: string,
-	displayName: string,
-	clusterTaskView: AiViewKey,
-	aliases: string[] = [],
-): AiViewDefinition {
-	return defineView({
-		key,
-		resource,
-		displayName,
-		kind: 'match',
-		aliases,
-		documentedColumns: MATCH_COLUMNS,
-		listColumns: { time_intervals: 'number' },
-		simplifiedColumns: MATCH_SIMPLIFIED,
-		clusterTaskView,
-	});
-}
+const MATCH = {
+	kind: 'match',
+	documentedColumns: MATCH_COLUMNS,
+	listColumns: { time_intervals: 'number' },
+	simplifiedColumns: MATCH_SIMPLIFIED,
+} as const satisfies Partial<ViewSpec>;
 
-export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
-	face_tasks: detectionTaskView('face_tasks', 'faceTask', 'Face Task'),
-	image_tasks: detectionTaskView('image_tasks', 'imageTask', 'Image Task', ['face_image_tasks']),
-	face_matches: matchView('face_matches', 'faceMatch', 'Face Match', 'face_tasks'),
-	image_matches: matchView('image_matches', 'imageMatch', 'Image Match', 'image_tasks', [
-		'face_image_matches',
-	]),
-	refset_persons: defineView({
-		key: 'refset_persons',
+const VIEW_SPECS: Record<AiViewKey, ViewSpec> = {
+	face_tasks: { resource: 'faceTask', displayName: 'Face Task', ...DETECTION_TASK },
+	image_tasks: {
+		resource: 'imageTask',
+		displayName: 'Image Task',
+		aliases: ['face_image_tasks'],
+		...DETECTION_TASK,
+	},
+	face_matches: {
+		resource: 'faceMatch',
+		displayName: 'Face Match',
+		clusterTaskView: 'face_tasks',
+		...MATCH,
+	},
+	image_matches: {
+		resource: 'imageMatch',
+		displayName: 'Image Match',
+		clusterTaskView: 'image_tasks',
+		aliases: ['face_image_matches'],
+		...MATCH,
+	},
+	refset_persons: {
 		resource: 'refsetPerson',
 		displayName: 'Reference-Set Person',
 		kind: 'refsetPerson',
@@ -235,9 +225,8 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 		],
 		listColumns: { public_links: 'text' },
 		simplifiedColumns: ['id', 'label', 'description', 'status', 'modified_at'],
-	}),
-	speech_tasks: defineView({
-		key: 'speech_tasks',
+	},
+	speech_tasks: {
 		resource: 'speechTask',
 		displayName: 'Speech Task',
 		kind: 'speechTask',
@@ -269,9 +258,8 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 			file('transcript_json', 'Transcript (Raw JSON)'),
 			file('audio_classification_json', 'Audio Classification (Raw JSON)'),
 		],
-	}),
-	ner_tasks: defineView({
-		key: 'ner_tasks',
+	},
+	ner_tasks: {
 		resource: 'nerTask',
 		displayName: 'NER Task',
 		kind: 'nerTask',
@@ -292,8 +280,12 @@ export const AI_VIEWS: Readonly<Record<AiViewKey, AiViewDefinition>> = {
 			file('processed_json', 'Processed Output (Raw JSON)'),
 			file(DOCUMENTED_VENDOR_COLUMN, 'Extraction Engine Output (Raw JSON)'),
 		],
-	}),
+	},
 };
+
+export const AI_VIEWS = Object.fromEntries(
+	Object.entries(VIEW_SPECS).map(([key, spec]) => [key, defineView(key as AiViewKey, spec)]),
+) as Readonly<Record<AiViewKey, AiViewDefinition>>;
 
 export const AI_VIEW_KEYS = Object.keys(AI_VIEWS) as AiViewKey[];
 

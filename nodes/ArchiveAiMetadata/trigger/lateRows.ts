@@ -66,19 +66,13 @@ export function notRemembered<T extends { identity: string; micros: number | und
 	);
 }
 
-/** A row to remember: its time in µs and its identity text (hashed only if the row stays in the memory). */
-interface EmittedRow {
-	micros: number;
-	identity: string;
-}
-
 /**
  * The memory after a poll emitted `emitted`: entries older than the window dropped; over the bound, the oldest
  * whole time groups (never the newest) dropped and the floor raised to them. Only the rows kept are hashed.
  */
 export function remember(
 	memory: EmittedMemory,
-	emitted: EmittedRow[],
+	emitted: Array<{ micros: number; identity: string }>,
 	lowerBoundMicros: number,
 	newestMicros: number,
 ): EmittedMemory {
@@ -93,15 +87,13 @@ export function remember(
 	// Stable: the stored entries and each poll's rows are in time order already.
 	entries.sort((a, b) => a.micros - b.micros);
 	let floorMicros = memory.floor === null ? undefined : timestampMicros(memory.floor);
-	let dropUntil = entries.length - MAX_REMEMBERED_ROWS;
+	let dropUntil = Math.max(0, entries.length - MAX_REMEMBERED_ROWS);
 	if (dropUntil > 0) {
 		// Whole time groups go, so no row at the new floor is half remembered.
 		const cut = Math.min(entries[dropUntil - 1].micros, newestMicros - 1);
 		while (dropUntil < entries.length && entries[dropUntil].micros <= cut) dropUntil++;
 		while (dropUntil > 0 && entries[dropUntil - 1].micros > cut) dropUntil--;
 		floorMicros = Math.max(floorMicros ?? cut, cut);
-	} else {
-		dropUntil = 0;
 	}
 	return {
 		floor: floorMicros === undefined ? null : microsToIso(floorMicros),

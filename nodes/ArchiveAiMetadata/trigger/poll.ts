@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { shapeRecord } from '../api/views';
 import { keyOf, readCursor, rowIdentity, saveCursor } from './cursor';
 import type { Cursor, CursorColumns, EmittedMemory } from './cursor';
-import { canConfirmRuns, claimPoll, emitConfirmed, settlePendingRun } from './runConfirmation';
+import { claimPoll, emitConfirmed, settlePendingRun } from './runConfirmation';
 import {
 	MAX_REMEMBERED_ROWS,
 	microsToIso,
@@ -57,8 +57,7 @@ async function pollOnce(
 	settings: TriggerSettings,
 ): Promise<INodeExecutionData[][] | null> {
 	const staticData = ctx.getWorkflowStaticData('node');
-	const confirmRuns = canConfirmRuns(ctx);
-	if (confirmRuns && runStillGoing(ctx, staticData, settings)) return null;
+	if (runStillGoing(ctx, staticData, settings)) return null;
 	const source = await openSource(ctx, settings);
 	const columns = cursorColumnsOf(source.view);
 	let cursor = usableCursor(readCursor(staticData), settings);
@@ -89,11 +88,7 @@ async function pollOnce(
 		fresh.map(({ row }) => row),
 	);
 	const next = nextCursor(ctx, cursor, watermark, fresh, columns, settings);
-	if (!confirmRuns) {
-		saveCursor(staticData, next);
-		return [items];
-	}
-	// The cursor moves once the run finished (runConfirmation.ts); n8n saves the committed one with this emission.
+	// The cursor moves once the run finished; n8n saves the committed one with this emission.
 	emitConfirmed(ctx, staticData, [items], cursor, next);
 	return null;
 }
@@ -208,13 +203,10 @@ async function existingRowsInWindow(
 		[columns.time, ...columns.key],
 		MAX_REMEMBERED_ROWS,
 	);
-	const entries = rows.map((row) => {
-		const time = row[columns.time] as string;
-		return {
-			micros: requireMicros(ctx, String(time), columns.time),
-			identity: rowIdentity(row, columns),
-		};
-	});
+	const entries = rows.map((row) => ({
+		micros: requireMicros(ctx, String(row[columns.time] as string), columns.time),
+		identity: rowIdentity(row, columns),
+	}));
 	// All rows of the window were read, or only the newest: then what is older than the oldest time read is out.
 	const floorMicros =
 		rows.length < MAX_REMEMBERED_ROWS

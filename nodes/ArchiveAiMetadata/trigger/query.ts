@@ -110,10 +110,11 @@ export async function fetchOrdered(
 		PARAMETER_NAMES,
 		// Read while the next pages are on their way.
 		(page) =>
-			page.map((row) => {
-				const time = row[columns.time] as string;
-				return { row, identity: rowIdentity(row, columns), micros: timestampMicros(String(time)) };
-			}),
+			page.map((row) => ({
+				row,
+				identity: rowIdentity(row, columns),
+				micros: timestampMicros(String(row[columns.time] as string)),
+			})),
 	);
 	const seen = new Set<string>();
 	return rows.filter(({ identity }) => {

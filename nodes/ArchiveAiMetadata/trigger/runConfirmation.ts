@@ -39,13 +39,6 @@ function cursorIdentity(cursor: Cursor | undefined): string {
 		: '';
 }
 
-/** Whether this n8n hands the poll an emitter that reports when the run finished (every n8n 1.x and 2.x does). */
-export function canConfirmRuns(ctx: IPollFunctions): boolean {
-	return (
-		typeof ctx.__emit === 'function' && typeof ctx.helpers.createDeferredPromise === 'function'
-	);
-}
-
 /** Before a poll: commits a finished run's cursor, waits for a running one, or gives up on a failed or stale one. */
 export function settlePendingRun(
 	ctx: IPollFunctions,
