@@ -34,17 +34,12 @@ export function parameterError(
 	});
 }
 
-interface IntegerRange {
-	min?: number;
-	max?: number;
-}
-
 export function requireInteger(
 	ctx: ParameterContext,
 	itemIndex: number,
 	parameter: string,
 	value: unknown,
-	range: IntegerRange = {},
+	range: { min?: number; max?: number } = {},
 ): number {
 	const min = range.min ?? 1;
 	const max = range.max ?? MAX_GRAPHQL_INT;
