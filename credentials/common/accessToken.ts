@@ -81,7 +81,17 @@ export async function obtainAccessToken(
 	helpers: IHttpRequestHelper['helpers'],
 	request: TokenRequest,
 ): Promise<string> {
-	validateTokenRequest(request);
+	const where = `${request.service} credential`;
+	if (!/^https?:\/\/[^\s/]+/i.test(request.authUrl)) {
+		throw tokenError(
+			`${where}: "Token URL" must be an http(s) URL, got "${withoutUserinfo(request.authUrl)}"`,
+		);
+	}
+	if (!request.username) throw tokenError(`${where}: "${request.usernameLabel}" is empty`);
+	if (!request.password) throw tokenError(`${where}: "Password" is empty`);
+	if (!Number.isInteger(request.lifetimeSeconds) || request.lifetimeSeconds < 1) {
+		throw tokenError(`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`);
+	}
 	const { method, authUrl, username, password, lifetimeSeconds } = request;
 	const key = createHash('sha256')
 		.update(JSON.stringify([method, authUrl, username, password, lifetimeSeconds]))
@@ -101,20 +111,6 @@ export async function obtainAccessToken(
 		inFlight.set(key, pending);
 	}
 	return (await pending).accessToken;
-}
-
-function validateTokenRequest(request: TokenRequest): void {
-	const where = `${request.service} credential`;
-	if (!/^https?:\/\/[^\s/]+/i.test(request.authUrl)) {
-		throw tokenError(
-			`${where}: "Token URL" must be an http(s) URL, got "${withoutUserinfo(request.authUrl)}"`,
-		);
-	}
-	if (!request.username) throw tokenError(`${where}: "${request.usernameLabel}" is empty`);
-	if (!request.password) throw tokenError(`${where}: "Password" is empty`);
-	if (!Number.isInteger(request.lifetimeSeconds) || request.lifetimeSeconds < 1) {
-		throw tokenError(`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`);
-	}
 }
 
 async function fetchAccessToken(

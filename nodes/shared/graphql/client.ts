@@ -78,10 +78,7 @@ export class GraphqlClient {
 		this.noteTokenOf(credentials);
 	}
 
-	/**
-	 * Decrypts the credential once and hands it to n8n with every request; otherwise n8n decrypts it per request (a
-	 * database read per page, in a 2.x poll trigger also an expression isolate, about 40 ms). The same credential.
-	 */
+	/** Decrypts the credential once and hands it to n8n with every request, which would decrypt it per request. */
 	static async create(
 		ctx: RequestContext,
 		service: GraphqlService,
