@@ -92,10 +92,7 @@ function queryDocument(
 	};
 }
 
-/**
- * `query <operationName>($a: T, ...) { <rootField>(a: $a, ...) { <selection> } }`, with one variable per
- * argument, named like the argument.
- */
+/** `query <operationName>($a: T, ...) { <rootField>(a: $a, ...) { <selection> } }`: variables named as arguments. */
 export function buildRootFieldQuery(query: RootFieldQuery): DocumentNode {
 	return queryDocument(query.operationName, query.arguments, [
 		{

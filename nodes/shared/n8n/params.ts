@@ -111,10 +111,7 @@ export function parseJsonObject(
 	return parsed as IDataObject;
 }
 
-/**
- * A value a parameter or an expression gave, as text the way String() writes it. Typed `unknown` on purpose: an
- * expression can give any value, and the caller does not know which.
- */
+/** Any value an expression gave, as text. */
 export function textOf(value: unknown): string {
 	return String(value);
 }
