@@ -78,7 +78,7 @@ export class GraphqlClient {
 		this.noteTokenOf(credentials);
 	}
 
-	/** Decrypts the credential once and hands it to n8n with every request, which would decrypt it per request. */
+	/** Decrypts the credential once for all requests; n8n would decrypt it per request. */
 	static async create(
 		ctx: RequestContext,
 		service: GraphqlService,

@@ -92,7 +92,7 @@ function queryDocument(
 	};
 }
 
-/** `query <operationName>($a: T, ...) { <rootField>(a: $a, ...) { <selection> } }`: variables named as arguments. */
+/** `query <operationName>($a: T, ...) { <rootField>(a: $a, ...) { <selection> } }` */
 export function buildRootFieldQuery(query: RootFieldQuery): DocumentNode {
 	return queryDocument(query.operationName, query.arguments, [
 		{
