@@ -12,7 +12,7 @@ import type {
  * through `assertName`, and values only ever travel as variables, so user input can never change a query's shape.
  */
 
-export interface QueryArgument {
+interface QueryArgument {
 	/** Argument name on the root field, e.g. `where`. */
 	name: string;
 	/** GraphQL type of the variable, e.g. `face_tasks_bool_exp` or `[String!]`. */
