@@ -81,7 +81,17 @@ export async function obtainAccessToken(
 	helpers: IHttpRequestHelper['helpers'],
 	request: TokenRequest,
 ): Promise<string> {
-	validateTokenRequest(request);
+	const where = `${request.service} credential`;
+	if (!/^https?:\/\/[^\s/]+/i.test(request.authUrl)) {
+		throw tokenError(
+			`${where}: "Token URL" must be an http(s) URL, got "${withoutUserinfo(request.authUrl)}"`,
+		);
+	}
+	if (!request.username) throw tokenError(`${where}: "${request.usernameLabel}" is empty`);
+	if (!request.password) throw tokenError(`${where}: "Password" is empty`);
+	if (!Number.isInteger(request.lifetimeSeconds) || request.lifetimeSeconds < 1) {
+		throw tokenError(`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`);
+	}
 	const { method, authUrl, username, password, lifetimeSeconds } = request;
 	const key = createHash('sha256')
 		.update(JSON.stringify([method, authUrl, username, password, lifetimeSeconds]))
@@ -103,25 +113,13 @@ export async function obtainAccessToken(
 	return (await pending).accessToken;
 }
 
-function validateTokenRequest(request: TokenRequest): void {
-	const where = `${request.service} credential`;
-	if (!/^https?:\/\/[^\s/]+/i.test(request.authUrl)) {
-		throw tokenError(
-			`${where}: "Token URL" must be an http(s) URL, got "${withoutUserinfo(request.authUrl)}"`,
-		);
-	}
-	if (!request.username) throw tokenError(`${where}: "${request.usernameLabel}" is empty`);
-	if (!request.password) throw tokenError(`${where}: "Password" is empty`);
-	if (!Number.isInteger(request.lifetimeSeconds) || request.lifetimeSeconds < 1) {
-		throw tokenError(`${where}: "Token Lifetime" must be a whole number of seconds of at least 1`);
-	}
-}
-
 async function fetchAccessToken(
 	helpers: IHttpRequestHelper['helpers'],
 	request: TokenRequest,
 ): Promise<CachedToken> {
 	const url = tokenEndpoint(request.authUrl);
+	// The token endpoint as messages show it.
+	const shown = withoutUserinfo(url);
 	const form = new URLSearchParams({
 		grant_type: 'client_credentials',
 		expires_in: String(request.lifetimeSeconds),
@@ -151,31 +149,21 @@ async function fetchAccessToken(
 		// Transport failures carry the request (and its Basic header) inside; only the error code is safe to show.
 		const failure = error as { code?: string; cause?: { code?: string } };
 		throw tokenError(
-			`${request.service}: could not reach the token endpoint ${withoutUserinfo(url)} (${describeNetworkCode(failure.code ?? failure.cause?.code)}). Check the "Token URL".`,
+			`${request.service}: could not reach the token endpoint ${shown} (${describeNetworkCode(failure.code ?? failure.cause?.code)}). Check the "Token URL".`,
 			true,
 		);
 	}
-	return parseTokenResponse(request, withoutUserinfo(url), response, startedAt);
-}
-
-/** `url` is the token endpoint as shown in messages (without userinfo). */
-function parseTokenResponse(
-	request: TokenRequest,
-	url: string,
-	response: IN8nHttpFullResponse,
-	startedAt: number,
-): CachedToken {
 	const { service } = request;
 	const status = response.statusCode;
 	if (status >= 300 && status < 400) {
 		// Names only the host: the redirect's path or query may hold anything.
 		const target = describeRedirect(
 			response.headers?.location,
-			url,
+			shown,
 			(next) => `the host ${redactAndClip(next.host, secretsOf(request), 200)}`,
 		);
 		throw tokenError(
-			`${service}: the token endpoint ${url} redirected (HTTP ${status}) to ${target}. Redirects are not followed, so the password is never sent elsewhere: set the "Token URL" to the token service's own address.`,
+			`${service}: the token endpoint ${shown} redirected (HTTP ${status}) to ${target}. Redirects are not followed, so the password is never sent elsewhere: set the "Token URL" to the token service's own address.`,
 		);
 	}
 	const text =
@@ -184,7 +172,12 @@ function parseTokenResponse(
 			: Buffer.isBuffer(response.body)
 				? response.body.toString('utf8')
 				: JSON.stringify(response.body ?? '');
-	const body = parseJson(text) as Record<string, unknown> | undefined;
+	let body: Record<string, unknown> | undefined;
+	try {
+		body = JSON.parse(text) as Record<string, unknown>;
+	} catch {
+		body = undefined;
+	}
 	if (status === 401 || status === 403) {
 		throw tokenError(
 			`${service}: the token endpoint refused the credential's "${request.usernameLabel}" and "Password" (HTTP ${status})${serverMessage(body, request)}. Check both, for the environment the "Token URL" points to.`,
@@ -192,12 +185,12 @@ function parseTokenResponse(
 	}
 	if (status === 404 || status === 405) {
 		throw tokenError(
-			`${service}: ${url} is not a token endpoint (HTTP ${status}). Set the "Token URL" to the token service's base address, without /token, e.g. https://auth.example.org.`,
+			`${service}: ${shown} is not a token endpoint (HTTP ${status}). Set the "Token URL" to the token service's base address, without /token, e.g. https://auth.example.org.`,
 		);
 	}
 	if (status < 200 || status >= 300) {
 		throw tokenError(
-			`${service}: the token endpoint ${url} answered HTTP ${status}${serverMessage(body, request)}`,
+			`${service}: the token endpoint ${shown} answered HTTP ${status}${serverMessage(body, request)}`,
 			status === 429 || status >= 500,
 		);
 	}
@@ -205,7 +198,7 @@ function parseTokenResponse(
 		const htmlHint = /^\s*</.test(text)
 			? ' (it sent an HTML page: is the "Token URL" the token service and not a web page?)'
 			: '';
-		throw tokenError(`${service}: the token endpoint ${url} did not answer JSON${htmlHint}`);
+		throw tokenError(`${service}: the token endpoint ${shown} did not answer JSON${htmlHint}`);
 	}
 	const token = body.access_token;
 	if (typeof token !== 'string' || token === '') {
@@ -215,14 +208,6 @@ function parseTokenResponse(
 	const expiresInSeconds = Number.isFinite(stated) && stated > 0 ? stated : request.lifetimeSeconds;
 	const margin = Math.min(EXPIRY_MARGIN_MS, (expiresInSeconds * 1000) / 10);
 	return { accessToken: token, validUntil: startedAt + expiresInSeconds * 1000 - margin };
-}
-
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return undefined;
-	}
 }
 
 /** A short server message for the error text, never the request (which holds the credentials). */

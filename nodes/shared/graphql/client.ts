@@ -78,10 +78,7 @@ export class GraphqlClient {
 		this.noteTokenOf(credentials);
 	}
 
-	/**
-	 * Decrypts the credential once and hands it to n8n with every request; otherwise n8n decrypts it per request (a
-	 * database read per page, in a 2.x poll trigger also an expression isolate, about 40 ms). The same credential.
-	 */
+	/** Decrypts the credential once for all requests; n8n would decrypt it per request. */
 	static async create(
 		ctx: RequestContext,
 		service: GraphqlService,
@@ -163,6 +160,7 @@ export class GraphqlClient {
 		itemIndex: number,
 		signal?: AbortSignal,
 	): Promise<unknown> {
+		const cancel = (this.ctx as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
 		const outcome = await withRetries<unknown, AttemptFailure>(
 			async () => {
 				const attempt = await this.attempt(request);
@@ -174,7 +172,7 @@ export class GraphqlClient {
 				return { failure, retryable: isRetryable(failure), retryAfterMs: failure.retryAfterMs };
 			},
 			this.options.retry,
-			{ signal: combineSignals(signal, this.executionSignal()) },
+			{ signal: signal && cancel ? AbortSignal.any([signal, cancel]) : (signal ?? cancel) },
 		);
 		if ('value' in outcome) return outcome.value;
 		if (outcome.failure.status === 200) return outcome.failure.body;
@@ -298,18 +296,6 @@ export class GraphqlClient {
 		if (operationName) body.operationName = operationName;
 		return { ...common, method: 'POST', body, headers: { 'content-type': 'application/json' } };
 	}
-
-	private executionSignal(): AbortSignal | undefined {
-		const ctx = this.ctx as Partial<IExecuteFunctions>;
-		return typeof ctx.getExecutionCancelSignal === 'function'
-			? ctx.getExecutionCancelSignal()
-			: undefined;
-	}
-}
-
-function combineSignals(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
-	const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-	return present.length <= 1 ? present[0] : AbortSignal.any(present);
 }
 
 /** The next URL when the answer is a 307/308 within the same origin; its query is dropped (ours is sent again). */

@@ -12,7 +12,7 @@ import type {
  * through `assertName`, and values only ever travel as variables, so user input can never change a query's shape.
  */
 
-export interface QueryArgument {
+interface QueryArgument {
 	/** Argument name on the root field, e.g. `where`. */
 	name: string;
 	/** GraphQL type of the variable, e.g. `face_tasks_bool_exp` or `[String!]`. */
@@ -57,14 +57,6 @@ function selectionFromPaths(paths: string[]): SelectionSetNode {
 	return toSelectionSet(tree);
 }
 
-function variableDefinition(argument: QueryArgument): VariableDefinitionNode {
-	return {
-		kind: Kind.VARIABLE_DEFINITION,
-		variable: { kind: Kind.VARIABLE, name: name(argument.name) },
-		type: parseType(argument.type),
-	};
-}
-
 /** `argumentName: $variableName` */
 function variableArgument(argumentName: string, variableName: string): ArgumentNode {
 	return {
@@ -87,27 +79,27 @@ function queryDocument(
 				kind: Kind.OPERATION_DEFINITION,
 				operation: OperationTypeNode.QUERY,
 				name: name(operationName),
-				variableDefinitions: variables.map(variableDefinition),
+				variableDefinitions: variables.map(
+					(variable): VariableDefinitionNode => ({
+						kind: Kind.VARIABLE_DEFINITION,
+						variable: { kind: Kind.VARIABLE, name: name(variable.name) },
+						type: parseType(variable.type),
+					}),
+				),
 				selectionSet: { kind: Kind.SELECTION_SET, selections: fields },
 			},
 		],
 	};
 }
 
-/**
- * `query <operationName>($a: T, ...) { <rootField>(a: $a, ...) { <selection> } }`, with one variable per
- * argument, named like the argument.
- */
-export function buildRootFieldQuery(
-	query: RootFieldQuery,
-	selectionSet?: SelectionSetNode,
-): DocumentNode {
+/** `query <operationName>($a: T, ...) { <rootField>(a: $a, ...) { <selection> } }` */
+export function buildRootFieldQuery(query: RootFieldQuery): DocumentNode {
 	return queryDocument(query.operationName, query.arguments, [
 		{
 			kind: Kind.FIELD,
 			name: name(query.rootField),
 			arguments: query.arguments.map((argument) => variableArgument(argument.name, argument.name)),
-			selectionSet: selectionSet ?? selectionFromPaths(query.fields),
+			selectionSet: selectionFromPaths(query.fields),
 		},
 	]);
 }

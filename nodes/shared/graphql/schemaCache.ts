@@ -40,30 +40,24 @@ export async function loadSchema(
 
 	const schema = client
 		.request<IntrospectionQuery>({ document: INTROSPECTION, operationName: 'IntrospectionQuery' })
-		.then(async (result) => await schemaOf(ctx, client, result));
+		.then(async (answer) => {
+			try {
+				return buildClientSchema(answer);
+			} catch (error) {
+				// graphql's error quotes the answer, which may echo the request: it is redacted.
+				throw new NodeApiError(
+					ctx.getNode(),
+					{ message: 'Not a GraphQL schema' },
+					{
+						message: `${client.service.serviceName}: the endpoint's answer to the schema query is not a GraphQL schema`,
+						description: `Check the credential's endpoint URL. The answer: ${await client.redacted((error as Error).message, 300)}`,
+					},
+				);
+			}
+		});
 	schemas.set(key, schema, Date.now() + SCHEMA_TTL_MS);
 	// A failed introspection must not be cached: the next call tries again. Only this attempt's entry goes: by the
 	// time it fails, an expiry or eviction may have let a newer attempt take the key.
 	schema.catch(() => schemas.deleteIf(key, schema));
 	return await schema;
-}
-
-/** The schema an answer describes; graphql's error quotes the answer (it may echo the request): it is redacted. */
-async function schemaOf(
-	ctx: RequestContext,
-	client: GraphqlClient,
-	answer: IntrospectionQuery,
-): Promise<GraphQLSchema> {
-	try {
-		return buildClientSchema(answer);
-	} catch (error) {
-		throw new NodeApiError(
-			ctx.getNode(),
-			{ message: 'Not a GraphQL schema' },
-			{
-				message: `${client.service.serviceName}: the endpoint's answer to the schema query is not a GraphQL schema`,
-				description: `Check the credential's endpoint URL. The answer: ${await client.redacted((error as Error).message, 300)}`,
-			},
-		);
-	}
 }

@@ -1,13 +1,9 @@
 export const REDACTED = '[redacted]';
 
 /**
- * Servers sometimes echo the request in their error text. Before such text is shown, redactSecrets removes every
- * `known` secret (the live token, the password, the Basic credential) in each form it takes on the wire, read through
- * a decoded view (letter case, `\uXXXX`, `\/`, HTML entities and line breaks inside a value ignored), also cut short
- * from MIN_PREFIX characters on; and any value shaped like a credential (`Bearer …`, `Basic …`, a JWT, the value of a
- * key named like a secret). docs/security.md lists every form and shape, and the tests that prove them. Linear in the
- * text whatever it holds: one pass builds the view, one Knuth–Morris–Pratt pass per secret form searches it, one
- * hand-written scan finds the shapes.
+ * Servers sometimes echo the request in their error text. redactSecrets removes every `known` secret in each form it
+ * takes on the wire, also cut short, and any value shaped like a credential; docs/security.md lists every form and
+ * shape. Linear in the text: one pass builds the decoded view, one KMP pass per form, one scan for the shapes.
  */
 export function redactSecrets(text: string, known: ReadonlyArray<string | undefined> = []): string {
 	return redactCredentialShapes(replaceKnown(text, secretForms(known)));

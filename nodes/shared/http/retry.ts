@@ -1,5 +1,7 @@
 import { sleepWithAbort } from 'n8n-workflow';
 
+import { DEFAULT_MAX_RETRIES } from '../n8n/limits';
+
 export interface RetryPolicy {
 	/** Retries after the first attempt. */
 	maxRetries: number;
@@ -9,7 +11,11 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+	maxRetries: DEFAULT_MAX_RETRIES,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+};
 
 /** What one attempt gave: a value, or a failure that may be worth another attempt. */
 type AttemptOutcome<TValue, TFailure> =

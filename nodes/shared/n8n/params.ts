@@ -34,17 +34,12 @@ export function parameterError(
 	});
 }
 
-interface IntegerRange {
-	min?: number;
-	max?: number;
-}
-
 export function requireInteger(
 	ctx: ParameterContext,
 	itemIndex: number,
 	parameter: string,
 	value: unknown,
-	range: IntegerRange = {},
+	range: { min?: number; max?: number } = {},
 ): number {
 	const min = range.min ?? 1;
 	const max = range.max ?? MAX_GRAPHQL_INT;
@@ -116,10 +111,7 @@ export function parseJsonObject(
 	return parsed as IDataObject;
 }
 
-/**
- * A value a parameter or an expression gave, as text the way String() writes it. Typed `unknown` on purpose: an
- * expression can give any value, and the caller does not know which.
- */
+/** Any value an expression gave, as text. */
 export function textOf(value: unknown): string {
 	return String(value);
 }

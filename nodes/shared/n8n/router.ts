@@ -27,9 +27,7 @@ export async function routeAction(
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" is not supported for "${resource}"`,
-			{
-				itemIndex: 0,
-			},
+			{ itemIndex: 0 },
 		);
 	}
 	return [await action.execute.call(this, resource)];
