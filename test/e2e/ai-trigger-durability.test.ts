@@ -1,5 +1,4 @@
 import { startSandbox, type Sandbox } from '../../dev/emulators';
-import { concurrentSetUps } from '../../dev/n8n/concurrent';
 import { selectedN8nVersions } from '../../dev/n8n/install';
 import { N8nInstance } from '../../dev/n8n/n8n';
 import { describeIfPackageBuilt, packageUnderTest } from '../../dev/n8n/package';
@@ -15,41 +14,9 @@ import {
 // that takes about 2 s; n8n is killed with SIGKILL once, while a run is going, and restarted. No row may be skipped,
 // and every row must end up in a run that finished. The full size (5,000 rows over 2 minutes, 3 kills) is
 // dev/e2e/ai-trigger-durability-full.ts.
-//
-// Both n8n lines run at once, each with its own emulator and n8n: the 30 s of rows and the restart are waiting, so the
-// second line's run overlaps the first's instead of following it.
 
 const pkg = packageUnderTest();
 const ROWS = 300;
-
-interface Outcome {
-	sandbox: Sandbox;
-	n8n: N8nInstance;
-	production: ProductionResult;
-	counts: PollDurabilityCounts;
-}
-
-const outcomeOf = concurrentSetUps(selectedN8nVersions(), async (version): Promise<Outcome> => {
-	const sandbox = await startSandbox({ rows: 50, seed: 16 });
-	let n8n: N8nInstance | undefined;
-	try {
-		n8n = await N8nInstance.create({ version, ...pkg });
-		const workflow = await setUpPollingWorkflow(n8n, sandbox);
-		await n8n.start();
-		const production = await produceRowsWithKills(n8n, sandbox, workflow.id, {
-			rows: ROWS,
-			durationMs: 30_000,
-			killAt: [0.5],
-		});
-		const counts = await countRows(n8n, workflow.id, production.taskIds);
-		console.log(`n8n ${version}, AI Metadata Trigger, 1 SIGKILL: ${JSON.stringify(counts)}`);
-		return { sandbox, n8n, production, counts };
-	} catch (error) {
-		await n8n?.dispose();
-		await sandbox.close();
-		throw error;
-	}
-});
 
 describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions())(
 	'AI Metadata Trigger durability in n8n %s (SIGKILL during a run)',
@@ -60,7 +27,17 @@ describeIfPackageBuilt(pkg, 'ArchiveAiMetadataTrigger').each(selectedN8nVersions
 		let counts: PollDurabilityCounts;
 
 		beforeAll(async () => {
-			({ sandbox, n8n, production, counts } = await outcomeOf(version));
+			sandbox = await startSandbox({ rows: 50, seed: 16 });
+			n8n = await N8nInstance.create({ version, ...pkg });
+			const workflow = await setUpPollingWorkflow(n8n, sandbox);
+			await n8n.start();
+			production = await produceRowsWithKills(n8n, sandbox, workflow.id, {
+				rows: ROWS,
+				durationMs: 30_000,
+				killAt: [0.5],
+			});
+			counts = await countRows(n8n, workflow.id, production.taskIds);
+			console.log(`n8n ${version}, AI Metadata Trigger, 1 SIGKILL: ${JSON.stringify(counts)}`);
 		});
 
 		afterAll(async () => {

@@ -11,7 +11,7 @@ const SECONDS = {
 	'editor.test.ts': 115,
 	'sip-durability.test.ts': 100,
 	'ai-metadata-trigger.test.ts': 80,
-	'ai-trigger-durability.test.ts': 75,
+	'ai-trigger-durability.test.ts': 90,
 	'bench-scheduled-export.test.ts': 70,
 	'bench-trigger.test.ts': 70,
 	'examples.test.ts': 55,
